@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""One-command developer entry points; needs nothing but Python 3.11+.
+
+    python3 dev.py up     set up, load the demo library and users, serve on 127.0.0.1:8000
+    python3 dev.py test   set up, then ruff (lint + format check) and the whole test suite
+
+Both create ``.venv`` and install the pinned requirements when they changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / "python"
+
+
+def run(*args: str | Path, env: dict[str, str] | None = None) -> None:
+    print("+", " ".join(str(arg) for arg in args), flush=True)
+    subprocess.run([str(arg) for arg in args], cwd=ROOT, check=True, env=env)
+
+
+def ensure_venv(requirements: str) -> None:
+    """Create the virtualenv and install ``requirements`` unless the same set is installed."""
+    if sys.version_info < (3, 11):  # noqa: UP036 (dev.py is the one file run by any python3)
+        sys.exit(f"LegalSim needs Python 3.11 or newer; this is {sys.version.split()[0]}")
+    if not PYTHON.exists():
+        venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
+    digest = hashlib.sha256()
+    for name in ("requirements.txt", requirements):
+        digest.update((ROOT / name).read_bytes())
+    stamp = VENV / f".installed-{requirements}"
+    if stamp.exists() and stamp.read_text() == digest.hexdigest():
+        return
+    run(PYTHON, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", requirements)
+    stamp.write_text(digest.hexdigest())
+
+
+def up() -> None:
+    ensure_venv("requirements.txt")
+    env = {**os.environ, "DJANGO_DEBUG": os.environ.get("DJANGO_DEBUG", "1")}
+    run(PYTHON, "manage.py", "migrate", "--noinput", env=env)
+    run(PYTHON, "manage.py", "seed_demo", env=env)
+    run(PYTHON, "manage.py", "collectstatic", "--noinput", "--verbosity", "0", env=env)
+    print("LegalSim is serving on http://127.0.0.1:8000/ (Ctrl+C stops it)", flush=True)
+    os.execve(BIN / "daphne", [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", "8000", "legalsim.asgi:application"], env)
+
+
+def test() -> None:
+    ensure_venv("requirements-dev.txt")
+    run(BIN / "ruff", "check", ".")
+    run(BIN / "ruff", "format", "--check", ".")
+    run(PYTHON, "-m", "pytest", *sys.argv[2:])
+
+
+if __name__ == "__main__":
+    commands = {"up": up, "test": test}
+    if len(sys.argv) < 2 or sys.argv[1] not in commands:
+        sys.exit(__doc__)
+    try:
+        commands[sys.argv[1]]()
+    except subprocess.CalledProcessError as error:
+        sys.exit(error.returncode)

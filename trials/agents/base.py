@@ -1,0 +1,56 @@
+"""The one interface every seat implements, agent or human (STYLE.md item 4)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from trials.agents.visibility import SeatView
+from trials.engine.steps import MemoryUpdate, Reply, Speak, UpdateMemory
+
+
+@dataclass(frozen=True)
+class TurnRequest:
+    step: Speak
+    view: SeatView
+
+
+@dataclass(frozen=True)
+class MemoryRequest:
+    step: UpdateMemory
+    view: SeatView
+
+
+class Participant(Protocol):
+    def respond(self, request: TurnRequest) -> Reply | None:
+        """The seat's reply, or ``None`` while it has not answered yet (a human typing)."""
+
+    def update_memory(self, request: MemoryRequest) -> MemoryUpdate | None:
+        """The seat's stage-end memory operations, or ``None`` while it has not written them."""
+
+
+class HumanParticipant:
+    """A seat held by a person: replies arrive from the browser, queued by the transport."""
+
+    def __init__(self) -> None:
+        self._replies: list[Reply] = []
+        self._memory: list[MemoryUpdate] = []
+
+    def submit(self, reply: Reply) -> None:
+        self._replies.append(reply)
+
+    def submit_memory(self, update: MemoryUpdate) -> None:
+        self._memory.append(update)
+
+    def respond(self, request: TurnRequest) -> Reply | None:
+        return self._replies.pop(0) if self._replies else None
+
+    def update_memory(self, request: MemoryRequest) -> MemoryUpdate | None:
+        return self._memory.pop(0) if self._memory else None
+
+
+def estimate_tokens(text: str) -> int:
+    """A tokenizer-free estimate: one token per CJK character, 4/3 per other word."""
+    cjk = sum(1 for char in text if "\u3400" <= char <= "\u9fff")
+    words = len("".join(" " if "\u3400" <= char <= "\u9fff" else char for char in text).split())
+    return cjk + (words * 4 + 2) // 3

@@ -1,0 +1,317 @@
+"""Reading and validating case files (docs/case-format.md): every problem of every record
+is reported with its file, line and field, so a bad file is fixed in one pass."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+CASE_ID = re.compile(r"^[A-Za-z0-9._-]{1,120}$")
+LEVELS = ("high", "medium", "low")
+PERSONA_DIMENSIONS = ("legal_literacy", "disclosure_willingness", "emotional_stability", "narrative_proficiency")
+SIDES = {"civil": ("plaintiff", "defendant"), "criminal": ("prosecution", "defendant")}
+KNOWN_KEYS = {
+    "common": {
+        "id", "procedure", "title", "language", "cause_of_action", "parties", "metadata", "personas", "goals",
+        "provenance",
+    },
+    "civil": {"first_instance", "second_instance", "consultation"},
+    "criminal": {
+        "defendant_info", "indictment", "charges", "evidence", "sentence", "sentencing_recommendation",
+        "court_findings", "legal_references",
+    },
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: str
+    line: int
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.field}: {self.message}"
+
+
+@dataclass
+class Record:
+    line: int
+    data: Any
+    source: str
+    problems: list[Problem] = field(default_factory=list)
+
+
+class _Checker:
+    """Collects problems for one record; ``line_of`` points a field at its line in the file."""
+
+    def __init__(self, record: Record, path: str) -> None:
+        self.record, self.path = record, path
+
+    def problem(self, name: str, message: str) -> None:
+        self.record.problems.append(Problem(self.path, self._line_of(name), name, message))
+
+    def _line_of(self, name: str) -> int:
+        key = name.split(".")[-1].split("[")[0]
+        position = self.record.source.find(f'"{key}"')
+        return self.record.line + (self.record.source.count("\n", 0, position) if position >= 0 else 0)
+
+    def text(self, data: dict, key: str, name: str, *, required: bool = False) -> None:
+        if key not in data or data[key] is None:
+            if required:
+                self.problem(name, "is required")
+            return
+        if not isinstance(data[key], str) or (required and not data[key].strip()):
+            self.problem(name, "must be a non-empty string" if required else "must be a string")
+
+    def texts(self, data: dict, key: str, name: str) -> None:
+        """A list of strings; a single string is accepted and becomes a one-item list."""
+        value = data.get(key)
+        if value is None:
+            return
+        if isinstance(value, str):
+            data[key] = [value]
+        elif not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            self.problem(name, "must be a list of strings")
+
+    def choice(self, data: dict, key: str, name: str, choices: tuple[str, ...], *, required: bool = False) -> None:
+        if key not in data:
+            if required:
+                self.problem(name, "is required")
+            return
+        if data[key] not in choices:
+            self.problem(name, f"must be one of {', '.join(choices)}, got {data[key]!r}")
+
+    def obj(self, data: dict, key: str, name: str) -> dict | None:
+        value = data.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            self.problem(name, "must be an object")
+            return None
+        return value
+
+    def items(self, data: dict, key: str, name: str) -> list:
+        value = data.get(key)
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.problem(name, "must be a list")
+            return []
+        return value
+
+
+def read_records(path: Path) -> tuple[list[Record], list[Problem]]:
+    """Split a ``.json`` (object or list) or ``.jsonl`` file into records with their lines."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        return [], [Problem(str(path), 1, "file", f"cannot be read: {error}")]
+    try:
+        if path.suffix == ".jsonl":
+            return list(_jsonl_records(text)), []
+        return list(_json_records(text)), []
+    except json.JSONDecodeError as error:
+        return [], [Problem(str(path), error.lineno, "json", f"invalid JSON: {error.msg} (column {error.colno})")]
+
+
+def _jsonl_records(text: str) -> Iterator[Record]:
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                yield Record(number, json.loads(line), line)
+            except json.JSONDecodeError as error:
+                raise json.JSONDecodeError(error.msg, text, _offset_of_line(text, number) + error.pos) from None
+
+
+def _offset_of_line(text: str, number: int) -> int:
+    return sum(len(line) + 1 for line in text.split("\n")[: number - 1])
+
+
+def _json_records(text: str) -> Iterator[Record]:
+    decoder = json.JSONDecoder()
+    start = _skip_space(text, 0)
+    if not text[start:].startswith("["):
+        data, end = decoder.raw_decode(text, start)
+        if text[end:].strip():
+            raise json.JSONDecodeError("extra data after the case object", text, _skip_space(text, end))
+        yield Record(text.count("\n", 0, start) + 1, data, text[start:end])
+        return
+    position = _skip_space(text, start + 1)
+    if text[position : position + 1] == "]":
+        return
+    while True:
+        data, end = decoder.raw_decode(text, position)
+        yield Record(text.count("\n", 0, position) + 1, data, text[position:end])
+        position = _skip_space(text, end)
+        if text[position : position + 1] == "]":
+            if text[position + 1 :].strip():
+                raise json.JSONDecodeError("extra data after the list", text, _skip_space(text, position + 1))
+            return
+        if text[position : position + 1] != ",":
+            raise json.JSONDecodeError("expected ',' or ']' between cases", text, position)
+        position = _skip_space(text, position + 1)
+
+
+def _skip_space(text: str, position: int) -> int:
+    while position < len(text) and text[position] in " \t\r\n":
+        position += 1
+    return position
+
+
+def validate_record(record: Record, path: str) -> dict | None:
+    """Return the normalised case (unknown keys moved into ``extra``), or None with problems."""
+    check = _Checker(record, path)
+    data = record.data
+    if not isinstance(data, dict):
+        check.problem("record", "must be a JSON object")
+        return None
+    data = json.loads(json.dumps(data))
+    check.text(data, "id", "id", required=True)
+    if isinstance(data.get("id"), str) and data["id"] and not CASE_ID.match(data["id"]):
+        check.problem("id", "may contain only letters, digits, '.', '_' and '-' (at most 120 characters)")
+    check.choice(data, "procedure", "procedure", tuple(SIDES), required=True)
+    check.text(data, "title", "title", required=True)
+    check.choice(data, "language", "language", ("zh", "en"), required=True)
+    check.text(data, "cause_of_action", "cause_of_action", required=True)
+    procedure = data.get("procedure") if data.get("procedure") in SIDES else None
+    sides = SIDES.get(procedure or "", ("plaintiff", "defendant", "prosecution"))
+    _check_parties(check, data, sides, procedure)
+    _check_common_blocks(check, data, sides)
+    if procedure == "civil":
+        _check_civil(check, data)
+    elif procedure == "criminal":
+        _check_criminal(check, data)
+    if record.problems:
+        return None
+    known = KNOWN_KEYS["common"] | KNOWN_KEYS[procedure or "civil"]
+    extra = {key: data.pop(key) for key in list(data) if key not in known and key != "extra"}
+    data["extra"] = {**(data.get("extra") or {}), **extra}
+    return data
+
+
+def _check_parties(check: _Checker, data: dict, sides: tuple[str, ...], procedure: str | None) -> None:
+    if "parties" not in data:
+        check.problem("parties", "is required")
+        return
+    parties = check.items(data, "parties", "parties")
+    for index, party in enumerate(parties):
+        name = f"parties[{index}]"
+        if not isinstance(party, dict):
+            check.problem(name, "must be an object")
+            continue
+        check.choice(party, "side", f"{name}.side", sides, required=True)
+        check.text(party, "name", f"{name}.name", required=True)
+        check.choice(party, "kind", f"{name}.kind", ("person", "organization"), required=True)
+        check.text(party, "details", f"{name}.details")
+    present = {party.get("side") for party in parties if isinstance(party, dict)}
+    if procedure and isinstance(data.get("parties"), list):
+        for side in sides:
+            if side not in present:
+                check.problem("parties", f"needs at least one {side} party")
+
+
+def _check_evidence(check: _Checker, data: dict, key: str, name: str, sides: tuple[str, ...]) -> None:
+    for index, item in enumerate(check.items(data, key, name)):
+        item_name = f"{name}[{index}]"
+        if not isinstance(item, dict):
+            check.problem(item_name, "must be an object")
+            continue
+        check.choice(item, "side", f"{item_name}.side", sides, required=True)
+        check.text(item, "name", f"{item_name}.name", required=True)
+        check.text(item, "purpose", f"{item_name}.purpose")
+
+
+def _check_common_blocks(check: _Checker, data: dict, sides: tuple[str, ...]) -> None:
+    metadata = check.obj(data, "metadata", "metadata") or {}
+    for key in metadata:
+        check.text(metadata, key, f"metadata.{key}")
+    for side, persona in (check.obj(data, "personas", "personas") or {}).items():
+        if side not in sides:
+            check.problem(f"personas.{side}", f"unknown side; expected one of {', '.join(sides)}")
+        elif not isinstance(persona, dict):
+            check.problem(f"personas.{side}", "must be an object")
+        else:
+            for dimension in persona:
+                if dimension not in PERSONA_DIMENSIONS:
+                    check.problem(f"personas.{side}.{dimension}", "is not an LCPF dimension")
+                else:
+                    check.choice(persona, dimension, f"personas.{side}.{dimension}", LEVELS)
+    for side, goal in (check.obj(data, "goals", "goals") or {}).items():
+        if side not in sides:
+            check.problem(f"goals.{side}", f"unknown side; expected one of {', '.join(sides)}")
+        elif not isinstance(goal, dict):
+            check.problem(f"goals.{side}", "must be an object")
+        else:
+            check.text(goal, "goal", f"goals.{side}.goal")
+            check.text(goal, "bottom_line", f"goals.{side}.bottom_line")
+            if not isinstance(goal.get("accepts_mediation", False), bool):
+                check.problem(f"goals.{side}.accepts_mediation", "must be true or false")
+    provenance = check.obj(data, "provenance", "provenance") or {}
+    for key in ("source", "licence"):
+        check.text(provenance, key, f"provenance.{key}")
+    for key in ("real_outcome", "synthetic_identities", "pii_scrubbed"):
+        if key in provenance and not isinstance(provenance[key], bool):
+            check.problem(f"provenance.{key}", "must be true or false")
+    check.texts(provenance, "llm_reconstructed_fields", "provenance.llm_reconstructed_fields")
+
+
+def _check_civil(check: _Checker, data: dict) -> None:
+    first = check.obj(data, "first_instance", "first_instance")
+    if first is not None:
+        check.texts(first, "claims", "first_instance.claims")
+        check.text(first, "facts_and_reasons", "first_instance.facts_and_reasons")
+        _check_evidence(check, first, "evidence", "first_instance.evidence", SIDES["civil"])
+        if isinstance(first.get("defenses"), list):
+            check.texts(first, "defenses", "first_instance.defenses")
+            first["defenses"] = "\n".join(first.get("defenses") or [])
+        else:
+            check.text(first, "defenses", "first_instance.defenses")
+        check.text(first, "court_findings", "first_instance.court_findings")
+        check.texts(first, "legal_references", "first_instance.legal_references")
+        check.text(first, "disposition", "first_instance.disposition")
+    second = check.obj(data, "second_instance", "second_instance")
+    if second is not None:
+        check.choice(second, "appellant_side", "second_instance.appellant_side", SIDES["civil"], required=True)
+        check.texts(second, "appeal_requests", "second_instance.appeal_requests")
+        for key in ("appeal_reasons", "appellee_defenses", "appellate_findings", "final_disposition"):
+            check.text(second, key, f"second_instance.{key}")
+        _check_evidence(check, second, "new_evidence", "second_instance.new_evidence", SIDES["civil"])
+        check.texts(second, "affected_items", "second_instance.affected_items")
+    for index, item in enumerate(check.items(data, "consultation", "consultation")):
+        name = f"consultation[{index}]"
+        if not isinstance(item, dict):
+            check.problem(name, "must be an object")
+            continue
+        check.text(item, "question", f"{name}.question", required=True)
+        check.text(item, "reference_answer", f"{name}.reference_answer")
+        check.choice(item, "side", f"{name}.side", SIDES["civil"])
+
+
+def _check_sentence(check: _Checker, data: dict, key: str) -> None:
+    sentence = check.obj(data, key, key)
+    if sentence is None:
+        return
+    months = sentence.get("imprisonment_months", 0)
+    if isinstance(months, bool) or not isinstance(months, int) or months < 0:
+        check.problem(f"{key}.imprisonment_months", "must be a whole number of months >= 0")
+    probation = sentence.get("probation", False)
+    if not isinstance(probation, bool) and (not isinstance(probation, int) or probation < 0):
+        check.problem(f"{key}.probation", "must be true/false or a whole number of months")
+    fine = sentence.get("fine", 0)
+    if isinstance(fine, bool) or not isinstance(fine, int | float) or fine < 0:
+        check.problem(f"{key}.fine", "must be a number >= 0")
+
+
+def _check_criminal(check: _Checker, data: dict) -> None:
+    for key in ("defendant_info", "indictment", "court_findings"):
+        check.text(data, key, key)
+    check.texts(data, "charges", "charges")
+    check.texts(data, "legal_references", "legal_references")
+    _check_evidence(check, data, "evidence", "evidence", SIDES["criminal"])
+    _check_sentence(check, data, "sentence")
+    _check_sentence(check, data, "sentencing_recommendation")

@@ -1,0 +1,322 @@
+"""The trial engine: a pure state machine over a procedure.
+
+``next_step`` reads the state and says what must happen next; ``apply_*`` functions record
+what happened. Nothing here talks to a database, a socket or a model, so live trials, batch
+runs and tests all drive the same rules.
+"""
+
+from __future__ import annotations
+
+from trials.agents.memory import (
+    MemoryOperationError,
+    empty_memory,
+    has_memory,
+    memory_apply,
+)
+from trials.engine.state import ArtifactRecord, MemoryLogEntry, TrialState, TurnRecord
+from trials.engine.steps import (
+    End,
+    MemoryUpdate,
+    Reply,
+    Speak,
+    StageEnd,
+    StageStart,
+    Step,
+    UpdateMemory,
+)
+from trials.engine.transitions import appeal_determination
+from trials.procedures import Phase, Procedure, Slot, Stage, procedure_for
+from trials.procedures.seats import opposite, seat_info, speaker_title
+
+MEDIATION_CLOSING = Slot("judge", "write_mediation_record")
+CLOSING_PHASE = "pronouncement"
+
+
+class EngineError(RuntimeError):
+    """A step was applied that the engine did not ask for."""
+
+
+def trial_start(
+    *,
+    case: dict,
+    target_side: str,
+    human_seats: dict[str, str] | None = None,
+    last_stage: str | None = None,
+) -> TrialState:
+    """A new trial positioned at its first stage; ``last_stage`` stops the run after it."""
+    procedure = procedure_for(case["procedure"])
+    if last_stage is not None and last_stage not in procedure.stage_ids:
+        raise ValueError(f"unknown stage {last_stage!r}; stages: {', '.join(procedure.stage_ids)}")
+    state = TrialState(
+        case=case,
+        procedure=procedure.id,
+        target_side=target_side,
+        human_seats=dict(human_seats or {}),
+        last_stage=last_stage,
+    )
+    for seat in procedure.seats:
+        info = seat_info(procedure.id, seat)
+        if has_memory(procedure.id, seat, info.role):
+            state.memory[seat] = empty_memory()
+    _enter_next_stage(state, procedure)
+    return state
+
+
+def next_step(state: TrialState) -> Step:
+    """What must happen next. Reads the state only; the ``apply_*`` functions move it."""
+    if state.finished:
+        return End()
+    stage = procedure_for(state.procedure).stages[state.stage_index]
+    if state.stage_status == "pending":
+        return StageStart(stage.id)
+    if state.stage_status == "running":
+        phase, slot = _current_slot(state, stage)
+        return _speak(state, stage, phase.id, slot)
+    if state.stage_status == "closing":
+        closing = _closing_slot(state, stage)
+        return _speak(
+            state,
+            stage,
+            CLOSING_PHASE,
+            closing,
+            artifact=_closing_artifact(state, stage),
+        )
+    if state.stage_status == "memory":
+        return UpdateMemory(stage.id, _memory_seats_pending(state, stage)[0])
+    return StageEnd(stage.id)
+
+
+def apply_stage_start(state: TrialState, step: StageStart) -> None:
+    stage = _expect_stage(state, step.stage, "pending")
+    state.stage_status = "running"
+    state.stage_history.append(stage.id)
+    if stage.kind == "transition":
+        if stage.id == "AD-Det":
+            state.appellant_side, artifact = appeal_determination(state)
+            state.artifacts.append(artifact)
+        state.stage_status = "done"
+    _settle(state)
+
+
+def apply_reply(state: TrialState, step: Speak, reply: Reply) -> TurnRecord:
+    """Record a turn and move the cursor; the closing slot also stores the artifact."""
+    expected = next_step(state)
+    if expected != step:
+        raise EngineError(f"expected {expected}, got {step}")
+    turn = TurnRecord(
+        seq=step.seq,
+        stage=step.stage,
+        phase=step.phase,
+        seat=step.seat,
+        role=step.role,
+        side=step.side,
+        speaker=step.speaker,
+        author="human" if step.seat in state.human_seats else reply.author,
+        act=step.act,
+        text=reply.text,
+        tokens=reply.tokens,
+        decision=reply.decision,
+    )
+    state.turns.append(turn)
+    state.stage_turns += 1
+    if step.artifact is not None:
+        draft = reply.artifact
+        state.artifacts.append(
+            ArtifactRecord(
+                stage=step.stage,
+                kind=step.artifact,
+                title=draft.title if draft else step.artifact,
+                text=draft.text if draft else reply.text,
+                author_seat=step.seat,
+                side=step.side,
+            )
+        )
+    if state.stage_status == "closing":
+        state.stage_status = "memory"
+    else:
+        if reply.decision is not None:
+            state.decisions[step.side] = reply.decision
+        _advance_cursor(state, ends_phase=reply.ends_phase)
+    _settle(state)
+    return turn
+
+
+def apply_memory_update(state: TrialState, step: UpdateMemory, update: MemoryUpdate) -> list[str]:
+    """Apply a seat's stage-end memory operations; returns the refusals, one per bad op."""
+    if next_step(state) != step:
+        raise EngineError(f"memory update for {step.seat} was not requested")
+    memory = state.memory[step.seat]
+    refusals = []
+    for op in update.ops:
+        try:
+            memory_apply(memory, op)
+        except MemoryOperationError as error:
+            refusals.append(str(error))
+            continue
+        state.memory_log.append(MemoryLogEntry(step.stage, step.seat, op.op, op.key, list(op.entries)))
+    state.memory_done.append(step.seat)
+    _settle(state)
+    return refusals
+
+
+def apply_stage_end(state: TrialState, step: StageEnd) -> None:
+    procedure = procedure_for(state.procedure)
+    if next_step(state) != step:
+        raise EngineError(f"stage {step.stage} is not finished")
+    _enter_next_stage(state, procedure)
+
+
+def current_stage(state: TrialState) -> Stage | None:
+    if state.finished:
+        return None
+    return procedure_for(state.procedure).stages[state.stage_index]
+
+
+def resolve_seat(state: TrialState, symbol: str) -> str:
+    """Map a procedure's symbolic seat (``target_lawyer``, ``appellee_client``) to a seat id."""
+    prefix, _, role = symbol.partition("_")
+    if prefix == "target":
+        return f"{state.target_side}_{role}"
+    if prefix == "appellant":
+        return f"{state.appellant_side}_{role}"
+    if prefix == "appellee":
+        return f"{opposite(state.appellant_side or 'plaintiff')}_{role}"
+    return symbol
+
+
+def condition_holds(state: TrialState, condition: str | None) -> bool:
+    if condition is None:
+        return True
+    second_instance = state.case.get("second_instance") or {}
+    appellant = state.appellant_side or second_instance.get("appellant_side")
+    checks = {
+        "target_is_plaintiff": state.target_side == "plaintiff",
+        "target_is_defendant": state.target_side == "defendant",
+        "has_appeal": bool(appellant) and not state.mediated,
+        "target_is_appellant": state.target_side == appellant,
+        "target_is_appellee": appellant is not None and state.target_side != appellant,
+    }
+    return checks[condition]
+
+
+def _speak(state: TrialState, stage: Stage, phase: str, slot: Slot, artifact: str | None = None) -> Speak:
+    seat = resolve_seat(state, slot.seat)
+    info = seat_info(state.procedure, seat)
+    return Speak(
+        seq=state.next_seq,
+        stage=stage.id,
+        phase=phase,
+        seat=seat,
+        role=info.role,
+        side=info.side,
+        speaker=speaker_title(
+            language=state.language,
+            procedure=state.procedure,
+            stage=stage.id,
+            info=info,
+            appellant_side=state.appellant_side,
+        ),
+        act=slot.act,
+        artifact=artifact or slot.artifact,
+    )
+
+
+def _rounds(state: TrialState, phase: Phase) -> int:
+    if phase.repeat_per == "consultation_questions":
+        from trials.agents.visibility import consultation_questions_for
+
+        return max(1, len(consultation_questions_for(state.case, state.target_side)))
+    return phase.rounds
+
+
+def _current_slot(state: TrialState, stage: Stage) -> tuple[Phase, Slot]:
+    phase = stage.phases[state.phase_index]
+    return phase, phase.slots[state.slot_index]
+
+
+def _settle(state: TrialState) -> None:
+    """Move the stage status past whatever has nothing left to do."""
+    if state.finished:
+        return
+    stage = procedure_for(state.procedure).stages[state.stage_index]
+    if state.stage_status == "running" and (
+        state.phase_index >= len(stage.phases) or _budget_reserved_for_closing(state, stage)
+    ):
+        state.stage_status = "closing"
+    if state.stage_status == "closing" and _closing_slot(state, stage) is None:
+        state.stage_status = "memory"
+    if state.stage_status == "memory" and not _memory_seats_pending(state, stage):
+        state.stage_status = "done"
+
+
+def _advance_cursor(state: TrialState, *, ends_phase: bool) -> None:
+    stage = procedure_for(state.procedure).stages[state.stage_index]
+    phase = stage.phases[state.phase_index]
+    state.slot_index += 1
+    if state.slot_index < len(phase.slots) and not ends_phase:
+        return
+    state.slot_index = 0
+    state.round_index += 1
+    if state.round_index < _rounds(state, phase) and not ends_phase:
+        return
+    if phase.decision == "mediation":
+        accepted = [decision == "accept" for decision in state.decisions.values()]
+        state.mediated = len(accepted) >= 2 and all(accepted)
+    state.round_index = 0
+    state.decisions = {}
+    state.phase_index += 1
+    if state.mediated:
+        state.phase_index = len(stage.phases)
+
+
+def _budget_reserved_for_closing(state: TrialState, stage: Stage) -> bool:
+    reserve = 1 if stage.closing is not None else 0
+    return state.stage_turns >= stage.turn_budget - reserve
+
+
+def _closing_slot(state: TrialState, stage: Stage) -> Slot | None:
+    if stage.closing is not None and state.mediated and stage.kind == "trial":
+        return MEDIATION_CLOSING
+    return stage.closing
+
+
+def _closing_artifact(state: TrialState, stage: Stage) -> str | None:
+    if state.mediated and stage.kind == "trial":
+        return "mediation_record"
+    return stage.artifact
+
+
+def _memory_seats_pending(state: TrialState, stage: Stage) -> list[str]:
+    """Seats with memory that took part in the stage and have not yet written it."""
+    spoke = {turn.seat for turn in state.turns if turn.stage == stage.id}
+    return [
+        seat
+        for seat in procedure_for(state.procedure).seats
+        if seat in state.memory and seat in spoke and seat not in state.memory_done
+    ]
+
+
+def _expect_stage(state: TrialState, stage_id: str, status: str) -> Stage:
+    stage = procedure_for(state.procedure).stages[state.stage_index]
+    if stage.id != stage_id or state.stage_status != status:
+        raise EngineError(f"stage {stage_id} is not {status}")
+    return stage
+
+
+def _enter_next_stage(state: TrialState, procedure: Procedure) -> None:
+    """Move to the next stage whose condition holds within the selected range, or finish."""
+    ids = procedure.stage_ids
+    if state.last_stage is not None and state.stage_index >= ids.index(state.last_stage):
+        state.finished = True
+        return
+    for index in range(state.stage_index + 1, len(procedure.stages)):
+        if condition_holds(state, procedure.stages[index].when):
+            state.stage_index = index
+            state.stage_status = "pending"
+            state.phase_index = state.round_index = state.slot_index = state.stage_turns = 0
+            state.decisions = {}
+            state.memory_done = []
+            return
+        if state.last_stage == ids[index]:
+            break
+    state.finished = True

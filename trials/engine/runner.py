@@ -1,0 +1,63 @@
+"""Drives the engine with participants until the trial ends or a human seat must act."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from trials.agents.base import MemoryRequest, Participant, TurnRequest
+from trials.agents.visibility import build_view
+from trials.engine.machine import (
+    apply_memory_update,
+    apply_reply,
+    apply_stage_end,
+    apply_stage_start,
+    next_step,
+)
+from trials.engine.state import TrialState
+from trials.engine.steps import End, Speak, StageEnd, StageStart, Step, UpdateMemory
+
+EventSink = Callable[[Step, object], None]
+
+
+@dataclass(frozen=True)
+class Awaiting:
+    """The run stopped because ``step`` belongs to a seat that has not acted yet."""
+
+    step: Speak | UpdateMemory
+
+
+def trial_run(
+    state: TrialState,
+    participants: Mapping[str, Participant],
+    *,
+    on_event: EventSink | None = None,
+) -> End | Awaiting:
+    """Run until the end or until a participant has nothing to give yet.
+
+    ``on_event(step, outcome)`` is told of every applied step (the turn record for a turn),
+    so callers can persist or broadcast without the engine knowing about either.
+    """
+    emit = on_event or (lambda step, outcome: None)
+    while True:
+        step = next_step(state)
+        if isinstance(step, End):
+            return step
+        if isinstance(step, StageStart):
+            apply_stage_start(state, step)
+            emit(step, None)
+        elif isinstance(step, StageEnd):
+            apply_stage_end(state, step)
+            emit(step, None)
+        elif isinstance(step, Speak):
+            view = build_view(state, step.seat, phase=step.phase)
+            reply = participants[step.seat].respond(TurnRequest(step, view))
+            if reply is None:
+                return Awaiting(step)
+            emit(step, apply_reply(state, step, reply))
+        else:
+            view = build_view(state, step.seat, phase="memory")
+            update = participants[step.seat].update_memory(MemoryRequest(step, view))
+            if update is None:
+                return Awaiting(step)
+            emit(step, apply_memory_update(state, step, update))

@@ -1,0 +1,92 @@
+"""The trial state the engine reads and updates: plain data, JSON round-trippable so a live
+trial can be stored between steps and a batch run can checkpoint at stage boundaries."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+StageStatus = Literal["pending", "running", "closing", "memory", "done"]
+
+
+@dataclass
+class TurnRecord:
+    seq: int
+    stage: str
+    phase: str
+    seat: str
+    role: str
+    side: str
+    speaker: str
+    author: str
+    act: str
+    text: str
+    tokens: int = 0
+    decision: str | None = None
+
+
+@dataclass
+class ArtifactRecord:
+    stage: str
+    kind: str
+    title: str
+    text: str
+    author_seat: str
+    side: str
+
+
+@dataclass
+class MemoryLogEntry:
+    stage: str
+    seat: str
+    op: str
+    key: str
+    value: Any
+
+
+@dataclass
+class TrialState:
+    case: dict[str, Any]
+    procedure: str
+    target_side: str
+    human_seats: dict[str, str] = field(default_factory=dict)
+    """seat -> username; recorded so turns carry ``author: human``."""
+    last_stage: str | None = None
+    stage_index: int = -1
+    stage_status: StageStatus = "done"
+    phase_index: int = 0
+    round_index: int = 0
+    slot_index: int = 0
+    stage_turns: int = 0
+    decisions: dict[str, str] = field(default_factory=dict)
+    memory_done: list[str] = field(default_factory=list)
+    appellant_side: str | None = None
+    mediated: bool = False
+    finished: bool = False
+    turns: list[TurnRecord] = field(default_factory=list)
+    artifacts: list[ArtifactRecord] = field(default_factory=list)
+    memory: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    memory_log: list[MemoryLogEntry] = field(default_factory=list)
+    stage_history: list[str] = field(default_factory=list)
+
+    @property
+    def language(self) -> str:
+        return self.case.get("language", "zh")
+
+    @property
+    def next_seq(self) -> int:
+        return len(self.turns) + 1
+
+    def artifacts_of(self, kind: str) -> list[ArtifactRecord]:
+        return [artifact for artifact in self.artifacts if artifact.kind == kind]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TrialState:
+        data = dict(data)
+        data["turns"] = [TurnRecord(**turn) for turn in data.get("turns", [])]
+        data["artifacts"] = [ArtifactRecord(**artifact) for artifact in data.get("artifacts", [])]
+        data["memory_log"] = [MemoryLogEntry(**entry) for entry in data.get("memory_log", [])]
+        return cls(**data)

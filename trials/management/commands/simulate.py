@@ -1,0 +1,57 @@
+from __future__ import annotations
+
+import json
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from trials.models import Case
+from trials.procedures import procedure_for
+from trials.services import trial_simulate
+
+
+class Command(BaseCommand):
+    help = "Run a case through its procedure with every seat an agent, and store the trajectory."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("case_id")
+        parser.add_argument("--target-side", choices=("plaintiff", "defendant"))
+        parser.add_argument("--backend", choices=("scripted", "openai"), default=None)
+        parser.add_argument("--until", metavar="STAGE", help="stop after this stage (e.g. FIT)")
+        parser.add_argument("--json", action="store_true", help="print the result as JSON")
+
+    def handle(
+        self, *args, case_id: str, target_side: str | None, backend: str | None, until: str | None, **options
+    ) -> None:
+        case = Case.objects.filter(pk=case_id).first()
+        if case is None:
+            raise CommandError(f"no case {case_id!r}; import it with import_cases")
+        stages = procedure_for(case.procedure).stage_ids
+        if until is not None and until not in stages:
+            raise CommandError(f"--until must be one of {', '.join(stages)} for a {case.procedure} case")
+        if case.procedure == "criminal" and target_side == "plaintiff":
+            raise CommandError("a criminal case has no plaintiff; the target side is the defendant")
+        trial = trial_simulate(
+            case=case, target_side=target_side, backend=backend or settings.LEGALSIM_AGENT_BACKEND, until=until
+        )
+        trajectory = trial.trajectory
+        if options["json"]:
+            result = {
+                "trial_id": trial.pk,
+                "trajectory_id": trajectory.id,
+                "stages": [
+                    {
+                        "stage": stage["stage"],
+                        "turns": len(stage["turns"]),
+                        "artifacts": [item["kind"] for item in stage["artifacts"]],
+                    }
+                    for stage in trajectory.stages
+                ],
+                "tokens": trial.tokens,
+            }
+            self.stdout.write(json.dumps(result, ensure_ascii=False))
+            return
+        for stage in trajectory.stages:
+            kinds = ", ".join(item["kind"] for item in stage["artifacts"]) or "-"
+            self.stdout.write(f"{stage['stage']:<14} {len(stage['turns']):>3} turns   artifacts: {kinds}")
+        self.stdout.write(f"trial {trial.pk}, trajectory {trajectory.id}, {trial.tokens} tokens")

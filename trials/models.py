@@ -1,0 +1,137 @@
+"""Cases, trials and what a trial records: turns, artifacts and memory operations."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from trials.engine.state import TrialState
+
+
+class Case(models.Model):
+    """A case seed. ``seed`` is the validated case file record, hidden fields included;
+    only ``trials.agents.visibility`` decides what of it a seat may see."""
+
+    class Procedure(models.TextChoices):
+        CIVIL = "civil", "Civil life cycle"
+        CRIMINAL = "criminal", "Criminal trial"
+
+    id = models.CharField(primary_key=True, max_length=120)
+    procedure = models.CharField(max_length=16, choices=Procedure.choices)
+    title = models.CharField(max_length=300)
+    language = models.CharField(max_length=8)
+    cause_of_action = models.CharField(max_length=200)
+    seed = models.JSONField()
+    source_file = models.CharField(max_length=500, blank=True)
+    imported_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.id}: {self.title}"
+
+
+class Trial(models.Model):
+    class Status(models.TextChoices):
+        RUNNING = "running", "Running"
+        WAITING = "waiting", "Waiting for a participant"
+        FINISHED = "finished", "Finished"
+
+    case = models.ForeignKey(Case, on_delete=models.PROTECT, related_name="trials")
+    procedure = models.CharField(max_length=16)
+    target_side = models.CharField(max_length=16)
+    backend = models.CharField(max_length=16)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING)
+    state = models.JSONField()
+    tokens = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Trial {self.pk} of {self.case_id}"
+
+    @property
+    def engine_state(self) -> TrialState:
+        return TrialState.from_dict(self.state)
+
+
+class Seat(models.Model):
+    """Who plays a seat: a user, or an agent of a backend/model."""
+
+    trial = models.ForeignKey(Trial, on_delete=models.CASCADE, related_name="seats")
+    seat = models.CharField(max_length=32)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    agent_model = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["trial", "seat"], name="unique_seat_per_trial")]
+
+    def __str__(self) -> str:
+        return f"{self.seat} = {self.holder}"
+
+    @property
+    def holder(self) -> str:
+        """``human:USERNAME`` or ``agent:MODEL``, as the create_trial contract prints it."""
+        return f"human:{self.user.get_username()}" if self.user else f"agent:{self.agent_model}"
+
+
+class Turn(models.Model):
+    trial = models.ForeignKey(Trial, on_delete=models.CASCADE, related_name="turns")
+    seq = models.PositiveIntegerField()
+    stage = models.CharField(max_length=32)
+    phase = models.CharField(max_length=32)
+    seat = models.CharField(max_length=32)
+    role = models.CharField(max_length=32)
+    side = models.CharField(max_length=16)
+    speaker = models.CharField(max_length=100)
+    author = models.CharField(max_length=8)
+    act = models.CharField(max_length=64)
+    text = models.TextField()
+    tokens = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["trial", "seq"]
+        constraints = [models.UniqueConstraint(fields=["trial", "seq"], name="unique_turn_seq_per_trial")]
+
+    def __str__(self) -> str:
+        return f"{self.trial_id}#{self.seq} {self.speaker}"
+
+
+class Artifact(models.Model):
+    trial = models.ForeignKey(Trial, on_delete=models.CASCADE, related_name="artifacts")
+    stage = models.CharField(max_length=32)
+    kind = models.CharField(max_length=64)
+    title = models.CharField(max_length=300)
+    text = models.TextField()
+    author_seat = models.CharField(max_length=32)
+    side = models.CharField(max_length=16)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["trial", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.trial_id} {self.kind}"
+
+
+class MemoryOperation(models.Model):
+    """One ``revise``/``expand`` write to a seat's global memory, logged per stage."""
+
+    trial = models.ForeignKey(Trial, on_delete=models.CASCADE, related_name="memory_operations")
+    stage = models.CharField(max_length=32)
+    seat = models.CharField(max_length=32)
+    op = models.CharField(max_length=8)
+    key = models.CharField(max_length=32)
+    value = models.JSONField()
+
+    class Meta:
+        ordering = ["trial", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.trial_id} {self.seat} {self.op} {self.key}"
