@@ -315,6 +315,12 @@ def approve_position(ctx: Ctx) -> str:
     return ctx.say("我确认，就按这个方案起草。", "Confirmed. Please draft on that basis.")
 
 
+# Pleadings do not list the evidence: the list is filed separately and exchanged in the
+# evidence phase of the trial, the point from which the opponent may see it (Table 5).
+EVIDENCE_SEPARATELY_ZH = "证据目录另行提交，于庭审举证质证时交换。"
+EVIDENCE_SEPARATELY_EN = "The evidence list is filed separately and exchanged at the evidence phase of the hearing."
+
+
 def _court_name(ctx: Ctx) -> str:
     return ctx.view.case.get("court_name") or ctx.say("人民法院", "the People's Court")
 
@@ -322,10 +328,10 @@ def _court_name(ctx: Ctx) -> str:
 def draft_complaint(ctx: Ctx) -> tuple[str, ArtifactDraft]:
     body = ctx.say(
         f"民事起诉状\n\n原告：{ctx.name('plaintiff')}\n被告：{ctx.name('defendant')}\n\n诉讼请求：\n{_numbered(ctx, ctx.claims())}\n\n"
-        f"事实与理由：\n{ctx.facts()}\n\n证据清单：\n{_numbered(ctx, _evidence_lines(ctx, ctx.evidence()))}\n\n此致\n{_court_name(ctx)}",
+        f"事实与理由：\n{ctx.facts()}\n\n{EVIDENCE_SEPARATELY_ZH}\n\n此致\n{_court_name(ctx)}",
         f"Civil Complaint\n\nPlaintiff: {ctx.name('plaintiff')}\nDefendant: {ctx.name('defendant')}\n\nClaims:\n"
-        f"{_numbered(ctx, ctx.claims())}\n\nFacts and reasons:\n{ctx.facts()}\n\nEvidence:\n"
-        f"{_numbered(ctx, _evidence_lines(ctx, ctx.evidence()))}\n\nTo: {_court_name(ctx)}",
+        f"{_numbered(ctx, ctx.claims())}\n\nFacts and reasons:\n{ctx.facts()}\n\n{EVIDENCE_SEPARATELY_EN}\n\n"
+        f"To: {_court_name(ctx)}",
     )
     return ctx.say("起诉状已起草完成。", "The complaint is drafted."), ArtifactDraft(
         ctx.say("民事起诉状", "Civil complaint"), body
@@ -335,11 +341,10 @@ def draft_complaint(ctx: Ctx) -> tuple[str, ArtifactDraft]:
 def draft_defence(ctx: Ctx) -> tuple[str, ArtifactDraft]:
     body = ctx.say(
         f"民事答辩状\n\n答辩人：{ctx.name('defendant')}\n被答辩人：{ctx.name('plaintiff')}\n\n针对原告的诉讼请求：\n"
-        f"{_numbered(ctx, ctx.claims())}\n\n答辩意见：\n{ctx.facts()}\n\n证据清单：\n"
-        f"{_numbered(ctx, _evidence_lines(ctx, ctx.evidence()))}\n\n此致\n{_court_name(ctx)}",
+        f"{_numbered(ctx, ctx.claims())}\n\n答辩意见：\n{ctx.facts()}\n\n{EVIDENCE_SEPARATELY_ZH}\n\n此致\n{_court_name(ctx)}",
         f"Statement of Defence\n\nRespondent: {ctx.name('defendant')}\nClaimant: {ctx.name('plaintiff')}\n\n"
-        f"In answer to the claims:\n{_numbered(ctx, ctx.claims())}\n\nDefence:\n{ctx.facts()}\n\nEvidence:\n"
-        f"{_numbered(ctx, _evidence_lines(ctx, ctx.evidence()))}\n\nTo: {_court_name(ctx)}",
+        f"In answer to the claims:\n{_numbered(ctx, ctx.claims())}\n\nDefence:\n{ctx.facts()}\n\n{EVIDENCE_SEPARATELY_EN}\n\n"
+        f"To: {_court_name(ctx)}",
     )
     return ctx.say("答辩状已起草完成。", "The defence is drafted."), ArtifactDraft(
         ctx.say("民事答辩状", "Statement of defence"), body
@@ -620,15 +625,14 @@ def propose_mediation(ctx: Ctx) -> str:
 
 
 def answer_mediation(ctx: Ctx) -> tuple[str, str]:
+    """Accept or decline by the party's goals; a party never states its bottom line in court."""
     goals = ctx.field("goals", ctx.view.side, {}) or {}
     if goals.get("accepts_mediation"):
         return ctx.say(
-            f"我同意调解，但底线是：{goals.get('bottom_line', '')}",
-            f"I agree to mediation, within my bottom line: {goals.get('bottom_line', '')}",
+            "我同意调解，愿意在合理范围内协商解决。", "I agree to mediation and will negotiate within reason."
         ), "accept"
     return ctx.say(
-        "我不同意调解，请求法院依法判决。",
-        "I do not agree to mediation and ask the court to decide.",
+        "我不同意调解，请求法院依法判决。", "I do not agree to mediation and ask the court to decide."
     ), "decline"
 
 
@@ -852,10 +856,9 @@ def question_defendant(ctx: Ctx) -> str:
             "被告人，案发当时的经过是怎样的？你是否清楚自己行为的性质？",
             "Defendant, describe what happened. Did you understand the nature of what you were doing?",
         )
-    mitigation = [item["name"] for item in ctx.evidence()]
     return ctx.say(
-        f"被告人，案发后你是否如实供述？{('是否有' + '、'.join(mitigation) + '等情况？') if mitigation else ''}",
-        f"Defendant, did you confess truthfully after the event?{(' Is it right there is ' + ', '.join(mitigation) + '?') if mitigation else ''}",
+        "被告人，案发后你是否如实供述？事后有没有采取弥补措施？",
+        "Defendant, did you confess truthfully after the event, and have you done anything to make amends since?",
     )
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from trials.engine.machine import stage_participants
 from trials.engine.state import TrialState
 from trials.procedures import procedure_for
 from trials.procedures.seats import COURT, opposite, seat_info
@@ -323,15 +324,9 @@ def build_view(state: TrialState, seat: str, *, stage: str | None = None, phase:
         fields=fields,
         artifacts=artifacts,
         dialogue=[
-            {
-                "seq": turn.seq,
-                "phase": turn.phase,
-                "seat": turn.seat,
-                "speaker": turn.speaker,
-                "text": turn.text,
-            }
+            {"seq": turn.seq, "phase": turn.phase, "seat": turn.seat, "speaker": turn.speaker, "text": turn.text}
             for turn in state.turns
-            if turn.stage == stage_obj.id
+            if turn.stage == stage_obj.id and seat in stage_participants(state, stage_obj)
         ],
         memory=_copy_memory(state.memory.get(seat)),
         persona=_persona(state.case, info.role, info.side),

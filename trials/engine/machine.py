@@ -184,9 +184,15 @@ def resolve_seat(state: TrialState, symbol: str) -> str:
     return symbol
 
 
-def condition_holds(state: TrialState, condition: str | None) -> bool:
-    if condition is None:
-        return True
+def stage_participants(state: TrialState, stage: Stage) -> frozenset[str]:
+    """The seats that speak in a stage; only they hear its dialogue."""
+    slots = [slot for phase in stage.phases for slot in phase.slots]
+    if stage.closing is not None:
+        slots.append(stage.closing)
+    return frozenset(resolve_seat(state, slot.seat) for slot in slots)
+
+
+def conditions_hold(state: TrialState, conditions: tuple[str, ...]) -> bool:
     second_instance = state.case.get("second_instance") or {}
     appellant = state.appellant_side or second_instance.get("appellant_side")
     checks = {
@@ -196,7 +202,7 @@ def condition_holds(state: TrialState, condition: str | None) -> bool:
         "target_is_appellant": state.target_side == appellant,
         "target_is_appellee": appellant is not None and state.target_side != appellant,
     }
-    return checks[condition]
+    return all(checks[condition] for condition in conditions)
 
 
 def _speak(state: TrialState, stage: Stage, phase: str, slot: Slot, artifact: str | None = None) -> Speak:
@@ -310,7 +316,7 @@ def _enter_next_stage(state: TrialState, procedure: Procedure) -> None:
         state.finished = True
         return
     for index in range(state.stage_index + 1, len(procedure.stages)):
-        if condition_holds(state, procedure.stages[index].when):
+        if conditions_hold(state, procedure.stages[index].when):
             state.stage_index = index
             state.stage_status = "pending"
             state.phase_index = state.round_index = state.slot_index = state.stage_turns = 0

@@ -49,8 +49,8 @@ class Stage:
     artifact: str | None = None
     """What the stage yields: written by the closing slot, or by the environment for a
     transition stage."""
-    when: str | None = None
-    judge_title: str = ""
+    when: tuple[str, ...] = ()
+    """Conditions (all must hold) for the stage to run: the target's side, an appeal..."""
 
     @property
     def turn_budget(self) -> int:

@@ -126,7 +126,7 @@ CIVIL_LIFE_CYCLE = Procedure(
                 id=stage_id,
                 unit="CD_DD",
                 kind="drafting",
-                when=f"target_is_{side}",
+                when=(f"target_is_{side}",),
                 phases=(
                     Phase(
                         "interview",
@@ -153,13 +153,12 @@ CIVIL_LIFE_CYCLE = Procedure(
             phases=_trial_phases("plaintiff", "defendant"),
             closing=Slot("judge", "pronounce_judgment"),
             artifact="first_instance_judgment",
-            judge_title="first_instance_judge",
         ),
         Stage(
             id="AD-Det",
             unit="AD_AR",
             kind="transition",
-            when="has_appeal",
+            when=("has_appeal",),
             phases=(),
             artifact="appeal_determination",
         ),
@@ -168,7 +167,7 @@ CIVIL_LIFE_CYCLE = Procedure(
                 id=stage_id,
                 unit="AD_AR",
                 kind="drafting",
-                when=f"target_is_{role}",
+                when=("has_appeal", f"target_is_{role}"),
                 phases=(
                     Phase(
                         "interview",
@@ -192,11 +191,10 @@ CIVIL_LIFE_CYCLE = Procedure(
             id="SIT",
             unit="SIT",
             kind="trial",
-            when="has_appeal",
+            when=("has_appeal",),
             phases=_trial_phases("appellant", "appellee"),
             closing=Slot("judge", "pronounce_judgment"),
             artifact="second_instance_judgment",
-            judge_title="second_instance_judge",
         ),
     ),
 )

@@ -21,7 +21,6 @@ def _stage(
         phases=phases,
         closing=closing,
         artifact=artifact,
-        judge_title="criminal_judge",
     )
 
 

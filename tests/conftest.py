@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO_CASES = ROOT / "demo" / "cases"
+
+
+def demo_case_seeds() -> list[dict]:
+    return [json.loads(path.read_text(encoding="utf-8")) for path in sorted(DEMO_CASES.glob("*.json"))]
+
+
+CIVIL_CASE = {
+    "id": "test-civil-loan",
+    "procedure": "civil",
+    "title": "Zhang v. Li (private lending)",
+    "language": "en",
+    "cause_of_action": "Private lending dispute",
+    "parties": [
+        {"side": "plaintiff", "name": "Zhang Wei", "kind": "person", "details": "lender"},
+        {"side": "defendant", "name": "Li Na", "kind": "person", "details": "borrower"},
+    ],
+    "personas": {
+        "plaintiff": {
+            "legal_literacy": "high",
+            "disclosure_willingness": "high",
+            "emotional_stability": "high",
+            "narrative_proficiency": "high",
+        }
+    },
+    "goals": {
+        "plaintiff": {
+            "goal": "Recover the RMB 50,000 loan",
+            "bottom_line": "the principal",
+            "accepts_mediation": False,
+        },
+        "defendant": {"goal": "Pay nothing beyond RMB 20,000", "bottom_line": "RMB 30,000", "accepts_mediation": False},
+    },
+    "first_instance": {
+        "claims": ["Repay the RMB 50,000 principal", "Pay interest at the LPR from 1 March 2023"],
+        "facts_and_reasons": "On 1 March 2022 the plaintiff lent RMB 50,000 to the defendant. The defendant has not repaid.",
+        "evidence": [
+            {"side": "plaintiff", "name": "IOU", "purpose": "the loan"},
+            {"side": "plaintiff", "name": "Bank transfer record", "purpose": "delivery of the money"},
+            {"side": "defendant", "name": "WeChat transfer of RMB 30,000", "purpose": "partial repayment"},
+        ],
+        "defenses": "RMB 30,000 was already repaid by WeChat transfer in 2023.",
+        "court_findings": "The court finds the loan proved and RMB 30,000 repaid.",
+        "legal_references": ["Civil Code of the People's Republic of China, Article 675"],
+        "disposition": "The defendant shall repay RMB 20,000.",
+    },
+    "second_instance": {
+        "appellant_side": "defendant",
+        "appeal_requests": ["Set aside item 1 of the judgment"],
+        "appeal_reasons": "The repayment was not credited.",
+        "appellee_defenses": "The judgment is correct.",
+        "new_evidence": [{"side": "defendant", "name": "Bank statement", "purpose": "a further repayment"}],
+        "appellate_findings": "Appeal dismissed.",
+        "affected_items": ["All items affirmed"],
+        "final_disposition": "Appeal dismissed, judgment affirmed.",
+    },
+    "consultation": [
+        {"question": "Can I get my money back?", "reference_answer": "Yes, with the IOU.", "side": "plaintiff"},
+        {"question": "Must I pay interest?", "reference_answer": "Only if agreed.", "side": "defendant"},
+    ],
+}
+
+
+@pytest.fixture
+def civil_seed() -> dict:
+    return copy.deepcopy(CIVIL_CASE)
+
+
+@pytest.fixture
+def write_json(tmp_path):
+    def write(name: str, content) -> Path:
+        path = tmp_path / name
+        path.write_text(content if isinstance(content, str) else json.dumps(content, ensure_ascii=False, indent=2))
+        return path
+
+    return write

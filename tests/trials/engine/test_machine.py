@@ -1,0 +1,148 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from trials.agents.base import HumanParticipant
+from trials.agents.scripted import ScriptedAgent
+from trials.engine.machine import EngineError, apply_reply, next_step, trial_start
+from trials.engine.runner import Awaiting, trial_run
+from trials.engine.state import TrialState
+from trials.engine.steps import End, Reply, Speak
+from trials.procedures import DIALOGUE_TURN_BUDGET, TRIAL_TURN_BUDGET
+from trials.procedures.civil import CIVIL_SEATS
+
+
+def agents() -> dict:
+    return {seat: ScriptedAgent() for seat in CIVIL_SEATS}
+
+
+def run(seed: dict, **options) -> TrialState:
+    state = trial_start(case=seed, **options)
+    assert isinstance(trial_run(state, agents()), End)
+    return state
+
+
+def artifacts_by_stage(state: TrialState) -> dict[str, list[str]]:
+    result: dict[str, list[str]] = {}
+    for artifact in state.artifacts:
+        result.setdefault(artifact.stage, []).append(artifact.kind)
+    return result
+
+
+def test_plaintiff_target_runs_the_whole_life_cycle(civil_seed):
+    state = run(civil_seed, target_side="plaintiff")
+    assert state.stage_history == ["LC", "CD", "FIT", "AD-Det", "AR", "SIT"]
+    assert artifacts_by_stage(state) == {
+        "LC": ["consultation_record"],
+        "CD": ["complaint"],
+        "FIT": ["first_instance_judgment"],
+        "AD-Det": ["appeal_determination"],
+        "AR": ["appeal_response"],
+        "SIT": ["second_instance_judgment"],
+    }
+    assert state.appellant_side == "defendant"
+
+
+def test_defendant_target_drafts_the_defence_and_the_appeal(civil_seed):
+    state = run(civil_seed, target_side="defendant")
+    assert state.stage_history == ["LC", "DD", "FIT", "AD-Det", "AD", "SIT"]
+    lc_speakers = {turn.seat for turn in state.turns if turn.stage == "LC"}
+    assert lc_speakers == {"defendant_client", "defendant_lawyer"}
+
+
+def test_without_appeal_fields_the_case_ends_after_first_instance(civil_seed):
+    del civil_seed["second_instance"]
+    state = run(civil_seed, target_side="plaintiff")
+    assert state.stage_history == ["LC", "CD", "FIT"]
+
+
+def test_mediation_accepted_by_both_sides_ends_the_case_with_a_mediation_record(civil_seed):
+    for side in ("plaintiff", "defendant"):
+        civil_seed["goals"][side]["accepts_mediation"] = True
+    state = run(civil_seed, target_side="plaintiff")
+    assert state.stage_history == ["LC", "CD", "FIT"]
+    assert artifacts_by_stage(state)["FIT"] == ["mediation_record"]
+    assert state.turns[-1].act == "write_mediation_record"
+
+
+def test_mediation_declined_by_one_side_goes_on_to_judgment(civil_seed):
+    civil_seed["goals"]["plaintiff"]["accepts_mediation"] = True
+    state = run(civil_seed, target_side="plaintiff")
+    assert artifacts_by_stage(state)["FIT"] == ["first_instance_judgment"]
+
+
+def test_trial_phases_follow_algorithm_one(civil_seed):
+    state = run(civil_seed, target_side="plaintiff")
+    phases = list(dict.fromkeys(turn.phase for turn in state.turns if turn.stage == "FIT"))
+    assert phases == [
+        "opening",
+        "investigation",
+        "evidence",
+        "questioning",
+        "debate",
+        "final_statements",
+        "mediation",
+        "pronouncement",
+    ]
+
+
+def test_consultation_turn_budget_is_enforced_and_the_record_still_written(civil_seed):
+    civil_seed["consultation"] = [{"question": f"Question {n}?", "side": "plaintiff"} for n in range(40)]
+    state = run(civil_seed, target_side="plaintiff", last_stage="LC")
+    lc_turns = [turn for turn in state.turns if turn.stage == "LC"]
+    assert len(lc_turns) == DIALOGUE_TURN_BUDGET
+    assert lc_turns[-1].act == "write_consultation_record"
+    assert [artifact.kind for artifact in state.artifacts] == ["consultation_record"]
+
+
+def test_trial_budget_is_sixty_turns():
+    assert TRIAL_TURN_BUDGET == 60 and DIALOGUE_TURN_BUDGET == 30
+
+
+def test_seq_is_gap_free_across_stages(civil_seed):
+    state = run(civil_seed, target_side="plaintiff")
+    assert [turn.seq for turn in state.turns] == list(range(1, len(state.turns) + 1))
+
+
+def test_until_stops_after_the_named_stage(civil_seed):
+    state = run(civil_seed, target_side="plaintiff", last_stage="FIT")
+    assert state.stage_history == ["LC", "CD", "FIT"] and state.finished
+
+
+def test_a_human_seat_is_awaited_and_the_run_resumes_with_their_words(civil_seed):
+    state = trial_start(case=civil_seed, target_side="plaintiff", human_seats={"plaintiff_lawyer": "student"})
+    human = HumanParticipant()
+    participants = agents() | {"plaintiff_lawyer": human}
+
+    outcome = trial_run(state, participants)
+
+    assert isinstance(outcome, Awaiting)
+    assert outcome.step.seat == "plaintiff_lawyer" and outcome.step.act == "ask_follow_up"
+    human.submit(Reply(text="When exactly did you hand over the money?"))
+    outcome = trial_run(state, participants)
+    asked = next(turn for turn in state.turns if turn.text == "When exactly did you hand over the money?")
+    assert asked.author == "human" and asked.seat == "plaintiff_lawyer"
+    assert isinstance(outcome, Awaiting) and outcome.step.seat == "plaintiff_lawyer"
+
+
+def test_state_survives_a_json_round_trip_mid_trial(civil_seed):
+    state = trial_start(case=civil_seed, target_side="plaintiff", human_seats={"judge": "teacher"})
+    judge = HumanParticipant()
+    trial_run(state, agents() | {"judge": judge})
+    restored = TrialState.from_dict(json.loads(json.dumps(state.to_dict())))
+    assert next_step(restored) == next_step(state)
+    for copy in (state, restored):
+        trial_run(copy, agents())
+    assert [turn.text for turn in restored.turns] == [turn.text for turn in state.turns]
+
+
+def test_a_reply_to_a_step_that_was_not_asked_is_refused(civil_seed):
+    state = trial_start(case=civil_seed, target_side="plaintiff")
+    trial_run(state, agents() | {"plaintiff_lawyer": HumanParticipant()})
+    step = next_step(state)
+    assert isinstance(step, Speak)
+    wrong = Speak(**{**step.__dict__, "seat": "judge"})
+    with pytest.raises(EngineError):
+        apply_reply(state, wrong, Reply(text="I speak out of turn"))
