@@ -89,10 +89,14 @@ def default_target_side(case: Case) -> str:
     return "defendant" if case.procedure == "criminal" else "plaintiff"
 
 
+class BackendUnavailable(RuntimeError):
+    pass
+
+
 def agent_participants(procedure: str, backend: str) -> dict[str, Participant]:
     """Every seat of a procedure played by an agent of ``backend``."""
     if backend != "scripted":
-        raise NotImplementedError(f"agent backend {backend!r} is not available yet")
+        raise BackendUnavailable(f"the {backend!r} agent backend is not available in this version; use scripted")
     return {seat: ScriptedAgent() for seat in procedure_for(procedure).seats}
 
 

@@ -154,3 +154,9 @@ def test_trajectories_are_immutable(demo_library):
     trajectory.title = "edited"
     with pytest.raises(ImmutableError):
         trajectory.save()
+
+
+def test_an_unavailable_backend_is_a_clear_error_not_a_traceback(demo_library):
+    with pytest.raises(CommandError, match="'openai' agent backend is not available"):
+        call_command("simulate", demo_library[0], "--backend", "openai")
+    assert not Trial.objects.exists()

@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from trials.models import Case
 from trials.procedures import procedure_for
-from trials.services import trial_simulate
+from trials.services import BackendUnavailable, trial_simulate
 
 
 class Command(BaseCommand):
@@ -31,9 +31,12 @@ class Command(BaseCommand):
             raise CommandError(f"--until must be one of {', '.join(stages)} for a {case.procedure} case")
         if case.procedure == "criminal" and target_side == "plaintiff":
             raise CommandError("a criminal case has no plaintiff; the target side is the defendant")
-        trial = trial_simulate(
-            case=case, target_side=target_side, backend=backend or settings.LEGALSIM_AGENT_BACKEND, until=until
-        )
+        try:
+            trial = trial_simulate(
+                case=case, target_side=target_side, backend=backend or settings.LEGALSIM_AGENT_BACKEND, until=until
+            )
+        except BackendUnavailable as error:
+            raise CommandError(str(error)) from None
         trajectory = trial.trajectory
         if options["json"]:
             result = {
