@@ -52,6 +52,9 @@ class Ctx:
 
     @property
     def other(self) -> str:
+        """The opposing side of a party seat."""
+        if self.view.procedure == "criminal":
+            return "defendant" if self.view.side == "prosecution" else "prosecution"
         return opposite(self.view.side) if self.view.side != COURT else "defendant"
 
     def name(self, side: str) -> str:
@@ -510,8 +513,7 @@ def present_evidence(ctx: Ctx) -> str:
 
 
 def cross_examine(ctx: Ctx) -> str:
-    other = ctx.other if ctx.view.procedure == "civil" else opposite(ctx.view.side)
-    items = _evidence_offered(ctx, other) if ctx.view.procedure == "civil" else ctx.evidence(other)
+    items = _evidence_offered(ctx, ctx.other) if ctx.view.procedure == "civil" else ctx.evidence(ctx.other)
     if not items:
         return ctx.say(
             "对方未提交新证据，我方无质证意见。",
@@ -767,16 +769,13 @@ def _recommendation(ctx: Ctx) -> dict:
 def _describe_sentence(ctx: Ctx, sentence: dict) -> str:
     months = int(sentence.get("imprisonment_months") or 0)
     probation, fine = sentence.get("probation"), sentence.get("fine") or 0
-    parts = (
-        [
-            ctx.say(
-                f"有期徒刑或拘役{months}个月",
-                f"{months} months' imprisonment or detention",
-            )
-        ]
-        if months
-        else []
-    )
+    parts = []
+    if months:
+        # Criminal detention runs up to six months; fixed-term imprisonment starts at six.
+        if months < 6:
+            parts.append(ctx.say(f"拘役{months}个月", f"{months} months' criminal detention"))
+        else:
+            parts.append(ctx.say(f"有期徒刑{months}个月", f"{months} months' imprisonment"))
     if probation:
         parts.append(
             ctx.say(f"缓刑{probation}个月", f"suspended for {probation} months")
@@ -863,12 +862,17 @@ def question_defendant(ctx: Ctx) -> str:
 
 
 def answer_examination(ctx: Ctx) -> str:
-    info = _indictment(ctx).get("indictment", "")
-    mood = ctx.say("我很后悔。", "I deeply regret it. ") if ctx.persona("emotional_stability") != "high" else ""
-    account = _sentences(info)[:2] if ctx.persona("disclosure_willingness") != "low" else _sentences(info)[:1]
+    """First to the prosecutor (what happened), then to defence counsel (conduct since)."""
+    if ctx.own_turns("examination") == 0:
+        info = _indictment(ctx).get("indictment", "")
+        mood = ctx.say("我很后悔。", "I deeply regret it. ") if ctx.persona("emotional_stability") != "high" else ""
+        account = _sentences(info)[:2] if ctx.persona("disclosure_willingness") != "low" else _sentences(info)[:1]
+        return ctx.say(f"{mood}情况是这样的：{''.join(account)}", f"{mood}What happened was: {' '.join(account)}")
+    if not ctx.evidence():
+        return ctx.say("我到案后如实交代了全部经过。", "I told the police everything once I was caught.")
     return ctx.say(
-        f"{mood}情况是这样的：{''.join(account)}",
-        f"{mood}What happened was: {' '.join(account)}",
+        "我到案后如实交代了全部经过，事后也尽力弥补，相关材料由辩护人在举证时提交。",
+        "I told the police everything, and I have tried to make amends since; my counsel will produce the papers.",
     )
 
 
