@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.db import models
 
+from annotation.rubric import RubricDefinition, rubric_parse
+
 
 class ImmutableError(RuntimeError):
     pass
@@ -46,3 +48,58 @@ class Trajectory(models.Model):
             "stages": self.stages,
             "meta": self.meta,
         }
+
+
+class Rubric(models.Model):
+    """A rubric stored as its contract document; ``definition`` parses it."""
+
+    id = models.CharField(primary_key=True, max_length=100)
+    title = models.CharField(max_length=300)
+    scale_min = models.IntegerField()
+    scale_max = models.IntegerField()
+    document = models.JSONField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return self.id
+
+    @property
+    def definition(self) -> RubricDefinition:
+        return rubric_parse(self.document)
+
+
+class Rating(models.Model):
+    """One score of one item of one trajectory by one rater (a person or an LLM judge).
+
+    ``trajectory_id`` is a plain id: imported studies may rate trajectories that exist only
+    as ids here. For ``source=llm`` the rater is the judge's model name.
+    """
+
+    class Source(models.TextChoices):
+        HUMAN = "human", "Human"
+        LLM = "llm", "LLM judge"
+
+    rubric = models.ForeignKey(Rubric, on_delete=models.CASCADE, related_name="ratings")
+    trajectory_id = models.CharField(max_length=200)
+    item = models.CharField(max_length=100)
+    rater = models.CharField(max_length=200)
+    source = models.CharField(max_length=8, choices=Source.choices)
+    score = models.FloatField()
+    reason = models.TextField(blank=True)
+    imported_from = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["rubric", "trajectory_id", "item", "rater"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["rubric", "trajectory_id", "item", "rater", "source"], name="one_rating_per_rater_item"
+            )
+        ]
+        indexes = [models.Index(fields=["rubric", "source"])]
+
+    def __str__(self) -> str:
+        return f"{self.rater} {self.trajectory_id} {self.item}={self.score}"

@@ -1,11 +1,18 @@
-"""Writes for the annotation app: trajectories from trials, and their export."""
+"""Writes for the annotation app: trajectories (from trials, import, export), rubrics, ratings."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from annotation.models import Trajectory
+from django.db import transaction
+from django.db.models import Q
+
+from annotation.models import Rating, Rubric, Trajectory
+from annotation.ratings_file import RatingRow, read_ratings
+from annotation.rubric import rubric_load
+from trials.case_file import Problem, read_records
 from trials.models import Trial
 
 
@@ -70,3 +77,151 @@ def trajectories_export(*, out_dir: Path, ids: list[str] | None = None) -> list[
         path.write_text(json.dumps(trajectory.as_contract(), ensure_ascii=False, indent=2), encoding="utf-8")
         written.append(path)
     return written
+
+
+def rubric_import(*, path: Path) -> Rubric:
+    """Create or replace a rubric from a rubric file; raises ``RubricError`` naming every problem."""
+    definition = rubric_load(path)
+    rubric, _ = Rubric.objects.update_or_create(
+        id=definition.id,
+        defaults={
+            "title": definition.title,
+            "scale_min": definition.scale_min,
+            "scale_max": definition.scale_max,
+            "document": definition.data,
+        },
+    )
+    return rubric
+
+
+@dataclass
+class ImportReport:
+    imported: int = 0
+    problems: list[Problem] = field(default_factory=list)
+    rejected_files: list[str] = field(default_factory=list)
+
+
+def ratings_import(*, paths: list[Path]) -> ImportReport:
+    """Import ratings files, each atomically: a file with any bad row stores nothing.
+
+    Re-importing a rating (same rubric, trajectory, item, rater and source) replaces it.
+    """
+    report = ImportReport()
+    rubrics = {rubric.id: rubric.definition for rubric in Rubric.objects.all()}
+    for path in paths:
+        rows, problems = read_ratings(path, rubrics)
+        if problems:
+            report.problems.extend(problems)
+            report.rejected_files.append(str(path))
+            continue
+        with transaction.atomic():
+            _ratings_store(rows, source_file=str(path))
+        report.imported += len(rows)
+    return report
+
+
+def _ratings_store(rows: list[RatingRow], *, source_file: str) -> None:
+    for rubric_id in {row.rubric for row in rows}:
+        keys = [row for row in rows if row.rubric == rubric_id]
+        for start in range(0, len(keys), 500):
+            chunk = keys[start : start + 500]
+            match = Q()
+            for row in chunk:
+                match |= Q(trajectory_id=row.trajectory_id, item=row.item, rater=row.rater, source=row.source)
+            Rating.objects.filter(match, rubric_id=rubric_id).delete()
+    Rating.objects.bulk_create(
+        (
+            Rating(
+                rubric_id=row.rubric,
+                trajectory_id=row.trajectory_id,
+                item=row.item,
+                rater=row.rater,
+                source=row.source,
+                score=row.score,
+                reason=row.reason,
+                imported_from=source_file,
+            )
+            for row in rows
+        ),
+        batch_size=2000,
+    )
+
+
+TRAJECTORY_KEYS = ("id", "case_id", "procedure", "language", "title", "stages")
+TURN_KEYS = ("seq", "phase", "role", "side", "speaker", "author", "text")
+
+
+def _trajectory_problems(data: object) -> list[tuple[str, str]]:
+    """(field, message) for everything that breaks the trajectory-file contract."""
+    if not isinstance(data, dict):
+        return [("trajectory", "must be a JSON object")]
+    problems = [
+        (key, "is required and must be a non-empty string")
+        for key in TRAJECTORY_KEYS[:5]
+        if not isinstance(data.get(key), str) or not data[key].strip()
+    ]
+    if not isinstance(data.get("stages"), list):
+        return [*problems, ("stages", "must be a list")]
+    for s_index, stage in enumerate(data["stages"]):
+        where = f"stages[{s_index}]"
+        if not isinstance(stage, dict) or not isinstance(stage.get("stage"), str):
+            problems.append((where, "needs a stage name"))
+            continue
+        for t_index, turn in enumerate(stage.get("turns") or []):
+            missing = [key for key in TURN_KEYS if not isinstance(turn, dict) or key not in turn]
+            if missing:
+                problems.append((f"{where}.turns[{t_index}]", f"missing {', '.join(missing)}"))
+            elif turn["author"] not in ("human", "agent"):
+                problems.append((f"{where}.turns[{t_index}].author", "must be human or agent"))
+            elif not isinstance(turn["seq"], int) or isinstance(turn["seq"], bool):
+                problems.append((f"{where}.turns[{t_index}].seq", "must be an integer"))
+        for a_index, artifact in enumerate(stage.get("artifacts") or []):
+            if not isinstance(artifact, dict) or not all(
+                isinstance(artifact.get(key), str) for key in ("kind", "title", "text")
+            ):
+                problems.append((f"{where}.artifacts[{a_index}]", "needs kind, title and text strings"))
+    if "meta" in data and not isinstance(data["meta"], dict):
+        problems.append(("meta", "must be an object"))
+    return problems
+
+
+def trajectories_import(*, paths: list[Path]) -> ImportReport:
+    """Import trajectory files (one object or a list per file), each file atomically.
+
+    Trajectories are immutable: an id already stored with different content is an error,
+    the identical trajectory again is skipped.
+    """
+    report = ImportReport()
+    for path in paths:
+        records, problems = read_records(path)
+        accepted = []
+        for record in records:
+            found = _trajectory_problems(record.data)
+            problems.extend(Problem(str(path), record.line, where, message) for where, message in found)
+            if found:
+                continue
+            existing = Trajectory.objects.filter(pk=record.data["id"]).first()
+            if existing is not None and existing.as_contract() != _contract_of(record.data):
+                problems.append(
+                    Problem(
+                        str(path),
+                        record.line,
+                        "id",
+                        f"trajectory {record.data['id']!r} exists with other content; trajectories are immutable",
+                    )
+                )
+            elif existing is None:
+                accepted.append(record.data)
+        if problems:
+            report.problems.extend(problems)
+            report.rejected_files.append(str(path))
+            continue
+        with transaction.atomic():
+            for data in accepted:
+                Trajectory.objects.create(**_contract_of(data))
+        report.imported += len(accepted)
+    return report
+
+
+def _contract_of(data: dict) -> dict:
+    return {key: data[key] for key in TRAJECTORY_KEYS} | {"meta": data.get("meta") or {}}

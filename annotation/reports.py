@@ -1,0 +1,157 @@
+"""Rendering an agreement report as JSON, CSV, XLSX or a self-contained HTML page."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+import numpy as np
+from django.template.loader import render_to_string
+
+from annotation.agreement import AgreementResult
+from annotation.rubric import RubricDefinition
+
+FORMATS = ("json", "csv", "xlsx", "html")
+ROW_FIELDS = ("n_pairs", "human_avg", "llm_avg", "mean_diff", "sd_diff", "mae", "within1_pct")
+ITEM_FIELDS = (
+    "pearson",
+    "spearman",
+    "qwk",
+    "krippendorff_alpha_interval",
+    "icc_1_1",
+    "icc_1_k",
+    "n_trajectories",
+    "n_raters",
+)
+TABLE_COLUMNS = ("level", "group", "id", *ROW_FIELDS, *ITEM_FIELDS, "subdims")
+
+
+def table_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every row of the report flattened into one table: rows, group overalls, overall, items."""
+    table = []
+    for group in report["groups"]:
+        for row in group["rows"]:
+            table.append(_flat("row", group["id"], row))
+        table.append(_flat("group", group["id"], group["overall"]))
+    table.append(_flat("overall", "", report["overall"]))
+    table.extend(_flat("item", "", item) for item in report["items"])
+    return table
+
+
+def _flat(level: str, group: str, row: dict[str, Any]) -> dict[str, Any]:
+    flat = {"level": level, "group": group, "id": row["id"]}
+    flat |= {key: row.get(key) for key in (*ROW_FIELDS, *ITEM_FIELDS)}
+    flat["subdims"] = "; ".join(f"{item}={value!r}" for item, value in row["subdims"].items())
+    return flat
+
+
+def render_json(result: AgreementResult, rubric: RubricDefinition) -> bytes:
+    return json.dumps(result.report, ensure_ascii=False, indent=2).encode()
+
+
+def render_csv(result: AgreementResult, rubric: RubricDefinition) -> bytes:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=TABLE_COLUMNS)
+    writer.writeheader()
+    for row in table_rows(result.report):
+        writer.writerow({key: "" if value is None else value for key, value in row.items()})
+    return buffer.getvalue().encode()
+
+
+def render_xlsx(result: AgreementResult, rubric: RubricDefinition) -> bytes:
+    from openpyxl import Workbook
+
+    workbook = Workbook()
+    sheet = workbook.active
+    sheet.title = "agreement"
+    sheet.append(list(TABLE_COLUMNS))
+    for row in table_rows(result.report):
+        sheet.append([row[key] for key in TABLE_COLUMNS])
+    notes = workbook.create_sheet("notes")
+    notes.append(["rubric", result.report["rubric"]])
+    notes.append(["judge", result.report["judge"]])
+    for note in result.report["notes"]:
+        notes.append(["note", note])
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+def histogram_svg(values: np.ndarray, *, low: float, high: float, title: str) -> str:
+    """A bar chart of integer-binned values between ``low`` and ``high``, as inline SVG."""
+    edges = np.arange(np.floor(low) - 0.5, np.ceil(high) + 1.5)
+    counts, _ = np.histogram(values, bins=edges)
+    width, height, pad = 560, 220, 30
+    bar = (width - 2 * pad) / max(len(counts), 1)
+    peak = max(int(counts.max()) if counts.size else 0, 1)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" aria-label="{title}">',
+        f'<text x="{pad}" y="16" font-size="13">{title}</text>',
+    ]
+    for index, count in enumerate(counts):
+        bar_height = (height - 2 * pad - 10) * count / peak
+        x = pad + index * bar
+        y = height - pad - bar_height
+        label = int(edges[index] + 0.5)
+        parts.append(
+            f'<rect x="{x:.1f}" y="{y:.1f}" width="{bar * 0.85:.1f}" height="{bar_height:.1f}" fill="#1d4ed8"><title>{label}: {count}</title></rect>'
+        )
+        parts.append(
+            f'<text x="{x + bar * 0.42:.1f}" y="{height - pad + 14}" font-size="10" text-anchor="middle">{label}</text>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def report_context(result: AgreementResult, rubric: RubricDefinition) -> dict[str, Any]:
+    """What the report page shows: Table 1 per group, items, difference and score plots."""
+    report = result.report
+    dimensions = {}
+    for group_id, title in rubric.groups:
+        rows = rubric.rows_of(group_id)
+        names = list(dict.fromkeys(item.split(".", 1)[-1] for row in rows for item in row.items))
+        dimensions[group_id] = {"title": title, "names": names}
+    groups = []
+    for group in report["groups"]:
+        names = dimensions[group["id"]]["names"]
+        lines = [*group["rows"], group["overall"]]
+        groups.append(
+            {
+                "id": group["id"],
+                "title": dimensions[group["id"]]["title"],
+                "dimensions": names,
+                "lines": [{"row": line, "dims": [_dimension_mean(line, name) for name in names]} for line in lines],
+            }
+        )
+    span = rubric.scale_max - rubric.scale_min
+    return {
+        "report": report,
+        "groups": groups,
+        "difference_svg": histogram_svg(
+            result.pairs.difference, low=-span, high=span, title="Human minus LLM, per pair"
+        ),
+        "human_svg": histogram_svg(
+            result.pairs.human, low=rubric.scale_min, high=rubric.scale_max, title="Human scores in pairs"
+        ),
+        "llm_svg": histogram_svg(
+            result.pairs.llm, low=rubric.scale_min, high=rubric.scale_max, title="LLM judge scores in pairs"
+        ),
+        "difference_mean": float(result.pairs.difference.mean()) if result.pairs.difference.size else None,
+        "difference_sd": float(result.pairs.difference.std(ddof=1)) if result.pairs.difference.size > 1 else None,
+    }
+
+
+def _dimension_mean(row: dict[str, Any], dimension: str) -> float | None:
+    values = [
+        value for item, value in row["subdims"].items() if item.split(".", 1)[-1] == dimension and value is not None
+    ]
+    return sum(values) / len(values) if values else None
+
+
+def render_html(result: AgreementResult, rubric: RubricDefinition) -> bytes:
+    return render_to_string("annotation/agreement_report.html", report_context(result, rubric)).encode()
+
+
+RENDERERS = {"json": render_json, "csv": render_csv, "xlsx": render_xlsx, "html": render_html}

@@ -1,0 +1,123 @@
+"""Rubrics as data (DESIGN.md, rubric-file contract): parsing and validation.
+
+A rubric has groups (a family such as stage authenticity) of rows (what a report table
+shows: a stage, a role) of items (what is rated). Unknown keys, such as ``anchors`` in the
+shipped ``legalworld16``, are kept.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+RUBRIC_DIR = Path(__file__).resolve().parent / "rubrics"
+DEFAULT_RUBRIC = "legalworld16"
+
+
+class RubricError(ValueError):
+    """A rubric file that cannot be used; the message names every problem."""
+
+
+@dataclass(frozen=True)
+class RubricRow:
+    id: str
+    title: str
+    group: str
+    items: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RubricDefinition:
+    id: str
+    title: str
+    scale_min: int
+    scale_max: int
+    groups: tuple[tuple[str, str], ...]
+    rows: tuple[RubricRow, ...]
+    data: dict[str, Any]
+
+    @property
+    def item_ids(self) -> tuple[str, ...]:
+        return tuple(item for row in self.rows for item in row.items)
+
+    def rows_of(self, group: str) -> tuple[RubricRow, ...]:
+        return tuple(row for row in self.rows if row.group == group)
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def rubric_parse(data: Any) -> RubricDefinition:
+    """Validate a rubric document and return its definition, or raise ``RubricError``."""
+    problems: list[str] = []
+    if not isinstance(data, dict):
+        raise RubricError("rubric: must be a JSON object")
+    for key in ("id", "title"):
+        if not _text(data.get(key)):
+            problems.append(f"{key}: is required and must be a non-empty string")
+    scale = data.get("scale")
+    if (
+        not isinstance(scale, dict)
+        or not all(
+            isinstance(scale.get(bound), int) and not isinstance(scale.get(bound), bool) for bound in ("min", "max")
+        )
+        or scale["min"] >= scale["max"]
+    ):
+        problems.append('scale: must be {"min": int, "max": int} with min < max')
+    groups, rows, seen = [], [], set()
+    if not isinstance(data.get("groups"), list) or not data["groups"]:
+        problems.append("groups: must be a non-empty list")
+    for g_index, group in enumerate(data.get("groups") or []):
+        where = f"groups[{g_index}]"
+        if not isinstance(group, dict) or not _text(group.get("id")) or not isinstance(group.get("rows"), list):
+            problems.append(f"{where}: needs an id and a list of rows")
+            continue
+        groups.append((group["id"], str(group.get("title") or group["id"])))
+        for r_index, row in enumerate(group["rows"]):
+            row_where = f"{where}.rows[{r_index}]"
+            if (
+                not isinstance(row, dict)
+                or not _text(row.get("id"))
+                or not isinstance(row.get("items"), list)
+                or not row["items"]
+            ):
+                problems.append(f"{row_where}: needs an id and a non-empty list of items")
+                continue
+            item_ids = []
+            for i_index, item in enumerate(row["items"]):
+                item_id = item.get("id") if isinstance(item, dict) else None
+                if not _text(item_id):
+                    problems.append(f"{row_where}.items[{i_index}]: needs an id")
+                elif item_id in seen:
+                    problems.append(f"{row_where}.items[{i_index}]: duplicate item id {item_id!r}")
+                else:
+                    seen.add(item_id)
+                    item_ids.append(item_id)
+            rows.append(RubricRow(row["id"], str(row.get("title") or row["id"]), group["id"], tuple(item_ids)))
+    if problems:
+        raise RubricError("; ".join(problems))
+    return RubricDefinition(
+        id=data["id"],
+        title=data["title"],
+        scale_min=scale["min"],
+        scale_max=scale["max"],
+        groups=tuple(groups),
+        rows=tuple(rows),
+        data=data,
+    )
+
+
+def rubric_load(path: Path) -> RubricDefinition:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise RubricError(f"{path}: cannot be read: {error}") from None
+    except json.JSONDecodeError as error:
+        raise RubricError(f"{path}:{error.lineno}: invalid JSON: {error.msg}") from None
+    try:
+        return rubric_parse(data)
+    except RubricError as error:
+        raise RubricError(f"{path}: {error}") from None
