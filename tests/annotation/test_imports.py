@@ -1,0 +1,164 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from annotation.models import Rating, Rubric, Trajectory
+from tests.conftest import DEMO_CASES
+
+pytestmark = pytest.mark.django_db
+
+HEADER = "trajectory_id,rubric,item,rater,source,score,reason\n"
+
+
+def test_legalworld16_ships_with_the_contract_item_ids():
+    definition = Rubric.objects.get(pk="legalworld16").definition
+    stages = [
+        f"{unit}.{dim}"
+        for unit in ("LC", "CD_DD", "FIT", "AD_AR", "SIT")
+        for dim in ("procedural_compliance", "process_coherence")
+    ]
+    roles = [
+        f"{role}.{dim}"
+        for role in ("client", "lawyer", "judge")
+        for dim in ("stance_authenticity", "role_distinguishability")
+    ]
+    assert definition.item_ids == (*stages, *roles)
+    assert (definition.scale_min, definition.scale_max) == (0, 10)
+    assert definition.data["anchors"]["stage_authenticity"][0]["range"] == "9-10"
+
+
+def test_import_rubric_creates_and_replaces(tmp_path):
+    document = {
+        "id": "tiny",
+        "title": "Tiny",
+        "scale": {"min": 1, "max": 5},
+        "groups": [
+            {
+                "id": "g",
+                "title": "G",
+                "rows": [{"id": "r", "title": "R", "items": [{"id": "r.q", "title": "Q", "description": "?"}]}],
+            }
+        ],
+    }
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps(document))
+    call_command("import_rubric", str(path))
+    document["title"] = "Tiny v2"
+    path.write_text(json.dumps(document))
+    call_command("import_rubric", str(path))
+    assert Rubric.objects.get(pk="tiny").title == "Tiny v2"
+
+
+def test_a_bad_rubric_names_its_problems(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"id": "bad", "scale": {"min": 5, "max": 1}, "groups": []}))
+    with pytest.raises(CommandError) as error:
+        call_command("import_rubric", str(path))
+    assert (
+        "title: is required" in str(error.value)
+        and "scale: must be" in str(error.value)
+        and "groups: must be a non-empty list" in str(error.value)
+    )
+
+
+def test_a_bad_ratings_file_reports_every_row_and_stores_nothing(tmp_path, capsys):
+    path = tmp_path / "ratings.csv"
+    path.write_text(
+        HEADER
+        + "t1,legalworld16,LC.procedural_compliance,ann,human,8,fine\n"
+        + "t1,legalworld16,LC.made_up,ann,human,8,\n"
+        + "t1,legalworld16,FIT.process_coherence,ann,human,11,\n"
+        + "t1,legalworld16,FIT.procedural_compliance,ann,human,7.5,\n"
+        + "t1,legalworld16,SIT.process_coherence,ann,robot,7,\n"
+        + "t1,nope,SIT.process_coherence,ann,human,7,\n"
+        + "t1,legalworld16,LC.procedural_compliance,ann,human,9,again\n"
+        + "t1,legalworld16,judge.role_distinguishability,judge-x,llm,seven,\n"
+    )
+    with pytest.raises(CommandError, match="rejected 1 file"):
+        call_command("import_ratings", str(path))
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        f"{path}:3: item: unknown item 'LC.made_up' of rubric 'legalworld16'",
+        f"{path}:4: score: 11 is outside the scale 0-10",
+        f"{path}:5: score: a person's score must be a whole number, got 7.5",
+        f"{path}:6: source: must be human or llm, got 'robot'",
+        f"{path}:7: rubric: unknown rubric 'nope'; import it with import_rubric",
+        f"{path}:8: rater: duplicate rating of LC.procedural_compliance on t1 by ann (first on line 2)",
+        f"{path}:9: score: must be a number, got 'seven'",
+    ]
+    assert not Rating.objects.exists()
+
+
+def test_ratings_jsonl_and_missing_columns(tmp_path, capsys):
+    jsonl = tmp_path / "ratings.jsonl"
+    jsonl.write_text(
+        json.dumps(
+            {
+                "trajectory_id": "t9",
+                "rubric": "legalworld16",
+                "item": "judge.stance_authenticity",
+                "rater": "m",
+                "source": "llm",
+                "score": 8.25,
+                "reason": "",
+            }
+        )
+        + "\n"
+    )
+    call_command("import_ratings", str(jsonl))
+    assert Rating.objects.get().score == 8.25
+    headless = tmp_path / "headless.csv"
+    headless.write_text("trajectory_id,item,score\nt1,LC.process_coherence,5\n")
+    with pytest.raises(CommandError):
+        call_command("import_ratings", str(headless))
+    assert f"{headless}:1: header: missing column(s): rubric, rater, source, reason" in capsys.readouterr().err
+
+
+def test_reimporting_a_rating_replaces_it(tmp_path):
+    path = tmp_path / "r.csv"
+    path.write_text(HEADER + "t1,legalworld16,LC.process_coherence,ann,human,5,first\n")
+    call_command("import_ratings", str(path))
+    path.write_text(HEADER + "t1,legalworld16,LC.process_coherence,ann,human,6,second\n")
+    call_command("import_ratings", str(path))
+    assert list(Rating.objects.values_list("score", "reason")) == [(6.0, "second")]
+
+
+def test_trajectories_round_trip_through_export_and_import(tmp_path, capsys):
+    call_command("import_cases", str(DEMO_CASES / "en-civil-traffic-accident.json"))
+    call_command("simulate", "en-civil-traffic-accident")
+    call_command("export_trajectories", "--out", str(tmp_path / "out"))
+    exported = next((tmp_path / "out").glob("*.json"))
+    original = json.loads(exported.read_text())
+    Trajectory.objects.all().delete()
+    call_command("import_trajectories", str(exported))
+    assert Trajectory.objects.get(pk=original["id"]).as_contract() == original
+    call_command("import_trajectories", str(exported))
+    assert Trajectory.objects.count() == 1, "the identical trajectory again is skipped"
+
+
+def test_a_changed_trajectory_with_a_known_id_is_refused(tmp_path, capsys):
+    trajectory = {
+        "id": "x.1",
+        "case_id": "x",
+        "procedure": "civil",
+        "language": "en",
+        "title": "X",
+        "stages": [],
+        "meta": {},
+    }
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(trajectory))
+    call_command("import_trajectories", str(path))
+    path.write_text(json.dumps(trajectory | {"title": "Y"}))
+    with pytest.raises(CommandError):
+        call_command("import_trajectories", str(path))
+    assert "exists with other content; trajectories are immutable" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps([{"id": "y.1", "stages": [{"stage": "LC", "turns": [{"seq": 1, "text": "hi"}]}]}]))
+    with pytest.raises(CommandError):
+        call_command("import_trajectories", str(bad))
+    assert f"{bad}:1: stages[0].turns[0]: missing phase, role, side, speaker, author" in capsys.readouterr().err
+    assert not Trajectory.objects.filter(pk="y.1").exists()
