@@ -83,3 +83,22 @@ def write_json(tmp_path):
         return path
 
     return write
+
+
+@pytest.fixture
+def llm_server():
+    from tests.llm_server import LoopbackLLM
+
+    with LoopbackLLM() as server:
+        yield server
+
+
+@pytest.fixture
+def openai_settings(settings, llm_server):
+    """Point the app's openai backend at the loopback server, with no backoff delay."""
+    settings.OPENAI_BASE_URL = llm_server.base_url
+    settings.OPENAI_API_KEY = "test-key"
+    settings.LEGALSIM_MODEL = "env-model"
+    settings.LEGALSIM_MODEL_TARGET = "target-model"
+    settings.LEGALSIM_LLM_BACKOFF_S = 0.0
+    return settings

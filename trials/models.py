@@ -36,6 +36,7 @@ class Trial(models.Model):
     class Status(models.TextChoices):
         RUNNING = "running", "Running"
         WAITING = "waiting", "Waiting for a participant"
+        PAUSED = "paused", "Paused after a failure (resumable)"
         FINISHED = "finished", "Finished"
 
     case = models.ForeignKey(Case, on_delete=models.PROTECT, related_name="trials")
@@ -45,6 +46,7 @@ class Trial(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING)
     state = models.JSONField()
     tokens = models.PositiveIntegerField(default=0)
+    pause_reason = models.TextField(blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)

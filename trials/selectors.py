@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import Count, Q, QuerySet
 
 from trials.agents.visibility import EVALUATION_ONLY
-from trials.models import Case
+from trials.models import Case, Trial
 
 
 def case_search(*, query: str = "", procedure: str = "") -> QuerySet[Case]:
@@ -30,3 +30,21 @@ def case_public_seed(seed: dict) -> dict:
             {key: value for key, value in item.items() if key != "reference_answer"} for item in public["consultation"]
         ]
     return public
+
+
+def trial_summary(trial: Trial) -> dict:
+    """The ``simulate --json`` contract: trial, trajectory, stages with turns and artifacts, tokens."""
+    state = trial.engine_state
+    return {
+        "trial_id": trial.pk,
+        "trajectory_id": trial.trajectory.id,
+        "stages": [
+            {
+                "stage": stage,
+                "turns": sum(1 for turn in state.turns if turn.stage == stage),
+                "artifacts": [artifact.kind for artifact in state.artifacts if artifact.stage == stage],
+            }
+            for stage in state.stage_history
+        ],
+        "tokens": trial.tokens,
+    }

@@ -11,10 +11,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from trials.agents.base import Participant
+from trials.agents.llm import LLMClient, LLMError
+from trials.agents.openai_agent import OpenAIAgent
 from trials.agents.scripted import ScriptedAgent
 from trials.case_file import Problem, read_records, validate_record
 from trials.engine.machine import trial_start
-from trials.engine.runner import trial_run
+from trials.engine.runner import Paused, trial_run
 from trials.engine.state import TrialState
 from trials.models import Artifact, Case, MemoryOperation, Seat, Trial, Turn
 from trials.procedures import procedure_for
@@ -93,48 +95,94 @@ class BackendUnavailable(RuntimeError):
     pass
 
 
-def agent_participants(procedure: str, backend: str) -> dict[str, Participant]:
-    """Every seat of a procedure played by an agent of ``backend``."""
-    if backend != "scripted":
-        raise BackendUnavailable(f"the {backend!r} agent backend is not available in this version; use scripted")
-    return {seat: ScriptedAgent() for seat in procedure_for(procedure).seats}
+def agent_participants(procedure: str, backend: str, *, target_side: str) -> dict[str, Participant]:
+    """Every seat of a procedure played by an agent of ``backend``; the target lawyer (the
+    attorney in a criminal trial) gets ``LEGALSIM_MODEL_TARGET``."""
+    seats = procedure_for(procedure).seats
+    if backend == "scripted":
+        return {seat: ScriptedAgent() for seat in seats}
+    if backend != "openai":
+        raise BackendUnavailable(f"unknown agent backend {backend!r}; use scripted or openai")
+    try:
+        client = LLMClient.from_settings()
+    except LLMError as error:
+        raise BackendUnavailable(str(error)) from None
+    target = target_seat(procedure, target_side)
+    options = {
+        "temperature": settings.LEGALSIM_TEMPERATURE,
+        "top_p": settings.LEGALSIM_TOP_P,
+        "max_tokens": settings.LEGALSIM_MAX_TOKENS,
+    }
+    return {seat: OpenAIAgent(client, agent_model_name(backend, seat == target), **options) for seat in seats}
 
 
-def agent_model_name(backend: str) -> str:
-    return "scripted" if backend == "scripted" else settings.LEGALSIM_MODEL
+def target_seat(procedure: str, target_side: str) -> str:
+    return "attorney" if procedure == "criminal" else f"{target_side}_lawyer"
 
 
-@transaction.atomic
+def agent_model_name(backend: str, is_target: bool = False) -> str:
+    if backend == "scripted":
+        return "scripted"
+    return settings.LEGALSIM_MODEL_TARGET if is_target else settings.LEGALSIM_MODEL
+
+
 def trial_simulate(
     *, case: Case, target_side: str | None = None, backend: str | None = None, until: str | None = None
 ) -> Trial:
-    """Run a case through its procedure with every seat an agent and store what happened."""
+    """Run a case through its procedure with every seat an agent and store what happened.
+
+    A model server that keeps failing pauses the trial (status ``paused``) at the step it
+    could not take; ``trial_resume`` carries on from there.
+    """
     backend = backend or settings.LEGALSIM_AGENT_BACKEND
     target_side = target_side or default_target_side(case)
+    participants = agent_participants(case.procedure, backend, target_side=target_side)
     state = trial_start(case=case.seed, target_side=target_side, last_stage=until)
-    trial_run(state, agent_participants(case.procedure, backend))
-    trial = Trial.objects.create(
-        case=case,
-        procedure=case.procedure,
-        target_side=target_side,
-        backend=backend,
-        status=Trial.Status.FINISHED,
-        state=state.to_dict(),
-        tokens=sum(turn.tokens for turn in state.turns),
-        finished_at=timezone.now(),
-    )
-    model = agent_model_name(backend)
-    Seat.objects.bulk_create(
-        Seat(trial=trial, seat=seat, agent_model=model) for seat in procedure_for(case.procedure).seats
-    )
-    _records_store(trial, state)
-    from annotation.services import trajectory_from_trial
+    with transaction.atomic():
+        trial = Trial.objects.create(
+            case=case, procedure=case.procedure, target_side=target_side, backend=backend, state=state.to_dict()
+        )
+        target = target_seat(case.procedure, target_side)
+        Seat.objects.bulk_create(
+            Seat(trial=trial, seat=seat, agent_model=agent_model_name(backend, seat == target))
+            for seat in procedure_for(case.procedure).seats
+        )
+    return _trial_advance(trial, state, participants)
 
-    trajectory_from_trial(trial=trial)
+
+def trial_resume(*, trial: Trial) -> Trial:
+    if trial.status != Trial.Status.PAUSED:
+        raise ValueError(f"trial {trial.pk} is {trial.status}, not paused")
+    participants = agent_participants(trial.procedure, trial.backend, target_side=trial.target_side)
+    return _trial_advance(trial, trial.engine_state, participants)
+
+
+def _trial_advance(trial: Trial, state: TrialState, participants: dict[str, Participant]) -> Trial:
+    outcome = trial_run(state, participants)
+    with transaction.atomic():
+        _records_store(trial, state)
+        trial.state = state.to_dict()
+        trial.tokens = sum(turn.tokens for turn in state.turns)
+        if isinstance(outcome, Paused):
+            trial.status, trial.pause_reason = (
+                Trial.Status.PAUSED,
+                f"{outcome.step.seat} at {outcome.step.stage}: {outcome.reason}",
+            )
+        else:
+            trial.status, trial.pause_reason, trial.finished_at = Trial.Status.FINISHED, "", timezone.now()
+        trial.save(update_fields=["state", "tokens", "status", "pause_reason", "finished_at"])
+        if trial.status == Trial.Status.FINISHED:
+            from annotation.services import trajectory_from_trial
+
+            trajectory_from_trial(trial=trial)
     return trial
 
 
 def _records_store(trial: Trial, state: TrialState) -> None:
+    """Store what the state recorded since the last store (the engine's lists only grow)."""
+    stored_turns = trial.turns.count()
+    stored_artifacts = trial.artifacts.count()
+    stored_memory = trial.memory_operations.count()
     Turn.objects.bulk_create(
         Turn(
             trial=trial,
@@ -150,7 +198,7 @@ def _records_store(trial: Trial, state: TrialState) -> None:
             text=turn.text,
             tokens=turn.tokens,
         )
-        for turn in state.turns
+        for turn in state.turns[stored_turns:]
     )
     Artifact.objects.bulk_create(
         Artifact(
@@ -162,9 +210,9 @@ def _records_store(trial: Trial, state: TrialState) -> None:
             author_seat=artifact.author_seat,
             side=artifact.side,
         )
-        for artifact in state.artifacts
+        for artifact in state.artifacts[stored_artifacts:]
     )
     MemoryOperation.objects.bulk_create(
         MemoryOperation(trial=trial, stage=entry.stage, seat=entry.seat, op=entry.op, key=entry.key, value=entry.value)
-        for entry in state.memory_log
+        for entry in state.memory_log[stored_memory:]
     )

@@ -156,7 +156,8 @@ def test_trajectories_are_immutable(demo_library):
         trajectory.save()
 
 
-def test_an_unavailable_backend_is_a_clear_error_not_a_traceback(demo_library):
-    with pytest.raises(CommandError, match="'openai' agent backend is not available"):
+def test_an_unconfigured_llm_backend_is_a_clear_error_not_a_traceback(demo_library, settings):
+    settings.OPENAI_BASE_URL = ""
+    with pytest.raises(CommandError, match="OPENAI_BASE_URL is not set"):
         call_command("simulate", demo_library[0], "--backend", "openai")
     assert not Trial.objects.exists()

@@ -21,6 +21,15 @@ class MemoryRequest:
     view: SeatView
 
 
+class ParticipantFailed(RuntimeError):
+    """A participant could not act (its model server failed after retries); the trial pauses
+    at this step and can be resumed, with nothing lost."""
+
+    def __init__(self, message: str, *, permanent: bool = False) -> None:
+        super().__init__(message)
+        self.permanent = permanent
+
+
 class Participant(Protocol):
     def respond(self, request: TurnRequest) -> Reply | None:
         """The seat's reply, or ``None`` while it has not answered yet (a human typing)."""

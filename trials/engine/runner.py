@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from trials.agents.base import MemoryRequest, Participant, TurnRequest
+from trials.agents.base import MemoryRequest, Participant, ParticipantFailed, TurnRequest
 from trials.agents.visibility import build_view
 from trials.engine.machine import (
     apply_memory_update,
@@ -27,12 +27,20 @@ class Awaiting:
     step: Speak | UpdateMemory
 
 
+@dataclass(frozen=True)
+class Paused:
+    """The run stopped because the seat of ``step`` failed; running again resumes at ``step``."""
+
+    step: Speak | UpdateMemory
+    reason: str
+
+
 def trial_run(
     state: TrialState,
     participants: Mapping[str, Participant],
     *,
     on_event: EventSink | None = None,
-) -> End | Awaiting:
+) -> End | Awaiting | Paused:
     """Run until the end or until a participant has nothing to give yet.
 
     ``on_event(step, outcome)`` is told of every applied step (the turn record for a turn),
@@ -51,13 +59,19 @@ def trial_run(
             emit(step, None)
         elif isinstance(step, Speak):
             view = build_view(state, step.seat, phase=step.phase)
-            reply = participants[step.seat].respond(TurnRequest(step, view))
+            try:
+                reply = participants[step.seat].respond(TurnRequest(step, view))
+            except ParticipantFailed as failure:
+                return Paused(step, str(failure))
             if reply is None:
                 return Awaiting(step)
             emit(step, apply_reply(state, step, reply))
         else:
             view = build_view(state, step.seat, phase="memory")
-            update = participants[step.seat].update_memory(MemoryRequest(step, view))
+            try:
+                update = participants[step.seat].update_memory(MemoryRequest(step, view))
+            except ParticipantFailed as failure:
+                return Paused(step, str(failure))
             if update is None:
                 return Awaiting(step)
             emit(step, apply_memory_update(state, step, update))

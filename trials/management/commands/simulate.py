@@ -1,10 +1,9 @@
 from __future__ import annotations
 
-import json
-
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from trials.management.commands._output import report_trial
 from trials.models import Case
 from trials.procedures import procedure_for
 from trials.services import BackendUnavailable, trial_simulate
@@ -37,24 +36,4 @@ class Command(BaseCommand):
             )
         except BackendUnavailable as error:
             raise CommandError(str(error)) from None
-        trajectory = trial.trajectory
-        if options["json"]:
-            result = {
-                "trial_id": trial.pk,
-                "trajectory_id": trajectory.id,
-                "stages": [
-                    {
-                        "stage": stage["stage"],
-                        "turns": len(stage["turns"]),
-                        "artifacts": [item["kind"] for item in stage["artifacts"]],
-                    }
-                    for stage in trajectory.stages
-                ],
-                "tokens": trial.tokens,
-            }
-            self.stdout.write(json.dumps(result, ensure_ascii=False))
-            return
-        for stage in trajectory.stages:
-            kinds = ", ".join(item["kind"] for item in stage["artifacts"]) or "-"
-            self.stdout.write(f"{stage['stage']:<14} {len(stage['turns']):>3} turns   artifacts: {kinds}")
-        self.stdout.write(f"trial {trial.pk}, trajectory {trajectory.id}, {trial.tokens} tokens")
+        report_trial(self, trial, as_json=options["json"])

@@ -1,0 +1,149 @@
+"""A real loopback HTTP server that speaks the OpenAI chat-completions protocol, streaming
+included, so LLM code is tested through the real ``openai`` client and a real socket.
+
+Faults can be queued (an HTTP status, a malformed stream, a dropped connection); every
+request body is recorded so tests can inspect exactly what was sent to the model.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+Brain = Callable[[dict], str]
+
+
+def default_brain(request: dict) -> str:
+    """Answers in the shape each kind of LegalSim request asks for."""
+    prompt = request["messages"][-1]["content"]
+    if '"ops"' in prompt:
+        return json.dumps(
+            {"ops": [{"op": "expand", "key": "notes", "entries": [f"{request['model']} noted the stage"]}]}
+        )
+    if "DECISION:" in prompt:
+        return "I would rather have the court decide.\nDECISION: decline"
+    return f"[{request['model']}] speaks at turn {len(prompt)}."
+
+
+class LoopbackLLM:
+    def __init__(self, brain: Brain = default_brain) -> None:
+        self.brain = brain
+        self.requests: list[dict] = []
+        self.faults: list[tuple] = []
+        self.lock = threading.Lock()
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def __enter__(self) -> LoopbackLLM:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def fail_next(self, *faults: tuple) -> None:
+        """Queue faults: ("status", 500), ("malformed",), ("disconnect",)."""
+        with self.lock:
+            self.faults.extend(faults)
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        loopback = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args) -> None:
+                return
+
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                with loopback.lock:
+                    loopback.requests.append(body)
+                    fault = loopback.faults.pop(0) if loopback.faults else None
+                if fault and fault[0] == "disconnect":
+                    self.close_connection = True
+                    self.connection.shutdown(2)
+                    return
+                if fault and fault[0] == "status":
+                    payload = json.dumps({"error": {"message": f"injected {fault[1]}", "type": "test"}}).encode()
+                    self.send_response(fault[1])
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(payload)))
+                    self.end_headers()
+                    self.wfile.write(payload)
+                    return
+                text = loopback.brain(body)
+                if body.get("stream"):
+                    self._stream(body, text, malformed=bool(fault and fault[0] == "malformed"))
+                else:
+                    self._whole(body, text)
+
+            def _usage(self, body: dict, text: str) -> dict:
+                prompt = sum(len(message["content"]) for message in body["messages"])
+                return {
+                    "prompt_tokens": prompt // 4,
+                    "completion_tokens": len(text) // 4 + 1,
+                    "total_tokens": prompt // 4 + len(text) // 4 + 1,
+                }
+
+            def _whole(self, body: dict, text: str) -> None:
+                payload = json.dumps(
+                    {
+                        "id": "cmpl-loopback",
+                        "object": "chat.completion",
+                        "created": 0,
+                        "model": body["model"],
+                        "choices": [
+                            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+                        ],
+                        "usage": self._usage(body, text),
+                    }
+                ).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def _stream(self, body: dict, text: str, *, malformed: bool) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.close_connection = True
+
+                def event(data: str) -> None:
+                    self.wfile.write(f"data: {data}\n\n".encode())
+                    self.wfile.flush()
+
+                def chunk(delta: dict, finish: str | None = None, usage: dict | None = None) -> str:
+                    return json.dumps(
+                        {
+                            "id": "cmpl-loopback",
+                            "object": "chat.completion.chunk",
+                            "created": 0,
+                            "model": body["model"],
+                            "choices": [] if usage else [{"index": 0, "delta": delta, "finish_reason": finish}],
+                            "usage": usage,
+                        }
+                    )
+
+                event(chunk({"role": "assistant", "content": ""}))
+                if malformed:
+                    event('{"choices": [{"delta": {"content": "cut')
+                    return
+                for start in range(0, len(text), 8):
+                    event(chunk({"content": text[start : start + 8]}))
+                event(chunk({}, finish="stop"))
+                if (body.get("stream_options") or {}).get("include_usage"):
+                    event(chunk({}, usage=self._usage(body, text)))
+                event("[DONE]")
+
+        return Handler

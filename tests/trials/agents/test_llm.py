@@ -1,0 +1,68 @@
+"""The LLM client through the real openai package against the loopback server."""
+
+from __future__ import annotations
+
+import pytest
+
+from trials.agents.llm import LLMCall, LLMClient, LLMError, ReplyFormatError
+
+
+@pytest.fixture
+def sleeps() -> list[float]:
+    return []
+
+
+@pytest.fixture
+def client(llm_server, sleeps) -> LLMClient:
+    return LLMClient(base_url=llm_server.base_url, api_key="k", backoff_s=0.5, timeout_s=5, sleep=sleeps.append)
+
+
+CALL = LLMCall(model="qwen-test", messages=[{"role": "user", "content": "Open the court."}])
+
+
+def test_a_streamed_reply_arrives_token_by_token_with_usage_recorded(client, llm_server):
+    deltas: list[str] = []
+    result, _ = client.complete(CALL, on_delta=deltas.append)
+    assert len(deltas) > 1 and "".join(deltas) == result.text == "[qwen-test] speaks at turn 15."
+    assert result.model == "qwen-test" and result.attempts == 1
+    assert result.prompt_tokens == 3 and result.completion_tokens == len(result.text) // 4 + 1
+    sent = llm_server.requests[0]
+    assert sent["stream"] is True and sent["model"] == "qwen-test"
+    assert (sent["temperature"], sent["top_p"], sent["max_tokens"]) == (0.7, 0.95, 4096)
+
+
+@pytest.mark.parametrize("fault", [("status", 500), ("status", 429), ("malformed",), ("disconnect",)])
+def test_transient_failures_are_retried_with_backoff(client, llm_server, sleeps, fault):
+    llm_server.fail_next(fault, fault)
+    result, _ = client.complete(CALL)
+    assert result.attempts == 3 and len(result.errors) == 2
+    assert sleeps == [0.5, 1.0]
+    assert len(llm_server.requests) == 3
+
+
+def test_three_failures_raise_a_transient_error(client, llm_server, sleeps):
+    llm_server.fail_next(("status", 503), ("status", 503), ("status", 503))
+    with pytest.raises(LLMError, match="failed after 3 attempts") as error:
+        client.complete(CALL)
+    assert error.value.permanent is False and error.value.attempts == 3
+    assert sleeps == [0.5, 1.0], "no sleep after the last attempt"
+
+
+def test_a_client_error_is_permanent_and_not_retried(client, llm_server, sleeps):
+    llm_server.fail_next(("status", 400))
+    with pytest.raises(LLMError, match="HTTP 400") as error:
+        client.complete(CALL)
+    assert error.value.permanent is True and sleeps == [] and len(llm_server.requests) == 1
+
+
+def test_an_unusable_reply_is_regenerated(client, llm_server):
+    replies = iter(["no decision here", "Fine.\nDECISION: accept"])
+    llm_server.brain = lambda request: next(replies)
+
+    def parse(text: str) -> str:
+        if "DECISION" not in text:
+            raise ReplyFormatError("no decision line")
+        return text
+
+    result, parsed = client.complete(CALL, parse=parse)
+    assert result.attempts == 2 and parsed.endswith("DECISION: accept")

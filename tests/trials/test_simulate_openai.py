@@ -1,0 +1,86 @@
+"""Whole trials with every seat an LLM agent, through the real openai client and a loopback server."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from tests.conftest import DEMO_CASES
+from tests.trials.agents.test_visibility import plant
+from trials.models import Case, Trial, Turn
+from trials.services import cases_import
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def lending_case():
+    cases_import(paths=[DEMO_CASES / "zh-civil-private-lending.json"])
+    return Case.objects.get()
+
+
+def simulate(capsys, case_id: str, *args: str) -> dict:
+    call_command("simulate", case_id, "--backend", "openai", "--json", *args)
+    return json.loads(capsys.readouterr().out)
+
+
+def test_an_llm_life_cycle_runs_every_stage_with_per_role_models(openai_settings, llm_server, lending_case, capsys):
+    result = simulate(capsys, lending_case.pk)
+    assert [stage["stage"] for stage in result["stages"]] == ["LC", "CD", "FIT", "AD-Det", "AD", "SIT"]
+    assert result["stages"][2]["artifacts"] == ["first_instance_judgment"]
+    trial = Trial.objects.get(pk=result["trial_id"])
+    lawyer_turns = Turn.objects.filter(trial=trial, seat="plaintiff_lawyer")
+    assert all(turn.text.startswith("[target-model]") for turn in lawyer_turns if turn.act != "draft_complaint")
+    assert all(turn.text.startswith("[env-model]") for turn in Turn.objects.filter(trial=trial, seat="judge"))
+    assert dict(trial.seats.values_list("seat", "agent_model"))["plaintiff_lawyer"] == "target-model"
+    assert result["tokens"] == trial.tokens > 0
+    memory_requests = [request for request in llm_server.requests if '"ops"' in request["messages"][-1]["content"]]
+    assert memory_requests and trial.memory_operations.filter(key="notes").exists()
+
+
+def test_prompts_never_carry_evaluation_only_fields(openai_settings, llm_server, capsys):
+    seed, planted = plant(json.loads((DEMO_CASES / "en-civil-commercial-lease.json").read_text()))
+    Case.objects.create(
+        id=seed["id"],
+        procedure="civil",
+        title=seed["title"],
+        language="en",
+        cause_of_action=seed["cause_of_action"],
+        seed=seed,
+    )
+    for target in ("plaintiff", "defendant"):
+        simulate(capsys, seed["id"], "--target-side", target)
+    sent = json.dumps(llm_server.requests, ensure_ascii=False)
+    leaked = [label for label, value in planted.items() if label.startswith("eval") and value in sent]
+    assert not leaked and len(llm_server.requests) > 100
+
+
+def test_a_failing_model_server_pauses_the_trial_and_resume_loses_nothing(
+    openai_settings, llm_server, lending_case, capsys
+):
+    served = {"count": 0}
+    from tests.llm_server import default_brain
+
+    def flaky_brain(request: dict) -> str:
+        served["count"] += 1
+        if served["count"] == 20:
+            llm_server.fail_next(("status", 502), ("status", 502), ("status", 502))
+        return default_brain(request)
+
+    llm_server.brain = flaky_brain
+    with pytest.raises(CommandError, match=r"paused: .*failed after 3 attempts") as error:
+        simulate(capsys, lending_case.pk)
+    trial = Trial.objects.get()
+    assert trial.status == Trial.Status.PAUSED and "resume_trial" in str(error.value)
+    stored = list(Turn.objects.filter(trial=trial).values_list("seq", "text"))
+    assert len(stored) >= 15 and [seq for seq, _ in stored] == list(range(1, len(stored) + 1))
+
+    call_command("resume_trial", str(trial.pk), "--json")
+    result = json.loads(capsys.readouterr().out)
+    trial.refresh_from_db()
+    assert trial.status == Trial.Status.FINISHED and result["trajectory_id"] == trial.trajectory.id
+    seqs = list(Turn.objects.filter(trial=trial).values_list("seq", flat=True))
+    assert seqs == list(range(1, len(seqs) + 1)), "no turn lost, none duplicated"
+    assert list(Turn.objects.filter(trial=trial, seq__lte=len(stored)).values_list("seq", "text")) == stored

@@ -1,0 +1,162 @@
+"""One LLM client interface with a normalised result (STYLE.md item 5).
+
+Every call goes through the official ``openai`` client to an OpenAI-compatible server, streams
+its tokens to an optional callback, and records model, token counts, latency and attempts.
+Failures are classified: connection errors, timeouts, rate limits, 5xx responses and replies
+that do not parse are *transient* and retried (3 attempts in all, exponential backoff); any
+other 4xx is *permanent*. The openai client's own retries are switched off so the two never
+stack. A call that still fails raises ``LLMError``: callers turn it into a resumable pause,
+never into an agent that said nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import openai
+from django.conf import settings
+
+T = TypeVar("T")
+TRANSIENT_ERRORS = (
+    openai.APIConnectionError,
+    openai.APITimeoutError,
+    openai.RateLimitError,
+    openai.InternalServerError,
+    openai.APIResponseValidationError,
+)
+
+
+class LLMError(RuntimeError):
+    def __init__(self, message: str, *, permanent: bool, attempts: int) -> None:
+        super().__init__(message)
+        self.permanent = permanent
+        self.attempts = attempts
+
+
+class ReplyFormatError(ValueError):
+    """The model answered, but not in the shape asked for; retried like a transient error."""
+
+
+@dataclass(frozen=True)
+class LLMCall:
+    model: str
+    messages: list[dict[str, str]]
+    temperature: float = 0.7
+    top_p: float = 0.95
+    max_tokens: int = 4096
+
+
+@dataclass(frozen=True)
+class LLMResult:
+    text: str
+    model: str
+    prompt_tokens: int
+    completion_tokens: int
+    latency_s: float
+    attempts: int
+    errors: tuple[str, ...] = field(default_factory=tuple)
+
+
+class LLMClient:
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        api_key: str,
+        attempts: int = 3,
+        backoff_s: float = 1.0,
+        timeout_s: float = 120.0,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self._client = openai.OpenAI(
+            base_url=base_url, api_key=api_key or "not-needed", max_retries=0, timeout=timeout_s
+        )
+        self.attempts, self.backoff_s, self._sleep = attempts, backoff_s, sleep
+
+    @classmethod
+    def from_settings(cls) -> LLMClient:
+        if not settings.OPENAI_BASE_URL:
+            raise LLMError(
+                "OPENAI_BASE_URL is not set; see README 'Plugging in a real LLM server'", permanent=True, attempts=0
+            )
+        return cls(
+            base_url=settings.OPENAI_BASE_URL,
+            api_key=settings.OPENAI_API_KEY,
+            backoff_s=settings.LEGALSIM_LLM_BACKOFF_S,
+            timeout_s=settings.LEGALSIM_LLM_TIMEOUT_S,
+        )
+
+    def complete(
+        self,
+        call: LLMCall,
+        *,
+        on_delta: Callable[[str], None] | None = None,
+        parse: Callable[[str], T] | None = None,
+    ) -> tuple[LLMResult, T | None]:
+        """Stream one completion; ``parse`` may reject the text (``ReplyFormatError``) to retry."""
+        errors: list[str] = []
+        for attempt in range(1, self.attempts + 1):
+            started = time.perf_counter()
+            try:
+                text, usage = self._stream(call, on_delta)
+                parsed = parse(text) if parse is not None else None
+            except openai.APIStatusError as error:
+                if isinstance(error, TRANSIENT_ERRORS):
+                    errors.append(f"attempt {attempt}: HTTP {error.status_code}")
+                else:
+                    raise LLMError(
+                        f"{call.model}: HTTP {error.status_code}: {error.message}", permanent=True, attempts=attempt
+                    ) from error
+            except TRANSIENT_ERRORS as error:
+                errors.append(f"attempt {attempt}: {type(error).__name__}")
+            except json.JSONDecodeError:
+                errors.append(f"attempt {attempt}: malformed response stream")
+            except ReplyFormatError as error:
+                errors.append(f"attempt {attempt}: unusable reply: {error}")
+            else:
+                return (
+                    LLMResult(
+                        text=text,
+                        model=call.model,
+                        prompt_tokens=usage.get("prompt_tokens", 0),
+                        completion_tokens=usage.get("completion_tokens", 0),
+                        latency_s=time.perf_counter() - started,
+                        attempts=attempt,
+                        errors=tuple(errors),
+                    ),
+                    parsed,
+                )
+            if attempt < self.attempts:
+                self._sleep(self.backoff_s * 2 ** (attempt - 1))
+        raise LLMError(
+            f"{call.model}: failed after {self.attempts} attempts ({'; '.join(errors)})",
+            permanent=False,
+            attempts=self.attempts,
+        )
+
+    def _stream(self, call: LLMCall, on_delta: Callable[[str], None] | None) -> tuple[str, dict[str, Any]]:
+        stream = self._client.chat.completions.create(
+            model=call.model,
+            messages=call.messages,
+            temperature=call.temperature,
+            top_p=call.top_p,
+            max_tokens=call.max_tokens,
+            stream=True,
+            stream_options={"include_usage": True},
+        )
+        pieces: list[str] = []
+        usage: dict[str, Any] = {}
+        for chunk in stream:
+            if chunk.usage is not None:
+                usage = {"prompt_tokens": chunk.usage.prompt_tokens, "completion_tokens": chunk.usage.completion_tokens}
+            for choice in chunk.choices:
+                delta = choice.delta.content or ""
+                if delta:
+                    pieces.append(delta)
+                    if on_delta is not None:
+                        on_delta(delta)
+        return "".join(pieces), usage

@@ -1,0 +1,264 @@
+"""Prompts for LLM seats, assembled from a seat's view only (``build_view`` is the only way
+in). The stable part (role, rules, case materials) comes first so servers with prefix
+caching reuse it across turns; the dialogue and the instruction for this turn come last."""
+
+from __future__ import annotations
+
+import json
+
+from trials.agents.memory import MEMORY_KEYS
+from trials.agents.visibility import SeatView
+
+PROMPT_VERSION = "legalsim-prompts/1"
+
+ROLE_BRIEFS = {
+    "client": (
+        "你是本案的一方当事人（委托人），不是法律专业人士。请按照你的人物设定（法律素养、信息披露意愿、情绪稳定性、叙事能力）说话，只讲你自己知道的事实，不编造证据。",
+        "You are a party to this case (the client), not a legal professional. Speak as your persona says (legal literacy, willingness to disclose, emotional stability, narrative skill); tell only facts you know and never invent evidence.",
+    ),
+    "lawyer": (
+        "你是本方当事人的代理律师。依据案件材料和证据维护委托人利益，遵守民事诉讼程序，引用法律时要准确，不得虚构证据或法条。",
+        "You are counsel for your side. Advance your client's interests from the case materials and evidence, follow civil procedure, cite law accurately, and never invent evidence or statutes.",
+    ),
+    "judge": (
+        "你是主持本次庭审的审判长。中立主持程序，归纳争议焦点，依据在案证据和法律作出裁判，不偏向任何一方。",
+        "You are the presiding judge. Run the procedure neutrally, identify the points in dispute, and decide on the evidence in the record and the law, favouring neither side.",
+    ),
+    "prosecutor": (
+        "你是出庭支持公诉的公诉人。依据起诉书和在案证据指控犯罪、发表量刑建议。",
+        "You are the public prosecutor. Present the charge and the sentencing recommendation on the indictment and the evidence.",
+    ),
+    "attorney": (
+        "你是被告人的辩护人。依据事实和法律提出有利于被告人的辩护意见和从轻情节。",
+        "You are defence counsel. Raise every defence and mitigating circumstance the facts and law support.",
+    ),
+    "defendant": (
+        "你是本案被告人。按照你的人物设定回答问题，只讲你自己经历的事实。",
+        "You are the defendant. Answer as your persona says and tell only what you yourself experienced.",
+    ),
+    "stenographer": (
+        "你是书记员，负责宣布法庭纪律和制作庭审笔录，如实记录，不发表意见。",
+        "You are the court clerk: announce the court rules and keep a faithful record; you express no views.",
+    ),
+}
+
+ACT_TITLES = {
+    "describe_dispute": ("向律师介绍纠纷经过", "describe your dispute to the lawyer"),
+    "ask_follow_up": ("向当事人追问关键事实和证据", "ask the client follow-up questions on key facts and evidence"),
+    "answer_follow_up": ("回答律师的追问", "answer the lawyer's follow-up questions"),
+    "ask_question": ("向律师提出你关心的一个法律问题", "ask the lawyer one legal question you care about"),
+    "answer_question": (
+        "回答当事人的问题：法律关系、适用规则、风险和建议",
+        "answer the client's question: legal relationship, rule, risk and advice",
+    ),
+    "summarise_advice": ("总结咨询意见和下一步安排", "summarise your advice and the next steps"),
+    "acknowledge": ("回应律师的总结", "respond to the lawyer's summary"),
+    "request_materials": (
+        "请当事人提供和核对起草文书所需的材料",
+        "ask the client for the materials the pleading needs",
+    ),
+    "provide_materials": ("提供和核对律师需要的材料", "provide and check the materials the lawyer needs"),
+    "confirm_position": ("向当事人确认文书的主张和立场", "confirm the pleading's position with the client"),
+    "approve_position": ("确认或修改律师提出的方案", "approve or amend the lawyer's proposal"),
+    "review_judgment": (
+        "与当事人研究一审判决，确定二审立场",
+        "review the first-instance judgment with the client and set the appeal position",
+    ),
+    "open_court": (
+        "宣布开庭，核对当事人，告知诉讼权利",
+        "open the court, identify the parties and inform them of their rights",
+    ),
+    "confirm_appearance": ("确认到庭情况，回应是否申请回避", "confirm appearance and whether you apply for recusal"),
+    "invite_statement": ("宣布法庭调查开始，请一方陈述", "open the court investigation and invite the statements"),
+    "state_claims": (
+        "陈述诉讼请求（或上诉请求）及事实理由",
+        "state the claims (or appeal requests) with facts and reasons",
+    ),
+    "state_defence": ("发表答辩意见", "state the defence"),
+    "invite_evidence": ("组织举证质证", "open evidence presentation and cross-examination"),
+    "present_evidence": ("出示本方证据并说明证明目的", "present your evidence and what each item proves"),
+    "cross_examine": (
+        "对对方证据发表质证意见（真实性、合法性、关联性）",
+        "cross-examine the other side's evidence (authenticity, legality, relevance)",
+    ),
+    "question_party_first": ("向先陈述的一方当事人发问", "question the party who opened"),
+    "question_party_second": ("向另一方当事人发问", "question the other party"),
+    "answer_judge": ("回答审判长的提问", "answer the judge's question"),
+    "summarise_disputes": ("归纳争议焦点，宣布进入法庭辩论", "sum up the points in dispute and open the debate"),
+    "argue": ("围绕争议焦点发表辩论意见", "argue the points in dispute"),
+    "rebut": ("针对对方辩论意见进行反驳", "rebut the other side's argument"),
+    "invite_final_statements": ("宣布辩论结束，请当事人最后陈述", "close the debate and invite final statements"),
+    "final_statement": ("作最后陈述", "make your final statement"),
+    "propose_mediation": ("询问双方是否愿意调解", "ask whether the parties will accept mediation"),
+    "answer_mediation": ("答复是否同意调解", "answer whether you accept mediation"),
+    "announce_discipline": ("宣布法庭纪律", "announce the court rules"),
+    "verify_identity": ("核实被告人身份", "verify the defendant's identity"),
+    "confirm_identity": ("陈述个人身份情况", "state your identity"),
+    "inform_rights": ("告知被告人诉讼权利", "inform the defendant of their rights"),
+    "acknowledge_rights": ("回应权利告知", "respond to the notice of rights"),
+    "read_indictment": ("宣读起诉书", "read the indictment"),
+    "ask_plea": ("询问被告人对指控的意见", "ask the defendant's plea"),
+    "plead": ("对指控表明态度", "plead to the charge"),
+    "question_defendant": ("讯问/发问被告人", "question the defendant"),
+    "answer_examination": ("回答提问", "answer the question"),
+    "comment_evidence": ("对证据发表意见", "comment on the evidence"),
+    "open_debate": ("宣布法庭辩论开始", "open the debate"),
+    "self_defence": ("作自行辩护", "speak in your own defence"),
+    "invite_final_statement": ("请被告人最后陈述", "invite the defendant's final statement"),
+}
+
+DOCUMENTS = {
+    "consultation_record": (
+        "法律咨询记录",
+        "咨询人、咨询事项、律师意见、后续安排",
+        "Consultation record",
+        "client, questions raised, advice, next steps",
+    ),
+    "complaint": (
+        "民事起诉状",
+        "当事人、诉讼请求、事实与理由、此致法院",
+        "Civil complaint",
+        "parties, claims, facts and reasons, court addressed",
+    ),
+    "defence": (
+        "民事答辩状",
+        "答辩人、答辩意见、事实与理由、此致法院",
+        "Statement of defence",
+        "parties, response to each claim, facts and reasons, court addressed",
+    ),
+    "first_instance_judgment": (
+        "民事判决书（一审）",
+        "当事人、诉讼请求、本院查明、本院认为、法律依据、判决主文",
+        "Civil judgment (first instance)",
+        "parties, claims, facts found, reasoning, legal basis, orders",
+    ),
+    "mediation_record": (
+        "民事调解书",
+        "当事人、调解协议内容、生效条款",
+        "Mediation agreement",
+        "parties, agreed terms, effect",
+    ),
+    "appeal": (
+        "民事上诉状",
+        "上诉人、被上诉人、上诉请求、上诉理由、新证据",
+        "Notice of appeal",
+        "appellant, appellee, appeal requests, grounds, new evidence",
+    ),
+    "appeal_response": (
+        "二审答辩状",
+        "答辩人、针对上诉请求的答辩意见、请求",
+        "Response to appeal",
+        "respondent, answer to each ground, relief sought",
+    ),
+    "second_instance_judgment": (
+        "民事判决书（二审）",
+        "当事人、上诉请求、本院查明、本院认为、法律依据、判决主文（维持、改判、撤销发回或变更）",
+        "Civil judgment (second instance)",
+        "parties, appeal requests, facts found, reasoning, legal basis, orders (affirm, vary, set aside and remand)",
+    ),
+    "criminal_judgment": (
+        "刑事判决书",
+        "公诉机关、被告人、经审理查明、本院认为、法律依据、判决主文（罪名和刑罚）",
+        "Criminal judgment",
+        "prosecution, defendant, facts found, reasoning, legal basis, orders (offence and sentence)",
+    ),
+    "trial_record": (
+        "庭审笔录",
+        "案由、到庭人员、庭审经过摘要、宣判情况",
+        "Trial record",
+        "cause, attendance, summary of proceedings, pronouncement",
+    ),
+}
+DECISION_MARK = "DECISION:"
+
+
+def _say(view: SeatView, zh: str, en: str) -> str:
+    return zh if view.language == "zh" else en
+
+
+def system_message(view: SeatView, speaker: str) -> str:
+    zh, en = ROLE_BRIEFS[view.role]
+    persona = (
+        f"\n{_say(view, '你的人物设定', 'Your persona')}: {json.dumps(view.persona, ensure_ascii=False)}"
+        if view.persona
+        else ""
+    )
+    return _say(
+        view,
+        f"{zh}\n你在庭上的称谓：{speaker}。只使用下面提供给你的材料；看不到的信息就说不知道。用中文回答，不要使用Markdown标题。{persona}",
+        f"{en}\nYou are addressed as: {speaker}. Use only the materials given below; if something is not there, say you do not know. Answer in English without Markdown headings.{persona}",
+    )
+
+
+def materials(view: SeatView) -> str:
+    """The case as this seat sees it, in a fixed order so the text is stable within a stage."""
+    sections = [
+        f"# {_say(view, '案件', 'Case')}: {view.case['title']} ({view.case['cause_of_action']})",
+        _say(view, "当事人", "Parties")
+        + ": "
+        + "; ".join(f"{party['side']}: {party['name']} ({party['details']})" for party in view.case["parties"]),
+    ]
+    for name in sorted(view.fields):
+        sections.append(f"## {name}\n{json.dumps(view.fields[name], ensure_ascii=False, indent=1)}")
+    for artifact in view.artifacts:
+        sections.append(f"## {artifact['title']}\n{artifact['text']}")
+    if view.memory is not None:
+        sections.append(
+            f"## {_say(view, '你的案件记忆', 'Your case memory')}\n{json.dumps(view.memory, ensure_ascii=False)}"
+        )
+    return "\n\n".join(sections)
+
+
+def dialogue(view: SeatView) -> str:
+    if not view.dialogue:
+        return _say(view, "（本阶段尚无发言）", "(nothing has been said in this stage yet)")
+    return "\n".join(f"[{turn['seq']}] {turn['speaker']}: {turn['text']}" for turn in view.dialogue)
+
+
+def instruction(view: SeatView, act: str, artifact: str | None) -> str:
+    if artifact is not None:
+        zh_title, zh_sections, en_title, en_sections = DOCUMENTS[artifact]
+        return _say(
+            view,
+            f"现在请写出完整的《{zh_title}》。第一行是文书标题，然后依次包含：{zh_sections}。",
+            f"Now write the complete {en_title}. The first line is the title; then, in order: {en_sections}.",
+        )
+    zh, en = ACT_TITLES.get(act, (act, act.replace("_", " ")))
+    text = _say(
+        view,
+        f"现在轮到你发言：{zh}。只输出你要说的话。",
+        f"It is your turn: {en}. Reply with what you say, nothing else.",
+    )
+    if act == "answer_mediation":
+        text += _say(
+            view,
+            f"\n最后单独一行写 `{DECISION_MARK} accept` 或 `{DECISION_MARK} decline`。",
+            f"\nEnd with a separate last line `{DECISION_MARK} accept` or `{DECISION_MARK} decline`.",
+        )
+    return text
+
+
+def turn_messages(view: SeatView, *, speaker: str, act: str, artifact: str | None) -> list[dict[str, str]]:
+    return [
+        {"role": "system", "content": system_message(view, speaker)},
+        {
+            "role": "user",
+            "content": f"{materials(view)}\n\n# {_say(view, '本阶段对话', 'Dialogue in this stage')} ({view.stage}/{view.phase})\n{dialogue(view)}\n\n# {_say(view, '任务', 'Task')}\n{instruction(view, act, artifact)}",
+        },
+    ]
+
+
+def memory_messages(view: SeatView, speaker: str) -> list[dict[str, str]]:
+    keys = ", ".join(MEMORY_KEYS)
+    task = _say(
+        view,
+        f'本阶段（{view.stage}）结束。请更新你的案件记忆，只返回JSON：{{"ops": [{{"op": "expand"或"revise", "key": 取值于 {keys}, "entries": [字符串...]}}]}}。expand追加新信息，revise替换该键的全部内容。',
+        f'Stage {view.stage} is over. Update your case memory. Return JSON only: {{"ops": [{{"op": "expand" or "revise", "key": one of {keys}, "entries": [strings]}}]}}. expand appends new information; revise replaces everything under the key.',
+    )
+    return [
+        {"role": "system", "content": system_message(view, speaker)},
+        {
+            "role": "user",
+            "content": f"{materials(view)}\n\n# {_say(view, '本阶段对话', 'Dialogue in this stage')}\n{dialogue(view)}\n\n# {_say(view, '任务', 'Task')}\n{task}",
+        },
+    ]
