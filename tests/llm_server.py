@@ -12,19 +12,34 @@ import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-Brain = Callable[[dict], str]
+Reply = str | dict
+"""A brain answers text, or ``{"tool_calls": [(name, arguments), ...]}`` to call tools."""
+Brain = Callable[[dict], Reply]
 
 
-def default_brain(request: dict) -> str:
-    """Answers in the shape each kind of LegalSim request asks for."""
-    prompt = request["messages"][-1]["content"]
-    if '"ops"' in prompt:
-        return json.dumps(
-            {"ops": [{"op": "expand", "key": "notes", "entries": [f"{request['model']} noted the stage"]}]}
-        )
-    if "DECISION:" in prompt:
+def tool_names(request: dict) -> set[str]:
+    return {tool["function"]["name"] for tool in request.get("tools") or []}
+
+
+def default_brain(request: dict) -> Reply:
+    """Answers each kind of LegalSim request in its shape, using tools as an agent would:
+    memory through the memory tools, and lawyers look up a statute before they speak."""
+    last = request["messages"][-1]
+    system = request["messages"][0]["content"]
+    tools = tool_names(request)
+    if "memory_expand" in tools:
+        if last["role"] == "tool":
+            return "done"
+        return {"tool_calls": [("memory_expand", {"key": "notes", "entries": [f"{request['model']} noted the stage"]})]}
+    if "DECISION:" in (last.get("content") or ""):
         return "I would rather have the court decide.\nDECISION: decline"
-    return f"[{request['model']}] speaks at turn {len(prompt)}."
+    is_lawyer = "counsel" in system.lower() or "律师" in system
+    if is_lawyer and "search_statutes" in tools and last["role"] == "user" and request.get("tool_choice") != "none":
+        return {"tool_calls": [("search_statutes", {"query": "借款到期未还 逾期利息", "top_k": 2})]}
+    if last["role"] == "tool":
+        hits = json.loads(last["content"]).get("result") or [{}]
+        return f"[{request['model']}] relying on {hits[0].get('citation', 'the record')}."
+    return f"[{request['model']}] speaks at turn {len(last['content'])}."
 
 
 class LoopbackLLM:
@@ -79,14 +94,16 @@ class LoopbackLLM:
                     self.end_headers()
                     self.wfile.write(payload)
                     return
-                text = loopback.brain(body)
+                reply = loopback.brain(body)
+                calls = reply.get("tool_calls", []) if isinstance(reply, dict) else []
+                text = reply if isinstance(reply, str) else reply.get("content", "")
                 if body.get("stream"):
-                    self._stream(body, text, malformed=bool(fault and fault[0] == "malformed"))
+                    self._stream(body, text, calls, malformed=bool(fault and fault[0] == "malformed"))
                 else:
                     self._whole(body, text)
 
             def _usage(self, body: dict, text: str) -> dict:
-                prompt = sum(len(message["content"]) for message in body["messages"])
+                prompt = sum(len(message.get("content") or "") for message in body["messages"])
                 return {
                     "prompt_tokens": prompt // 4,
                     "completion_tokens": len(text) // 4 + 1,
@@ -112,7 +129,7 @@ class LoopbackLLM:
                 self.end_headers()
                 self.wfile.write(payload)
 
-            def _stream(self, body: dict, text: str, *, malformed: bool) -> None:
+            def _stream(self, body: dict, text: str, calls: list, *, malformed: bool) -> None:
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Connection", "close")
@@ -141,7 +158,12 @@ class LoopbackLLM:
                     return
                 for start in range(0, len(text), 8):
                     event(chunk({"content": text[start : start + 8]}))
-                event(chunk({}, finish="stop"))
+                for index, (name, arguments) in enumerate(calls):
+                    encoded = json.dumps(arguments, ensure_ascii=False)
+                    head = {"index": index, "id": f"call_{len(loopback.requests)}_{index}", "type": "function"}
+                    event(chunk({"tool_calls": [head | {"function": {"name": name, "arguments": encoded[:10]}}]}))
+                    event(chunk({"tool_calls": [{"index": index, "function": {"arguments": encoded[10:]}}]}))
+                event(chunk({}, finish="tool_calls" if calls else "stop"))
                 if (body.get("stream_options") or {}).get("include_usage"):
                     event(chunk({}, usage=self._usage(body, text)))
                 event("[DONE]")

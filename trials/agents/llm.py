@@ -42,12 +42,21 @@ class ReplyFormatError(ValueError):
 
 
 @dataclass(frozen=True)
+class ToolCall:
+    id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True)
 class LLMCall:
     model: str
-    messages: list[dict[str, str]]
+    messages: list[dict[str, Any]]
     temperature: float = 0.7
     top_p: float = 0.95
     max_tokens: int = 4096
+    tools: list[dict[str, Any]] | None = None
+    tool_choice: str | None = None
 
 
 @dataclass(frozen=True)
@@ -59,6 +68,7 @@ class LLMResult:
     latency_s: float
     attempts: int
     errors: tuple[str, ...] = field(default_factory=tuple)
+    tool_calls: tuple[ToolCall, ...] = field(default_factory=tuple)
 
 
 class LLMClient:
@@ -102,8 +112,8 @@ class LLMClient:
         for attempt in range(1, self.attempts + 1):
             started = time.perf_counter()
             try:
-                text, usage = self._stream(call, on_delta)
-                parsed = parse(text) if parse is not None else None
+                text, usage, tool_calls = self._stream(call, on_delta)
+                parsed = parse(text) if parse is not None and not tool_calls else None
             except openai.APIStatusError as error:
                 if isinstance(error, TRANSIENT_ERRORS):
                     errors.append(f"attempt {attempt}: HTTP {error.status_code}")
@@ -127,6 +137,7 @@ class LLMClient:
                         latency_s=time.perf_counter() - started,
                         attempts=attempt,
                         errors=tuple(errors),
+                        tool_calls=tool_calls,
                     ),
                     parsed,
                 )
@@ -138,7 +149,14 @@ class LLMClient:
             attempts=self.attempts,
         )
 
-    def _stream(self, call: LLMCall, on_delta: Callable[[str], None] | None) -> tuple[str, dict[str, Any]]:
+    def _stream(
+        self, call: LLMCall, on_delta: Callable[[str], None] | None
+    ) -> tuple[str, dict[str, Any], tuple[ToolCall, ...]]:
+        extra: dict[str, Any] = {}
+        if call.tools:
+            extra["tools"] = call.tools
+            if call.tool_choice:
+                extra["tool_choice"] = call.tool_choice
         stream = self._client.chat.completions.create(
             model=call.model,
             messages=call.messages,
@@ -147,9 +165,11 @@ class LLMClient:
             max_tokens=call.max_tokens,
             stream=True,
             stream_options={"include_usage": True},
+            **extra,
         )
         pieces: list[str] = []
         usage: dict[str, Any] = {}
+        calls: dict[int, dict[str, str]] = {}
         for chunk in stream:
             if chunk.usage is not None:
                 usage = {"prompt_tokens": chunk.usage.prompt_tokens, "completion_tokens": chunk.usage.completion_tokens}
@@ -159,4 +179,11 @@ class LLMClient:
                     pieces.append(delta)
                     if on_delta is not None:
                         on_delta(delta)
-        return "".join(pieces), usage
+                for fragment in choice.delta.tool_calls or []:
+                    slot = calls.setdefault(fragment.index, {"id": "", "name": "", "arguments": ""})
+                    slot["id"] = fragment.id or slot["id"]
+                    if fragment.function is not None:
+                        slot["name"] += fragment.function.name or ""
+                        slot["arguments"] += fragment.function.arguments or ""
+        tool_calls = tuple(ToolCall(**calls[index]) for index in sorted(calls))
+        return "".join(pieces), usage, tool_calls

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 
 from trials.agents.base import MemoryRequest, ParticipantFailed, TurnRequest, estimate_tokens
 from trials.agents.llm import LLMCall, LLMClient, LLMError, ReplyFormatError
-from trials.agents.memory import MEMORY_KEYS, MemoryOp
 from trials.agents.prompts import DECISION_MARK, memory_messages, turn_messages
 from trials.engine.steps import ArtifactDraft, MemoryUpdate, Reply
+from trials.tools.toolbox import MAX_TOOL_CALLS, MEMORY_TOOLS, TOOL_SPECS, CaseSearch, ToolBox, tool_definitions
+
+TURN_TOOLS = tuple(name for name in TOOL_SPECS if name not in ("memory_expand", "memory_revise"))
 
 DECISION_LINE = re.compile(rf"^\s*`?{DECISION_MARK}\s*(accept|decline)`?\s*$", re.IGNORECASE | re.MULTILINE)
 
@@ -24,22 +25,6 @@ def parse_decision(text: str) -> tuple[str, str]:
     return (text[: last.start()] + text[last.end() :]).strip(), last.group(1).lower()
 
 
-def parse_memory_ops(text: str) -> tuple[MemoryOp, ...]:
-    body = text.strip()
-    if body.startswith("```"):
-        body = body.strip("`").split("\n", 1)[-1]
-    try:
-        data = json.loads(body[body.find("{") : body.rfind("}") + 1])
-        ops = data["ops"]
-        parsed = tuple(MemoryOp(op["op"], op["key"], tuple(str(entry) for entry in op["entries"])) for op in ops)
-    except (ValueError, KeyError, TypeError) as error:
-        raise ReplyFormatError(f"memory update is not the JSON asked for ({error})") from None
-    unknown = [op.key for op in parsed if op.key not in MEMORY_KEYS or op.op not in ("revise", "expand")]
-    if unknown:
-        raise ReplyFormatError(f"memory operations on unknown keys or ops: {unknown}")
-    return parsed
-
-
 class OpenAIAgent:
     def __init__(
         self,
@@ -49,27 +34,61 @@ class OpenAIAgent:
         temperature: float,
         top_p: float,
         max_tokens: int,
+        case_search: CaseSearch | None = None,
         on_delta: Callable[[str], None] | None = None,
     ) -> None:
         self.client, self.model = client, model
         self.options = {"temperature": temperature, "top_p": top_p, "max_tokens": max_tokens}
-        self.on_delta = on_delta
+        self.case_search, self.on_delta = case_search, on_delta
 
-    def _call(self, messages: list[dict[str, str]], parse=None):
-        try:
-            return self.client.complete(
-                LLMCall(self.model, messages, **self.options), on_delta=self.on_delta, parse=parse
+    def _converse(
+        self, messages: list[dict], toolbox: ToolBox, tools: tuple[str, ...], parse=None
+    ) -> tuple[str, object, int]:
+        """Call the model, run the tools it asks for, and call again until it answers.
+
+        Returns the final text, what ``parse`` made of it, and the tokens of every call.
+        """
+        messages, tokens = list(messages), 0
+        definitions = tool_definitions(tools)
+        for _ in range(MAX_TOOL_CALLS + 2):
+            exhausted = toolbox.calls >= MAX_TOOL_CALLS
+            call = LLMCall(
+                self.model, messages, tools=definitions, tool_choice="none" if exhausted else None, **self.options
             )
-        except LLMError as error:
-            raise ParticipantFailed(str(error), permanent=error.permanent) from error
+            try:
+                result, parsed = self.client.complete(call, on_delta=self.on_delta, parse=parse)
+            except LLMError as error:
+                raise ParticipantFailed(str(error), permanent=error.permanent) from error
+            tokens += result.prompt_tokens + result.completion_tokens or estimate_tokens(result.text)
+            if not result.tool_calls:
+                return result.text, parsed, tokens
+            messages.append(
+                {
+                    "role": "assistant",
+                    "content": result.text or None,
+                    "tool_calls": [
+                        {
+                            "id": call.id,
+                            "type": "function",
+                            "function": {"name": call.name, "arguments": call.arguments},
+                        }
+                        for call in result.tool_calls
+                    ],
+                }
+            )
+            messages.extend(
+                {"role": "tool", "tool_call_id": call.id, "content": toolbox.call(call.name, call.arguments)}
+                for call in result.tool_calls
+            )
+        raise ParticipantFailed(f"{self.model} kept calling tools after the limit of {MAX_TOOL_CALLS}")
 
     def respond(self, request: TurnRequest) -> Reply:
         step = request.step
+        toolbox = ToolBox(request.view, self.case_search)
         messages = turn_messages(request.view, speaker=step.speaker, act=step.act, artifact=step.artifact)
         parse = parse_decision if step.act == "answer_mediation" else None
-        result, parsed = self._call(messages, parse)
-        text, decision = parsed if parsed is not None else (result.text.strip(), None)
-        tokens = result.prompt_tokens + result.completion_tokens or estimate_tokens(result.text)
+        text, parsed, tokens = self._converse(messages, toolbox, TURN_TOOLS, parse)
+        text, decision = parsed if parsed is not None else (text.strip(), None)
         artifact = None
         if step.artifact is not None:
             title = text.splitlines()[0].strip(" #*") if text else step.artifact
@@ -77,5 +96,6 @@ class OpenAIAgent:
         return Reply(text=text, artifact=artifact, decision=decision, tokens=tokens)
 
     def update_memory(self, request: MemoryRequest) -> MemoryUpdate:
-        _, ops = self._call(memory_messages(request.view, request.view.seat), parse_memory_ops)
-        return MemoryUpdate(ops)
+        toolbox = ToolBox(request.view, self.case_search)
+        self._converse(memory_messages(request.view, request.view.seat), toolbox, MEMORY_TOOLS)
+        return MemoryUpdate(tuple(toolbox.memory_ops))

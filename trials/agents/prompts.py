@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from trials.agents.memory import MEMORY_KEYS
+from trials.agents.skills import loaded_skills
 from trials.agents.visibility import SeatView
 
 PROMPT_VERSION = "legalsim-prompts/1"
@@ -191,7 +191,11 @@ def system_message(view: SeatView, speaker: str) -> str:
 
 
 def materials(view: SeatView) -> str:
-    """The case as this seat sees it, in a fixed order so the text is stable within a stage."""
+    """The case as this seat sees it, in a fixed order so the text is stable within a stage.
+
+    Documents appear by title only; the seat reads one with the ``read_artifact`` tool when it
+    needs it, so a prompt does not grow with the stages behind it (beyond the memory).
+    """
     sections = [
         f"# {_say(view, '案件', 'Case')}: {view.case['title']} ({view.case['cause_of_action']})",
         _say(view, "当事人", "Parties")
@@ -200,8 +204,11 @@ def materials(view: SeatView) -> str:
     ]
     for name in sorted(view.fields):
         sections.append(f"## {name}\n{json.dumps(view.fields[name], ensure_ascii=False, indent=1)}")
-    for artifact in view.artifacts:
-        sections.append(f"## {artifact['title']}\n{artifact['text']}")
+    if view.artifacts:
+        listed = "\n".join(f"- {artifact['kind']}: {artifact['title']}" for artifact in view.artifacts)
+        sections.append(
+            f"## {_say(view, '可查阅的文书（用 read_artifact 读取全文）', 'Documents you may read (read_artifact)')}\n{listed}"
+        )
     if view.memory is not None:
         sections.append(
             f"## {_say(view, '你的案件记忆', 'Your case memory')}\n{json.dumps(view.memory, ensure_ascii=False)}"
@@ -238,9 +245,15 @@ def instruction(view: SeatView, act: str, artifact: str | None) -> str:
     return text
 
 
+def skills_text(view: SeatView, act: str) -> str:
+    skills = loaded_skills(view, act)
+    return "\n\n".join(skill.render() for skill in skills)
+
+
 def turn_messages(view: SeatView, *, speaker: str, act: str, artifact: str | None) -> list[dict[str, str]]:
+    skills = skills_text(view, act)
     return [
-        {"role": "system", "content": system_message(view, speaker)},
+        {"role": "system", "content": system_message(view, speaker) + (f"\n\n{skills}" if skills else "")},
         {
             "role": "user",
             "content": f"{materials(view)}\n\n# {_say(view, '本阶段对话', 'Dialogue in this stage')} ({view.stage}/{view.phase})\n{dialogue(view)}\n\n# {_say(view, '任务', 'Task')}\n{instruction(view, act, artifact)}",
@@ -249,14 +262,13 @@ def turn_messages(view: SeatView, *, speaker: str, act: str, artifact: str | Non
 
 
 def memory_messages(view: SeatView, speaker: str) -> list[dict[str, str]]:
-    keys = ", ".join(MEMORY_KEYS)
     task = _say(
         view,
-        f'本阶段（{view.stage}）结束。请更新你的案件记忆，只返回JSON：{{"ops": [{{"op": "expand"或"revise", "key": 取值于 {keys}, "entries": [字符串...]}}]}}。expand追加新信息，revise替换该键的全部内容。',
-        f'Stage {view.stage} is over. Update your case memory. Return JSON only: {{"ops": [{{"op": "expand" or "revise", "key": one of {keys}, "entries": [strings]}}]}}. expand appends new information; revise replaces everything under the key.',
+        f"本阶段（{view.stage}）结束。请用 memory_expand（追加）和 memory_revise（替换某一键的全部内容）工具更新你的案件记忆，完成后回复“完成”。",
+        f"Stage {view.stage} is over. Update your case memory with the memory_expand (append) and memory_revise (replace a key) tools, then reply 'done'.",
     )
     return [
-        {"role": "system", "content": system_message(view, speaker)},
+        {"role": "system", "content": f"{system_message(view, speaker)}\n\n{skills_text(view, 'update_memory')}"},
         {
             "role": "user",
             "content": f"{materials(view)}\n\n# {_say(view, '本阶段对话', 'Dialogue in this stage')}\n{dialogue(view)}\n\n# {_say(view, '任务', 'Task')}\n{task}",

@@ -324,7 +324,14 @@ def build_view(state: TrialState, seat: str, *, stage: str | None = None, phase:
         fields=fields,
         artifacts=artifacts,
         dialogue=[
-            {"seq": turn.seq, "phase": turn.phase, "seat": turn.seat, "speaker": turn.speaker, "text": turn.text}
+            {
+                "seq": turn.seq,
+                "phase": turn.phase,
+                "act": turn.act,
+                "seat": turn.seat,
+                "speaker": turn.speaker,
+                "text": turn.text,
+            }
             for turn in state.turns
             if turn.stage == stage_obj.id and seat in stage_participants(state, stage_obj)
         ],

@@ -19,7 +19,7 @@ from trials.agents.scripted import ScriptedAgent
 from trials.agents.visibility import build_view
 from trials.engine.machine import trial_start
 from trials.engine.runner import trial_run
-from trials.engine.state import TrialState
+from trials.engine.state import TrialState, TurnRecord
 from trials.procedures import procedure_for
 from trials.procedures.seats import seat_info
 
@@ -153,19 +153,9 @@ def test_the_auditor_catches_a_leak(civil_seed):
     """The canary check itself works: a view showing a reference answer is caught."""
     planted_seed, planted = plant(civil_seed)
     state = trial_start(case=planted_seed, target_side="plaintiff")
+    leak = planted["eval:reference_answer0"]
     state.turns.append(
-        type(
-            "T",
-            (),
-            {
-                "seq": 1,
-                "stage": "LC",
-                "phase": "intake",
-                "seat": "judge",
-                "speaker": "x",
-                "text": planted["eval:reference_answer0"],
-            },
-        )()
+        TurnRecord(1, "LC", "intake", "plaintiff_client", "client", "plaintiff", "x", "agent", "describe_dispute", leak)
     )
     with pytest.raises(AssertionError, match="saw eval:reference_answer0"):
         ViewAuditor(state, planted).audit("intake")

@@ -1,0 +1,175 @@
+"""The tools an agent may call in one step (legalworld.txt Table 12), as function calls.
+
+A toolbox is built per step from the seat's view, so a tool can only reach what the seat may
+see. At most ``MAX_TOOL_CALLS`` calls per step; a call beyond that, an unknown tool or bad
+arguments come back to the agent as an explicit failure message, never as an exception.
+Memory writes are collected as ``revise``/``expand`` operations for the engine to apply.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from trials.agents.memory import MEMORY_KEYS, MemoryOp, MemoryOperationError, memory_apply
+from trials.agents.visibility import SeatView
+from trials.tools.statutes import citations_check, statute_search
+
+MAX_TOOL_CALLS = 8
+CaseSearch = Callable[[str], list[dict[str, str]]]
+
+DOCUMENT_SECTIONS = {
+    "complaint": ("parties", "claims", "facts_and_reasons", "court"),
+    "defence": ("parties", "response_to_claims", "facts_and_reasons", "court"),
+    "appeal": ("parties", "appeal_requests", "grounds", "new_evidence"),
+    "appeal_response": ("parties", "response_to_grounds", "relief_sought"),
+    "first_instance_judgment": ("parties", "claims", "facts_found", "reasoning", "legal_basis", "orders"),
+    "second_instance_judgment": ("parties", "appeal_requests", "facts_found", "reasoning", "legal_basis", "orders"),
+}
+
+
+def _schema(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+
+
+_STRING = {"type": "string"}
+_ENTRIES = {"type": "array", "items": {"type": "string"}}
+
+TOOL_SPECS: dict[str, tuple[str, dict[str, Any]]] = {
+    "search_statutes": (
+        "Search the PRC statute corpus (BM25, Chinese) for the articles most relevant to a query.",
+        _schema({"query": _STRING, "top_k": {"type": "integer", "minimum": 1, "maximum": 10}}, ["query"]),
+    ),
+    "check_citations": (
+        "Check every 《law》第N条 citation in a text against the statute corpus; wrong numbers are flagged.",
+        _schema({"text": _STRING}, ["text"]),
+    ),
+    "search_cases": (
+        "Search the case library (titles and causes of action) for similar cases.",
+        _schema({"query": _STRING}, ["query"]),
+    ),
+    "read_memory": ("Read your own global case memory.", _schema({}, [])),
+    "memory_expand": (
+        f"Append entries to one key of your memory. Keys: {', '.join(MEMORY_KEYS)}.",
+        _schema({"key": {"type": "string", "enum": list(MEMORY_KEYS)}, "entries": _ENTRIES}, ["key", "entries"]),
+    ),
+    "memory_revise": (
+        "Replace everything under one key of your memory with the given entries.",
+        _schema({"key": {"type": "string", "enum": list(MEMORY_KEYS)}, "entries": _ENTRIES}, ["key", "entries"]),
+    ),
+    "read_artifact": (
+        "Read the full text of a document of this trial you may see (by kind, e.g. complaint, first_instance_judgment).",
+        _schema({"kind": _STRING}, ["kind"]),
+    ),
+    "export_document": (
+        "Assemble a document from its sections in the standard order; reports missing sections.",
+        _schema(
+            {"kind": {"type": "string", "enum": list(DOCUMENT_SECTIONS)}, "sections": {"type": "object"}},
+            ["kind", "sections"],
+        ),
+    ),
+    "compare_documents": (
+        "Compare two documents of this trial you may see (by kind) and list what changed.",
+        _schema({"first": _STRING, "second": _STRING}, ["first", "second"]),
+    ),
+}
+MEMORY_TOOLS = ("read_memory", "memory_expand", "memory_revise")
+
+
+def tool_definitions(names: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
+    """The tools in the chat-completions ``tools`` format."""
+    return [
+        {"type": "function", "function": {"name": name, "description": description, "parameters": parameters}}
+        for name, (description, parameters) in TOOL_SPECS.items()
+        if names is None or name in names
+    ]
+
+
+@dataclass
+class ToolBox:
+    view: SeatView
+    case_search: CaseSearch | None = None
+    calls: int = 0
+    memory_ops: list[MemoryOp] = field(default_factory=list)
+    log: list[dict[str, Any]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._memory = {key: list(entries) for key, entries in (self.view.memory or {}).items()}
+
+    def call(self, name: str, arguments: str) -> str:
+        """Run one tool call and return what the agent reads back (JSON text)."""
+        self.calls += 1
+        if self.calls > MAX_TOOL_CALLS:
+            return self._failure(name, f"tool call limit reached: at most {MAX_TOOL_CALLS} calls per step; answer now")
+        handler = getattr(self, f"_tool_{name}", None)
+        if name not in TOOL_SPECS or handler is None:
+            return self._failure(name, f"unknown tool {name!r}; available: {', '.join(TOOL_SPECS)}")
+        try:
+            args = json.loads(arguments or "{}")
+            if not isinstance(args, dict):
+                raise TypeError("arguments must be a JSON object")
+            result = handler(**args)
+        except (ValueError, TypeError, KeyError, MemoryOperationError) as error:
+            return self._failure(name, f"bad arguments: {error}")
+        self.log.append({"tool": name, "ok": True})
+        return json.dumps({"ok": True, "result": result}, ensure_ascii=False)
+
+    def _failure(self, name: str, message: str) -> str:
+        self.log.append({"tool": name, "ok": False, "error": message})
+        return json.dumps({"ok": False, "error": message}, ensure_ascii=False)
+
+    def _tool_search_statutes(self, query: str, top_k: int = 5) -> list[dict]:
+        return [hit.as_dict() for hit in statute_search(str(query), top_k=max(1, min(int(top_k), 10)))]
+
+    def _tool_check_citations(self, text: str) -> list[dict]:
+        return [check.__dict__ for check in citations_check(str(text))]
+
+    def _tool_search_cases(self, query: str) -> list[dict[str, str]]:
+        if self.case_search is None:
+            raise ValueError("the case library is not available in this run")
+        return self.case_search(str(query))
+
+    def _tool_read_memory(self) -> dict[str, list[str]]:
+        if self.view.memory is None:
+            raise ValueError("your role keeps no case memory")
+        return self._memory
+
+    def _memory_write(self, op: str, key: str, entries: list[str]) -> dict[str, list[str]]:
+        if self.view.memory is None:
+            raise ValueError("your role keeps no case memory")
+        write = MemoryOp(op, key, tuple(str(entry) for entry in entries))
+        memory_apply(self._memory, write)
+        self.memory_ops.append(write)
+        return {key: self._memory[key]}
+
+    def _tool_memory_expand(self, key: str, entries: list[str]) -> dict[str, list[str]]:
+        return self._memory_write("expand", key, entries)
+
+    def _tool_memory_revise(self, key: str, entries: list[str]) -> dict[str, list[str]]:
+        return self._memory_write("revise", key, entries)
+
+    def _visible(self, kind: str) -> dict[str, str]:
+        matches = [artifact for artifact in self.view.artifacts if artifact["kind"] == kind]
+        if not matches:
+            visible = ", ".join(sorted({artifact["kind"] for artifact in self.view.artifacts})) or "none"
+            raise ValueError(f"no document {kind!r} you may see; visible: {visible}")
+        return matches[-1]
+
+    def _tool_read_artifact(self, kind: str) -> dict[str, str]:
+        artifact = self._visible(kind)
+        return {"kind": artifact["kind"], "title": artifact["title"], "text": artifact["text"]}
+
+    def _tool_export_document(self, kind: str, sections: dict[str, str]) -> dict[str, Any]:
+        order = DOCUMENT_SECTIONS[kind]
+        missing = [name for name in order if not str(sections.get(name, "")).strip()]
+        text = "\n\n".join(f"{name.replace('_', ' ').title()}\n{sections[name]}" for name in order if name in sections)
+        return {"kind": kind, "text": text, "missing_sections": missing}
+
+    def _tool_compare_documents(self, first: str, second: str) -> dict[str, Any]:
+        a, b = self._visible(first), self._visible(second)
+        diff = difflib.unified_diff(a["text"].splitlines(), b["text"].splitlines(), first, second, lineterm="", n=0)
+        changes = [line for line in diff if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+        return {"changed_lines": len(changes), "changes": changes[:60]}
