@@ -8,6 +8,7 @@ against which LLM agents are compared. The same view and case always give the sa
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -16,6 +17,7 @@ from trials.agents.memory import MemoryOp
 from trials.agents.visibility import SeatView
 from trials.engine.steps import ArtifactDraft, MemoryUpdate, Reply
 from trials.procedures.seats import COURT, opposite
+from trials.tools.statutes import StatuteHit, statute_search
 
 GENERAL_RULES = {
     "civil_first": (
@@ -205,11 +207,34 @@ def ask_question(ctx: Ctx) -> str:
     return questions[min(index, len(questions) - 1)]
 
 
+def _retrieved_statute(ctx: Ctx, query: str) -> StatuteHit | None:
+    """The best substantive article for ``query`` from the statute corpus (Chinese cases only:
+    the corpus is Chinese). Numbers are dropped from the query and procedural laws skipped,
+    since the general procedural rules are cited anyway."""
+    if not ctx.zh:
+        return None
+    words = re.sub(
+        r"[0-9０-９.,，。；;：:（）()年月日元%？?！!“”]+", " ", f"{ctx.view.case['cause_of_action']} {query}"
+    )
+    hits = [hit for hit in statute_search(words, top_k=5) if "诉讼" not in hit.law and "程序" not in hit.law]
+    return hits[0] if hits else None
+
+
+def _retrieved_rule(ctx: Ctx, query: str) -> str:
+    hit = _retrieved_statute(ctx, query)
+    if hit is None:
+        return ctx.rule("civil_first")
+    first_sentence = (_sentences(hit.text) or [hit.text])[0].rstrip("。")
+    return f"{hit.citation}规定，{first_sentence}"
+
+
 def answer_question(ctx: Ctx) -> str:
     evidence = [item["name"] for item in ctx.evidence()]
     cause = ctx.view.case["cause_of_action"]
+    question = ctx.view.dialogue[-1]["text"] if ctx.view.dialogue else ""
     return ctx.say(
-        f"从法律关系看，本案属于{cause}。按照“谁主张，谁举证”的规则（{ctx.rule('civil_first')}），"
+        f"从法律关系看，本案属于{cause}。相关规定：{_retrieved_rule(ctx, question)}。"
+        f"同时，按照“谁主张，谁举证”的规则（{ctx.rule('civil_first')}），"
         f"您需要对自己的主张提供证据；目前可用的证据有：{ctx.sep().join(evidence) or '尚需收集'}。"
         "风险在于证据链是否完整、对方是否提出抗辩或时效问题。建议您尽快整理原件、保留沟通记录，我们再确定具体请求。",
         f"The relationship here is a {cause.lower()}. Under the rule that whoever asserts must prove "
@@ -740,6 +765,9 @@ def pronounce_judgment(ctx: Ctx) -> tuple[str, ArtifactDraft]:
             ctx.say("民事判决书（二审）", "Civil judgment (second instance)"),
         )
         requested = _as_list((ctx.field("appeal") or {}).get("appeal_requests"))
+    retrieved = _retrieved_statute(ctx, requested[0]) if requested else None
+    if retrieved is not None:
+        rule = f"{retrieved.citation}；{rule}"
     found = [ctx.facts(first), ctx.facts(second)]
     evidence = [item["name"] for item in ctx.evidence(first) + ctx.evidence(second)]
     body = ctx.say(

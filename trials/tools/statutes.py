@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import asdict, dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib.metadata import version
 
 import jieba
@@ -48,10 +48,15 @@ class CitationCheck:
 
 def statute_search(query: str, *, top_k: int = 5) -> list[StatuteHit]:
     """The articles most relevant to ``query`` (Chinese; a cited article is found directly)."""
-    return [
+    return list(_search(query, top_k))
+
+
+@lru_cache(maxsize=4096)
+def _search(query: str, top_k: int) -> tuple[StatuteHit, ...]:
+    return tuple(
         StatuteHit(hit["law_name"], hit["article_no"], hit["article_text"], float(hit["score"]), corpus_version())
         for hit in retrieval.search(query, top_k=top_k)
-    ]
+    )
 
 
 def citations_check(text: str) -> list[CitationCheck]:
