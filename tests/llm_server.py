@@ -7,6 +7,7 @@ request body is recorded so tests can inspect exactly what was sent to the model
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from collections.abc import Callable
@@ -31,6 +32,9 @@ def default_brain(request: dict) -> Reply:
         if last["role"] == "tool":
             return "done"
         return {"tool_calls": [("memory_expand", {"key": "notes", "entries": [f"{request['model']} noted the stage"]})]}
+    if last["role"] == "user" and ("Now write the complete" in last["content"] or "现在请写出完整" in last["content"]):
+        digest = hashlib.sha256(last["content"].encode()).hexdigest()[:16]
+        return f"Document by {request['model']}\nSections as required.\nDraft {digest}."
     if "DECISION:" in (last.get("content") or ""):
         return "I would rather have the court decide.\nDECISION: decline"
     is_lawyer = "counsel" in system.lower() or "律师" in system

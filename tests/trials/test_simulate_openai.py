@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -33,8 +34,8 @@ def test_an_llm_life_cycle_runs_every_stage_with_per_role_models(openai_settings
     assert result["stages"][2]["artifacts"] == ["first_instance_judgment"]
     trial = Trial.objects.get(pk=result["trial_id"])
     lawyer_turns = Turn.objects.filter(trial=trial, seat="plaintiff_lawyer")
-    assert all(turn.text.startswith("[target-model]") for turn in lawyer_turns)
-    assert all(turn.text.startswith("[env-model]") for turn in Turn.objects.filter(trial=trial, seat="judge"))
+    assert all("target-model" in turn.text for turn in lawyer_turns)
+    assert all("env-model" in turn.text for turn in Turn.objects.filter(trial=trial, seat="judge"))
     assert dict(trial.seats.values_list("seat", "agent_model"))["plaintiff_lawyer"] == "target-model"
     assert result["tokens"] == trial.tokens > 0
     memory_calls = [request for request in llm_server.requests if "memory_expand" in tool_names(request)]
@@ -89,3 +90,37 @@ def test_a_failing_model_server_pauses_the_trial_and_resume_loses_nothing(
     seqs = list(Turn.objects.filter(trial=trial).values_list("seq", flat=True))
     assert seqs == list(range(1, len(seqs) + 1)), "no turn lost, none duplicated"
     assert list(Turn.objects.filter(trial=trial, seq__lte=len(stored)).values_list("seq", "text")) == stored
+
+
+def test_an_llm_criminal_trial_reaches_a_judgment(openai_settings, llm_server, capsys):
+    cases_import(paths=[DEMO_CASES / "zh-criminal-dangerous-driving.json"])
+    result = simulate(capsys, "zh-criminal-dangerous-driving")
+    assert [stage["stage"] for stage in result["stages"]] == [
+        "preparation",
+        "investigation",
+        "evidence",
+        "debate",
+        "final_statement",
+        "judgment",
+    ]
+    assert result["stages"][-1]["artifacts"] == ["criminal_judgment", "trial_record"]
+    trial = Trial.objects.get(pk=result["trial_id"])
+    assert dict(trial.seats.values_list("seat", "agent_model"))["attorney"] == "target-model"
+    assert set(trial.memory_operations.values_list("seat", flat=True)) == {"prosecutor", "attorney", "defendant"}
+
+
+def test_prompts_carry_earlier_documents_by_title_not_by_body(openai_settings, llm_server, lending_case, capsys):
+    """A turn's prompt does not grow with the stages behind it: earlier documents are listed by
+    title and read through the read_artifact tool only when the agent asks."""
+    result = simulate(capsys, lending_case.pk)
+    trial = Trial.objects.get(pk=result["trial_id"])
+    turn_prompts = []
+    for request in llm_server.requests:
+        header = re.search(r"\(([\w-]+)/\w+\)\n", request["messages"][1]["content"])
+        if header:
+            turn_prompts.append((header.group(1), request["messages"][1]["content"]))
+    assert {stage for stage, _ in turn_prompts} == {"LC", "CD", "FIT", "AD", "SIT"}
+    for artifact in trial.artifacts.exclude(stage="AD-Det"):
+        later = [prompt for stage, prompt in turn_prompts if stage != artifact.stage]
+        assert not any(artifact.text in prompt for prompt in later), artifact.kind
+        assert any(artifact.title in prompt for stage, prompt in turn_prompts if stage == "SIT"), artifact.kind
