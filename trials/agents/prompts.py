@@ -203,7 +203,7 @@ def materials(view: SeatView) -> str:
         + "; ".join(f"{party['side']}: {party['name']} ({party['details']})" for party in view.case["parties"]),
     ]
     for name in sorted(view.fields):
-        sections.append(f"## {name}\n{json.dumps(view.fields[name], ensure_ascii=False, indent=1)}")
+        sections.append(f"## {name}\n{json.dumps(view.fields[name], ensure_ascii=False, separators=(',', ':'))}")
     if view.artifacts:
         listed = "\n".join(f"- {artifact['kind']}: {artifact['title']}" for artifact in view.artifacts)
         sections.append(
