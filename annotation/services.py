@@ -12,6 +12,7 @@ from django.db.models import Q
 from annotation.models import Rating, Rubric, Trajectory
 from annotation.ratings_file import RatingRow, read_ratings
 from annotation.rubric import rubric_load
+from trials.agents.prompts import PROMPT_VERSION
 from trials.case_file import Problem, read_records
 from trials.models import Trial
 
@@ -59,6 +60,8 @@ def trajectory_from_trial(*, trial: Trial) -> Trajectory:
             "appellant_side": state.appellant_side,
             "mediated": state.mediated,
             "tokens": trial.tokens,
+            "prompt_version": PROMPT_VERSION if trial.backend == "openai" else None,
+            "models": sorted({seat.agent_model for seat in trial.seats.all()}),
             "seats": {seat.seat: seat.holder for seat in trial.seats.all()},
         },
         trial=trial,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -68,7 +69,8 @@ class LoopbackLLM:
         self.server.server_close()
 
     def fail_next(self, *faults: tuple) -> None:
-        """Queue faults: ("status", 500), ("malformed",), ("disconnect",)."""
+        """Queue faults: ("status", 500), ("status", 429, {"Retry-After": "2"}), ("timeout", seconds),
+        ("malformed",), ("cut",) a stream that stops mid-reply, ("bad_tool_json",), ("disconnect",)."""
         with self.lock:
             self.faults.extend(faults)
 
@@ -90,9 +92,13 @@ class LoopbackLLM:
                     self.close_connection = True
                     self.connection.shutdown(2)
                     return
+                if fault and fault[0] == "timeout":
+                    time.sleep(fault[1])
                 if fault and fault[0] == "status":
                     payload = json.dumps({"error": {"message": f"injected {fault[1]}", "type": "test"}}).encode()
                     self.send_response(fault[1])
+                    for header, value in (fault[2] if len(fault) > 2 else {}).items():
+                        self.send_header(header, value)
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(payload)))
                     self.end_headers()
@@ -101,8 +107,10 @@ class LoopbackLLM:
                 reply = loopback.brain(body)
                 calls = reply.get("tool_calls", []) if isinstance(reply, dict) else []
                 text = reply if isinstance(reply, str) else reply.get("content", "")
+                if fault and fault[0] == "bad_tool_json":
+                    calls, text = [("search_statutes", None)], ""
                 if body.get("stream"):
-                    self._stream(body, text, calls, malformed=bool(fault and fault[0] == "malformed"))
+                    self._stream(body, text, calls, fault=fault[0] if fault else None)
                 else:
                     self._whole(body, text)
 
@@ -133,7 +141,7 @@ class LoopbackLLM:
                 self.end_headers()
                 self.wfile.write(payload)
 
-            def _stream(self, body: dict, text: str, calls: list, *, malformed: bool) -> None:
+            def _stream(self, body: dict, text: str, calls: list, *, fault: str | None) -> None:
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Connection", "close")
@@ -157,13 +165,15 @@ class LoopbackLLM:
                     )
 
                 event(chunk({"role": "assistant", "content": ""}))
-                if malformed:
+                if fault == "malformed":
                     event('{"choices": [{"delta": {"content": "cut')
                     return
                 for start in range(0, len(text), 8):
                     event(chunk({"content": text[start : start + 8]}))
+                    if fault == "cut" and start >= 8:
+                        return
                 for index, (name, arguments) in enumerate(calls):
-                    encoded = json.dumps(arguments, ensure_ascii=False)
+                    encoded = '{"query": "借款' if arguments is None else json.dumps(arguments, ensure_ascii=False)
                     head = {"index": index, "id": f"call_{len(loopback.requests)}_{index}", "type": "function"}
                     event(chunk({"tool_calls": [head | {"function": {"name": name, "arguments": encoded[:10]}}]}))
                     event(chunk({"tool_calls": [{"index": index, "function": {"arguments": encoded[10:]}}]}))

@@ -137,3 +137,25 @@ class MemoryOperation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.trial_id} {self.seat} {self.op} {self.key}"
+
+
+class LLMCallRecord(models.Model):
+    """One call to a model server: what it cost and how it went (STYLE.md item 5)."""
+
+    trial = models.ForeignKey(Trial, on_delete=models.CASCADE, related_name="llm_calls")
+    seat = models.CharField(max_length=32)
+    stage = models.CharField(max_length=32)
+    act = models.CharField(max_length=64)
+    model = models.CharField(max_length=200)
+    prompt_tokens = models.PositiveIntegerField(default=0)
+    completion_tokens = models.PositiveIntegerField(default=0)
+    latency_s = models.FloatField(default=0.0)
+    attempts = models.PositiveSmallIntegerField(default=1)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["trial", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.trial_id} {self.seat} {self.model}"

@@ -48,3 +48,16 @@ def trial_summary(trial: Trial) -> dict:
         ],
         "tokens": trial.tokens,
     }
+
+
+def case_library_search(query: str, *, limit: int = 5) -> list[dict[str, str]]:
+    """Cases whose title or cause of action shares a word with ``query``: public header only,
+    never another case's real judgment."""
+    words = [word for word in query.replace("，", " ").replace(",", " ").split() if len(word) >= 2] or [query]
+    match = Q()
+    for word in words[:8]:
+        match |= Q(title__icontains=word) | Q(cause_of_action__icontains=word)
+    return [
+        {"id": case.pk, "title": case.title, "cause_of_action": case.cause_of_action, "procedure": case.procedure}
+        for case in Case.objects.filter(match).order_by("pk")[:limit]
+    ]

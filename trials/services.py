@@ -8,6 +8,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F, Sum
 from django.utils import timezone
 
 from trials.agents.base import Participant
@@ -18,8 +19,9 @@ from trials.case_file import Problem, read_records, validate_record
 from trials.engine.machine import trial_start
 from trials.engine.runner import Paused, trial_run
 from trials.engine.state import TrialState
-from trials.models import Artifact, Case, MemoryOperation, Seat, Trial, Turn
+from trials.models import Artifact, Case, LLMCallRecord, MemoryOperation, Seat, Trial, Turn
 from trials.procedures import procedure_for
+from trials.selectors import case_library_search
 
 
 @dataclass
@@ -113,7 +115,10 @@ def agent_participants(procedure: str, backend: str, *, target_side: str) -> dic
         "top_p": settings.LEGALSIM_TOP_P,
         "max_tokens": settings.LEGALSIM_MAX_TOKENS,
     }
-    return {seat: OpenAIAgent(client, agent_model_name(backend, seat == target), **options) for seat in seats}
+    return {
+        seat: OpenAIAgent(client, agent_model_name(backend, seat == target), case_search=case_library_search, **options)
+        for seat in seats
+    }
 
 
 def target_seat(procedure: str, target_side: str) -> str:
@@ -161,8 +166,9 @@ def _trial_advance(trial: Trial, state: TrialState, participants: dict[str, Part
     outcome = trial_run(state, participants)
     with transaction.atomic():
         _records_store(trial, state)
+        _llm_calls_store(trial, participants)
         trial.state = state.to_dict()
-        trial.tokens = sum(turn.tokens for turn in state.turns)
+        trial.tokens = _tokens_used(trial, state)
         if isinstance(outcome, Paused):
             trial.status, trial.pause_reason = (
                 Trial.Status.PAUSED,
@@ -176,6 +182,22 @@ def _trial_advance(trial: Trial, state: TrialState, participants: dict[str, Part
 
             trajectory_from_trial(trial=trial)
     return trial
+
+
+def _tokens_used(trial: Trial, state: TrialState) -> int:
+    """Every model call's tokens (memory writes included); the scripted backend's estimate."""
+    billed = trial.llm_calls.aggregate(total=Sum(F("prompt_tokens") + F("completion_tokens")))["total"]
+    return billed if billed is not None else sum(turn.tokens for turn in state.turns)
+
+
+def _llm_calls_store(trial: Trial, participants: dict[str, Participant]) -> None:
+    records = []
+    for participant in {id(agent): agent for agent in participants.values()}.values():
+        log = getattr(participant, "call_log", None)
+        if log:
+            records.extend(LLMCallRecord(trial=trial, **entry) for entry in log)
+            log.clear()
+    LLMCallRecord.objects.bulk_create(records)
 
 
 def _records_store(trial: Trial, state: TrialState) -> None:

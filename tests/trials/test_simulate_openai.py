@@ -40,6 +40,12 @@ def test_an_llm_life_cycle_runs_every_stage_with_per_role_models(openai_settings
     assert result["tokens"] == trial.tokens > 0
     memory_calls = [request for request in llm_server.requests if "memory_expand" in tool_names(request)]
     assert memory_calls and trial.memory_operations.filter(key="notes", op="expand").exists()
+    calls = trial.llm_calls.all()
+    assert sum(call.attempts for call in calls) == len(llm_server.requests)
+    assert {call.model for call in calls} == {"env-model", "target-model"}
+    assert all(call.prompt_tokens > 0 and call.latency_s > 0 for call in calls)
+    assert sum(call.prompt_tokens + call.completion_tokens for call in calls) == trial.tokens
+    assert trial.trajectory.meta["prompt_version"] == "legalsim-prompts/1"
     statute_answers = Turn.objects.filter(
         trial=trial, seat="plaintiff_lawyer", text__contains="relying on 《中华人民共和国民法典》"
     )
@@ -83,6 +89,8 @@ def test_a_failing_model_server_pauses_the_trial_and_resume_loses_nothing(
     stored = list(Turn.objects.filter(trial=trial).values_list("seq", "text"))
     assert len(stored) >= 5 and [seq for seq, _ in stored] == list(range(1, len(stored) + 1))
 
+    failed = trial.llm_calls.exclude(error="").last()
+    assert failed.attempts == 3 and "502" in failed.error
     call_command("resume_trial", str(trial.pk), "--json")
     result = json.loads(capsys.readouterr().out)
     trial.refresh_from_db()

@@ -41,6 +41,19 @@ class ReplyFormatError(ValueError):
     """The model answered, but not in the shape asked for; retried like a transient error."""
 
 
+MAX_RETRY_AFTER_S = 60.0
+
+
+def _retry_after(error: Exception) -> float:
+    """The server's ``Retry-After`` (seconds) on a rate limit, capped; 0 when absent."""
+    response = getattr(error, "response", None)
+    raw = response.headers.get("retry-after") if response is not None else None
+    try:
+        return min(float(raw), MAX_RETRY_AFTER_S) if raw else 0.0
+    except ValueError:
+        return 0.0
+
+
 @dataclass(frozen=True)
 class ToolCall:
     id: str
@@ -111,12 +124,14 @@ class LLMClient:
         errors: list[str] = []
         for attempt in range(1, self.attempts + 1):
             started = time.perf_counter()
+            wait = self.backoff_s * 2 ** (attempt - 1)
             try:
                 text, usage, tool_calls = self._stream(call, on_delta)
                 parsed = parse(text) if parse is not None and not tool_calls else None
             except openai.APIStatusError as error:
                 if isinstance(error, TRANSIENT_ERRORS):
                     errors.append(f"attempt {attempt}: HTTP {error.status_code}")
+                    wait = max(wait, _retry_after(error))
                 else:
                     raise LLMError(
                         f"{call.model}: HTTP {error.status_code}: {error.message}", permanent=True, attempts=attempt
@@ -142,7 +157,7 @@ class LLMClient:
                     parsed,
                 )
             if attempt < self.attempts:
-                self._sleep(self.backoff_s * 2 ** (attempt - 1))
+                self._sleep(wait)
         raise LLMError(
             f"{call.model}: failed after {self.attempts} attempts ({'; '.join(errors)})",
             permanent=False,
@@ -170,6 +185,7 @@ class LLMClient:
         pieces: list[str] = []
         usage: dict[str, Any] = {}
         calls: dict[int, dict[str, str]] = {}
+        finished = False
         for chunk in stream:
             if chunk.usage is not None:
                 usage = {"prompt_tokens": chunk.usage.prompt_tokens, "completion_tokens": chunk.usage.completion_tokens}
@@ -185,5 +201,14 @@ class LLMClient:
                     if fragment.function is not None:
                         slot["name"] += fragment.function.name or ""
                         slot["arguments"] += fragment.function.arguments or ""
+            if chunk.choices and chunk.choices[0].finish_reason:
+                finished = True
+        if not finished:
+            raise ReplyFormatError("the response stream ended before the reply was complete")
         tool_calls = tuple(ToolCall(**calls[index]) for index in sorted(calls))
+        for call in tool_calls:
+            try:
+                json.loads(call.arguments or "{}")
+            except json.JSONDecodeError:
+                raise ReplyFormatError(f"tool call {call.name} has malformed JSON arguments") from None
         return "".join(pieces), usage, tool_calls

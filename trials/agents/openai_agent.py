@@ -40,9 +40,11 @@ class OpenAIAgent:
         self.client, self.model = client, model
         self.options = {"temperature": temperature, "top_p": top_p, "max_tokens": max_tokens}
         self.case_search, self.on_delta = case_search, on_delta
+        self.call_log: list[dict] = []
+        """One entry per model call (tokens, latency, attempts, error), drained by the caller."""
 
     def _converse(
-        self, messages: list[dict], toolbox: ToolBox, tools: tuple[str, ...], parse=None
+        self, messages: list[dict], toolbox: ToolBox, tools: tuple[str, ...], where: dict[str, str], parse=None
     ) -> tuple[str, object, int]:
         """Call the model, run the tools it asks for, and call again until it answers.
 
@@ -58,7 +60,19 @@ class OpenAIAgent:
             try:
                 result, parsed = self.client.complete(call, on_delta=self.on_delta, parse=parse)
             except LLMError as error:
+                self.call_log.append(where | {"model": self.model, "attempts": error.attempts, "error": str(error)})
                 raise ParticipantFailed(str(error), permanent=error.permanent) from error
+            self.call_log.append(
+                where
+                | {
+                    "model": result.model,
+                    "prompt_tokens": result.prompt_tokens,
+                    "completion_tokens": result.completion_tokens,
+                    "latency_s": result.latency_s,
+                    "attempts": result.attempts,
+                    "error": "; ".join(result.errors),
+                }
+            )
             tokens += result.prompt_tokens + result.completion_tokens or estimate_tokens(result.text)
             if not result.tool_calls:
                 return result.text, parsed, tokens
@@ -87,7 +101,8 @@ class OpenAIAgent:
         toolbox = ToolBox(request.view, self.case_search)
         messages = turn_messages(request.view, speaker=step.speaker, act=step.act, artifact=step.artifact)
         parse = parse_decision if step.act == "answer_mediation" else None
-        text, parsed, tokens = self._converse(messages, toolbox, TURN_TOOLS, parse)
+        where = {"seat": step.seat, "stage": step.stage, "act": step.act}
+        text, parsed, tokens = self._converse(messages, toolbox, TURN_TOOLS, where, parse)
         text, decision = parsed if parsed is not None else (text.strip(), None)
         artifact = None
         if step.artifact is not None:
@@ -97,5 +112,6 @@ class OpenAIAgent:
 
     def update_memory(self, request: MemoryRequest) -> MemoryUpdate:
         toolbox = ToolBox(request.view, self.case_search)
-        self._converse(memory_messages(request.view, request.view.seat), toolbox, MEMORY_TOOLS)
+        where = {"seat": request.step.seat, "stage": request.step.stage, "act": "update_memory"}
+        self._converse(memory_messages(request.view, request.view.seat), toolbox, MEMORY_TOOLS, where)
         return MemoryUpdate(tuple(toolbox.memory_ops))

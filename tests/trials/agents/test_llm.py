@@ -31,7 +31,9 @@ def test_a_streamed_reply_arrives_token_by_token_with_usage_recorded(client, llm
     assert (sent["temperature"], sent["top_p"], sent["max_tokens"]) == (0.7, 0.95, 4096)
 
 
-@pytest.mark.parametrize("fault", [("status", 500), ("status", 429), ("malformed",), ("disconnect",)])
+@pytest.mark.parametrize(
+    "fault", [("status", 500), ("status", 429), ("malformed",), ("cut",), ("bad_tool_json",), ("disconnect",)]
+)
 def test_transient_failures_are_retried_with_backoff(client, llm_server, sleeps, fault):
     llm_server.fail_next(fault, fault)
     result, _ = client.complete(CALL)
@@ -66,3 +68,23 @@ def test_an_unusable_reply_is_regenerated(client, llm_server):
 
     result, parsed = client.complete(CALL, parse=parse)
     assert result.attempts == 2 and parsed.endswith("DECISION: accept")
+
+
+def test_a_rate_limit_honours_retry_after(client, llm_server, sleeps):
+    llm_server.fail_next(("status", 429, {"Retry-After": "3"}))
+    result, _ = client.complete(CALL)
+    assert result.attempts == 2 and sleeps == [3.0], "Retry-After (3 s) beats the 0.5 s backoff"
+
+
+def test_a_timeout_is_retried(llm_server, sleeps):
+    impatient = LLMClient(base_url=llm_server.base_url, api_key="k", backoff_s=0.5, timeout_s=0.5, sleep=sleeps.append)
+    llm_server.fail_next(("timeout", 1.5))
+    result, _ = impatient.complete(CALL)
+    assert result.attempts == 2 and result.errors == ("attempt 1: APITimeoutError",)
+
+
+def test_a_stream_cut_mid_reply_is_never_taken_as_the_reply(client, llm_server):
+    llm_server.fail_next(("cut",))
+    deltas: list[str] = []
+    result, _ = client.complete(CALL, on_delta=deltas.append)
+    assert result.text == "[qwen-test] speaks at turn 15." and "ended before the reply was complete" in result.errors[0]
