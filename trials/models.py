@@ -43,6 +43,7 @@ class Trial(models.Model):
     procedure = models.CharField(max_length=16)
     target_side = models.CharField(max_length=16)
     backend = models.CharField(max_length=16)
+    supervised = models.BooleanField(default=False, help_text="MASER supervisor checks client and lawyer replies")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING)
     state = models.JSONField()
     tokens = models.PositiveIntegerField(default=0)

@@ -15,6 +15,7 @@ from trials.agents.base import Participant
 from trials.agents.llm import LLMClient, LLMError
 from trials.agents.openai_agent import OpenAIAgent
 from trials.agents.scripted import ScriptedAgent
+from trials.agents.supervisor import Supervisor
 from trials.case_file import Problem, read_records, validate_record
 from trials.engine.machine import trial_start
 from trials.engine.runner import Paused, trial_run
@@ -97,7 +98,9 @@ class BackendUnavailable(RuntimeError):
     pass
 
 
-def agent_participants(procedure: str, backend: str, *, target_side: str) -> dict[str, Participant]:
+def agent_participants(
+    procedure: str, backend: str, *, target_side: str, supervised: bool = False
+) -> dict[str, Participant]:
     """Every seat of a procedure played by an agent of ``backend``; the target lawyer (the
     attorney in a criminal trial) gets ``LEGALSIM_MODEL_TARGET``."""
     seats = procedure_for(procedure).seats
@@ -115,8 +118,15 @@ def agent_participants(procedure: str, backend: str, *, target_side: str) -> dic
         "top_p": settings.LEGALSIM_TOP_P,
         "max_tokens": settings.LEGALSIM_MAX_TOKENS,
     }
+    supervisor = Supervisor(client, settings.LEGALSIM_MODEL) if supervised else None
     return {
-        seat: OpenAIAgent(client, agent_model_name(backend, seat == target), case_search=case_library_search, **options)
+        seat: OpenAIAgent(
+            client,
+            agent_model_name(backend, seat == target),
+            case_search=case_library_search,
+            supervisor=supervisor,
+            **options,
+        )
         for seat in seats
     }
 
@@ -132,7 +142,12 @@ def agent_model_name(backend: str, is_target: bool = False) -> str:
 
 
 def trial_simulate(
-    *, case: Case, target_side: str | None = None, backend: str | None = None, until: str | None = None
+    *,
+    case: Case,
+    target_side: str | None = None,
+    backend: str | None = None,
+    until: str | None = None,
+    supervised: bool = False,
 ) -> Trial:
     """Run a case through its procedure with every seat an agent and store what happened.
 
@@ -141,11 +156,16 @@ def trial_simulate(
     """
     backend = backend or settings.LEGALSIM_AGENT_BACKEND
     target_side = target_side or default_target_side(case)
-    participants = agent_participants(case.procedure, backend, target_side=target_side)
+    participants = agent_participants(case.procedure, backend, target_side=target_side, supervised=supervised)
     state = trial_start(case=case.seed, target_side=target_side, last_stage=until)
     with transaction.atomic():
         trial = Trial.objects.create(
-            case=case, procedure=case.procedure, target_side=target_side, backend=backend, state=state.to_dict()
+            case=case,
+            procedure=case.procedure,
+            target_side=target_side,
+            backend=backend,
+            supervised=supervised,
+            state=state.to_dict(),
         )
         target = target_seat(case.procedure, target_side)
         Seat.objects.bulk_create(
@@ -158,7 +178,9 @@ def trial_simulate(
 def trial_resume(*, trial: Trial) -> Trial:
     if trial.status != Trial.Status.PAUSED:
         raise ValueError(f"trial {trial.pk} is {trial.status}, not paused")
-    participants = agent_participants(trial.procedure, trial.backend, target_side=trial.target_side)
+    participants = agent_participants(
+        trial.procedure, trial.backend, target_side=trial.target_side, supervised=trial.supervised
+    )
     return _trial_advance(trial, trial.engine_state, participants)
 
 

@@ -132,3 +132,27 @@ def test_prompts_carry_earlier_documents_by_title_not_by_body(openai_settings, l
         later = [prompt for stage, prompt in turn_prompts if stage != artifact.stage]
         assert not any(artifact.text in prompt for prompt in later), artifact.kind
         assert any(artifact.title in prompt for stage, prompt in turn_prompts if stage == "SIT"), artifact.kind
+
+
+def test_the_supervisor_gets_one_revision_of_an_inconsistent_reply(openai_settings, llm_server, lending_case, capsys):
+    from tests.llm_server import default_brain
+
+    def brain(request: dict):
+        system, last = request["messages"][0]["content"], request["messages"][-1]
+        if system.startswith("You supervise"):
+            first_check = not any(
+                r["messages"][0]["content"].startswith("You supervise") for r in llm_server.requests[:-1]
+            )
+            return json.dumps({"consistent": not first_check, "advice": "Say when you lent the money."})
+        if last["role"] == "user" and last["content"].startswith("Supervisor: Say when you lent the money."):
+            return "I lent him 200,000 yuan on 1 March 2023."
+        return default_brain(request)
+
+    llm_server.brain = brain
+    result = simulate(capsys, lending_case.pk, "--until", "LC", "--supervisor")
+    trial = Trial.objects.get(pk=result["trial_id"])
+    assert trial.supervised
+    first = Turn.objects.get(trial=trial, seq=1)
+    assert first.seat == "plaintiff_client" and first.text == "I lent him 200,000 yuan on 1 March 2023."
+    checked = set(trial.llm_calls.filter(act__startswith="supervise:").values_list("seat", flat=True))
+    assert checked == {"plaintiff_client", "plaintiff_lawyer"}

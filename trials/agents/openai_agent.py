@@ -8,6 +8,7 @@ from collections.abc import Callable
 from trials.agents.base import MemoryRequest, ParticipantFailed, TurnRequest, estimate_tokens
 from trials.agents.llm import LLMCall, LLMClient, LLMError, ReplyFormatError
 from trials.agents.prompts import DECISION_MARK, memory_messages, turn_messages
+from trials.agents.supervisor import SUPERVISED_ROLES, Supervisor
 from trials.engine.steps import ArtifactDraft, MemoryUpdate, Reply
 from trials.tools.toolbox import MAX_TOOL_CALLS, MEMORY_TOOLS, TOOL_SPECS, CaseSearch, ToolBox, tool_definitions
 
@@ -35,11 +36,12 @@ class OpenAIAgent:
         top_p: float,
         max_tokens: int,
         case_search: CaseSearch | None = None,
+        supervisor: Supervisor | None = None,
         on_delta: Callable[[str], None] | None = None,
     ) -> None:
         self.client, self.model = client, model
         self.options = {"temperature": temperature, "top_p": top_p, "max_tokens": max_tokens}
-        self.case_search, self.on_delta = case_search, on_delta
+        self.case_search, self.on_delta, self.supervisor = case_search, on_delta, supervisor
         self.call_log: list[dict] = []
         """One entry per model call (tokens, latency, attempts, error), drained by the caller."""
 
@@ -104,11 +106,49 @@ class OpenAIAgent:
         where = {"seat": step.seat, "stage": step.stage, "act": step.act}
         text, parsed, tokens = self._converse(messages, toolbox, TURN_TOOLS, where, parse)
         text, decision = parsed if parsed is not None else (text.strip(), None)
+        supervised = self.supervisor is not None and request.view.role in SUPERVISED_ROLES
+        if supervised and step.artifact is None and parse is None:
+            text, extra = self._supervised(request, messages, text, toolbox, where)
+            tokens += extra
         artifact = None
         if step.artifact is not None:
             title = text.splitlines()[0].strip(" #*") if text else step.artifact
             artifact = ArtifactDraft(title=title or step.artifact, text=text)
         return Reply(text=text, artifact=artifact, decision=decision, tokens=tokens)
+
+    def _supervised(
+        self, request: TurnRequest, messages: list[dict], text: str, toolbox: ToolBox, where: dict
+    ) -> tuple[str, int]:
+        """MASER: check the reply against the seat's profile; revise once if it fails."""
+        try:
+            verdict, result = self.supervisor.review(request.view, request.step.speaker, text)
+        except LLMError as error:
+            raise ParticipantFailed(str(error), permanent=error.permanent) from error
+        self.call_log.append(
+            where
+            | {
+                "act": f"supervise:{request.step.act}",
+                "model": result.model,
+                "prompt_tokens": result.prompt_tokens,
+                "completion_tokens": result.completion_tokens,
+                "latency_s": result.latency_s,
+                "attempts": result.attempts,
+                "error": "; ".join(result.errors),
+            }
+        )
+        used = result.prompt_tokens + result.completion_tokens
+        if verdict.consistent:
+            return text, used
+        revision = [
+            *messages,
+            {"role": "assistant", "content": text},
+            {
+                "role": "user",
+                "content": f"Supervisor: {verdict.advice}\nRevise your reply accordingly; output only the revised reply.",
+            },
+        ]
+        revised, _, tokens = self._converse(revision, toolbox, TURN_TOOLS, where)
+        return revised.strip(), used + tokens
 
     def update_memory(self, request: MemoryRequest) -> MemoryUpdate:
         toolbox = ToolBox(request.view, self.case_search)

@@ -18,6 +18,11 @@ class Command(BaseCommand):
         parser.add_argument("--backend", choices=("scripted", "openai"), default=None)
         parser.add_argument("--until", metavar="STAGE", help="stop after this stage (e.g. FIT)")
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
+        parser.add_argument(
+            "--supervisor",
+            action="store_true",
+            help="MASER supervisor: check and revise client and lawyer replies (openai)",
+        )
 
     def handle(
         self, *args, case_id: str, target_side: str | None, backend: str | None, until: str | None, **options
@@ -32,7 +37,11 @@ class Command(BaseCommand):
             raise CommandError("a criminal case has no plaintiff; the target side is the defendant")
         try:
             trial = trial_simulate(
-                case=case, target_side=target_side, backend=backend or settings.LEGALSIM_AGENT_BACKEND, until=until
+                case=case,
+                target_side=target_side,
+                backend=backend or settings.LEGALSIM_AGENT_BACKEND,
+                until=until,
+                supervised=options["supervisor"],
             )
         except BackendUnavailable as error:
             raise CommandError(str(error)) from None
