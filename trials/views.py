@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
@@ -29,5 +30,9 @@ def case_detail(request: HttpRequest, case_id: str) -> HttpResponse:
     """Participants see the case without its evaluation-only fields; staff see everything."""
     case = get_object_or_404(Case, pk=case_id)
     seed = case.seed if request.user.is_staff else case_public_seed(case.seed)
-    trials = case.trials.select_related("trajectory").order_by("-created_at")[:20]
+    trials = (
+        case.trials.select_related("trajectory")
+        .annotate(llm_calls_count=Count("llm_calls"))
+        .order_by("-created_at")[:20]
+    )
     return render(request, "trials/case_detail.html", {"case": case, "seed": seed, "trials": trials})
