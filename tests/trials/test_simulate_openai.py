@@ -69,8 +69,9 @@ def test_prompts_never_carry_evaluation_only_fields(openai_settings, llm_server,
     assert not leaked and len(llm_server.requests) > 100
 
 
+@pytest.mark.parametrize("fault", [("status", 502), ("cut",), ("malformed",), ("bad_tool_json",), ("disconnect",)])
 def test_a_failing_model_server_pauses_the_trial_and_resume_loses_nothing(
-    openai_settings, llm_server, lending_case, capsys
+    openai_settings, llm_server, lending_case, capsys, fault
 ):
     served = {"count": 0}
     from tests.llm_server import default_brain
@@ -78,7 +79,7 @@ def test_a_failing_model_server_pauses_the_trial_and_resume_loses_nothing(
     def flaky_brain(request: dict) -> str:
         served["count"] += 1
         if served["count"] == 20:
-            llm_server.fail_next(("status", 502), ("status", 502), ("status", 502))
+            llm_server.fail_next(fault, fault, fault)
         return default_brain(request)
 
     llm_server.brain = flaky_brain
@@ -90,7 +91,7 @@ def test_a_failing_model_server_pauses_the_trial_and_resume_loses_nothing(
     assert len(stored) >= 5 and [seq for seq, _ in stored] == list(range(1, len(stored) + 1))
 
     failed = trial.llm_calls.exclude(error="").last()
-    assert failed.attempts == 3 and "502" in failed.error
+    assert failed.attempts == 3 and "failed after 3 attempts" in failed.error
     call_command("resume_trial", str(trial.pk), "--json")
     result = json.loads(capsys.readouterr().out)
     trial.refresh_from_db()
