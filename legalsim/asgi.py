@@ -1,4 +1,5 @@
-"""ASGI entry point: HTTP through Django; websocket routes join here with the live room."""
+"""ASGI entry point: HTTP through Django, websockets through Channels (session auth, origin
+checked against ALLOWED_HOSTS)."""
 
 from __future__ import annotations
 
@@ -7,5 +8,17 @@ import os
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "legalsim.settings")
+django_asgi_app = get_asgi_application()
 
-application = get_asgi_application()
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from trials.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    }
+)

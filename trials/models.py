@@ -96,11 +96,19 @@ class Turn(models.Model):
     act = models.CharField(max_length=64)
     text = models.TextField()
     tokens = models.PositiveIntegerField(default=0)
+    client_id = models.CharField(
+        max_length=100, blank=True, help_text="the browser's id for a human turn: retries are idempotent"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["trial", "seq"]
-        constraints = [models.UniqueConstraint(fields=["trial", "seq"], name="unique_turn_seq_per_trial")]
+        constraints = [
+            models.UniqueConstraint(fields=["trial", "seq"], name="unique_turn_seq_per_trial"),
+            models.UniqueConstraint(
+                fields=["trial", "client_id"], condition=~models.Q(client_id=""), name="unique_client_id_per_trial"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.trial_id}#{self.seq} {self.speaker}"

@@ -187,7 +187,7 @@ def trial_resume(*, trial: Trial) -> Trial:
 def _trial_advance(trial: Trial, state: TrialState, participants: dict[str, Participant]) -> Trial:
     outcome = trial_run(state, participants)
     with transaction.atomic():
-        _records_store(trial, state)
+        records_store(trial, state)
         _llm_calls_store(trial, participants)
         trial.state = state.to_dict()
         trial.tokens = _tokens_used(trial, state)
@@ -222,7 +222,7 @@ def _llm_calls_store(trial: Trial, participants: dict[str, Participant]) -> None
     LLMCallRecord.objects.bulk_create(records)
 
 
-def _records_store(trial: Trial, state: TrialState) -> None:
+def records_store(trial: Trial, state: TrialState) -> None:
     """Store what the state recorded since the last store (the engine's lists only grow)."""
     stored_turns = trial.turns.count()
     stored_artifacts = trial.artifacts.count()
@@ -241,6 +241,7 @@ def _records_store(trial: Trial, state: TrialState) -> None:
             act=turn.act,
             text=turn.text,
             tokens=turn.tokens,
+            client_id=turn.client_id,
         )
         for turn in state.turns[stored_turns:]
     )

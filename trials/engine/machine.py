@@ -116,6 +116,7 @@ def apply_reply(state: TrialState, step: Speak, reply: Reply) -> TurnRecord:
         text=reply.text,
         tokens=reply.tokens,
         decision=reply.decision,
+        client_id=reply.client_id,
     )
     state.turns.append(turn)
     state.stage_turns += 1

@@ -40,11 +40,13 @@ def trial_run(
     participants: Mapping[str, Participant],
     *,
     on_event: EventSink | None = None,
-) -> End | Awaiting | Paused:
+    stop_before: str | None = None,
+) -> End | Awaiting | Paused | StageStart:
     """Run until the end or until a participant has nothing to give yet.
 
     ``on_event(step, outcome)`` is told of every applied step (the turn record for a turn),
     so callers can persist or broadcast without the engine knowing about either.
+    ``stop_before`` stops at the start of that stage (earlier stages simulated for a live trial).
     """
     emit = on_event or (lambda step, outcome: None)
     while True:
@@ -52,6 +54,8 @@ def trial_run(
         if isinstance(step, End):
             return step
         if isinstance(step, StageStart):
+            if step.stage == stop_before:
+                return step
             apply_stage_start(state, step)
             emit(step, None)
         elif isinstance(step, StageEnd):

@@ -23,6 +23,7 @@ class TurnRecord:
     text: str
     tokens: int = 0
     decision: str | None = None
+    client_id: str = ""
 
 
 @dataclass

@@ -65,6 +65,8 @@ class Reply:
     """The judge closes the current phase early (a human judge's *advance*)."""
     tokens: int = 0
     author: str = "agent"
+    client_id: str = ""
+    """The browser's id of a human message, so a retried ``say`` is recorded once."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,199 @@
+"""The live trial room over the websocket contract, with channels' WebsocketCommunicator."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+from django.db import connections
+
+from tests.conftest import DEMO_CASES
+from trials import driver
+from trials.live import trial_create
+from trials.models import Case, Trial, Turn
+from trials.routing import websocket_urlpatterns
+from trials.services import cases_import
+
+pytestmark = pytest.mark.django_db(transaction=True)
+CASE = "en-civil-traffic-accident"
+
+
+@pytest.fixture(autouse=True)
+async def stop_drivers(settings):
+    settings.LEGALSIM_SCRIPTED_TOKENS_PER_S = 0
+    yield
+    await driver.stop_all()
+    await database_sync_to_async(connections.close_all)()
+
+
+@database_sync_to_async
+def make_trial(
+    humans: dict[str, str], stages: list[str] | None = ("FIT",), case_id: str = CASE, seed: dict | None = None
+) -> Trial:
+    if seed is not None:
+        Case.objects.create(
+            id=seed["id"],
+            procedure=seed["procedure"],
+            title=seed["title"],
+            language=seed["language"],
+            cause_of_action=seed["cause_of_action"],
+            seed=seed,
+        )
+    else:
+        cases_import(paths=[DEMO_CASES / f"{case_id}.json"])
+    users = {seat: get_user_model().objects.get_or_create(username=name)[0] for seat, name in humans.items()}
+    return trial_create(
+        case=Case.objects.get(pk=seed["id"] if seed else case_id), humans=users, stages=list(stages) if stages else None
+    )
+
+
+async def connect(trial: Trial, username: str, after_seq: int = 0) -> WebsocketCommunicator:
+    user = await database_sync_to_async(lambda: get_user_model().objects.get_or_create(username=username)[0])()
+    communicator = WebsocketCommunicator(
+        URLRouter(websocket_urlpatterns), f"/ws/trials/{trial.pk}/?after_seq={after_seq}"
+    )
+    communicator.scope["user"] = user
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def play(
+    communicator: WebsocketCommunicator, seats: set[str], *, until_end: bool = True, frames: list | None = None
+) -> list[dict]:
+    """Answer every await for ``seats`` and collect frames until the end frame."""
+    frames = [] if frames is None else frames
+    while True:
+        frame = await communicator.receive_json_from(timeout=10)
+        frames.append(frame)
+        if frame["type"] == "await" and frame["seat"] in seats:
+            await communicator.send_json_to(
+                {
+                    "type": "say",
+                    "text": f"As {frame['seat']} in {frame['phase']}: my submission.",
+                    "client_id": f"c{len(frames)}",
+                    "decision": "decline",
+                }
+            )
+        if frame["type"] == "end" and until_end:
+            return frames
+
+
+def completed(frames: list[dict]) -> list[int]:
+    return [frame["seq"] for frame in frames if frame["type"] == "turn.end"]
+
+
+async def test_a_student_plays_plaintiff_counsel_through_the_first_instance_trial():
+    trial = await make_trial({"plaintiff_lawyer": "student"})
+    communicator = await connect(trial, "student")
+    frames = await play(communicator, {"plaintiff_lawyer"})
+    await communicator.disconnect()
+
+    turns = await database_sync_to_async(lambda: list(Turn.objects.filter(trial=trial).order_by("seq")))()
+    assert [turn.seq for turn in turns] == list(range(1, len(turns) + 1))
+    fit = [turn for turn in turns if turn.stage == "FIT"]
+    assert {turn.author for turn in fit if turn.seat == "plaintiff_lawyer"} == {"human"}
+    assert all(turn.author == "agent" for turn in turns if turn.stage != "FIT"), "earlier stages were simulated"
+    said = [f for f in frames if f["type"] == "turn.end" and f["seat"] == "plaintiff_lawyer" and f["stage"] == "FIT"]
+    assert said and all(frame["text"].startswith("As plaintiff_lawyer") for frame in said)
+    assert {"type": "artifact", "kind": "first_instance_judgment"}.items() <= next(
+        f for f in frames if f.get("kind") == "first_instance_judgment"
+    ).items()
+    ends = completed(frames)
+    assert ends == sorted(set(ends)) and ends[-1] == turns[-1].seq
+    trial = await database_sync_to_async(Trial.objects.get)(pk=trial.pk)
+    assert trial.status == Trial.Status.FINISHED
+
+
+async def test_say_is_idempotent_by_client_id_and_only_for_your_own_seat():
+    trial = await make_trial({"plaintiff_lawyer": "student"})
+    student = await connect(trial, "student")
+    stranger = await connect(trial, "stranger")
+    frame = await student.receive_json_from(timeout=10)
+    while frame["type"] != "await":
+        frame = await student.receive_json_from(timeout=10)
+    await stranger.send_json_to({"type": "say", "text": "I speak for counsel", "client_id": "x1"})
+    error = await stranger.receive_json_from(timeout=10)
+    while error["type"] != "error":
+        error = await stranger.receive_json_from(timeout=10)
+    assert error["code"] == "not_your_seat"
+
+    say = {"type": "say", "text": "Appearing for the plaintiff.", "client_id": "retry-1"}
+    await student.send_json_to(say)
+    echoed = await student.receive_json_from(timeout=10)
+    while echoed["type"] != "turn.end" or echoed["seat"] != "plaintiff_lawyer":
+        echoed = await student.receive_json_from(timeout=10)
+    await student.send_json_to(say)
+    await asyncio.sleep(0.5)
+    stored = await database_sync_to_async(
+        lambda: list(Turn.objects.filter(trial=trial, author="human").values_list("seq", "client_id"))
+    )()
+    assert stored == [(echoed["seq"], "retry-1")], "the retried say is recorded once"
+    await student.disconnect()
+    await stranger.disconnect()
+
+
+async def test_two_students_as_opposing_counsel():
+    trial = await make_trial({"plaintiff_lawyer": "alice", "defendant_lawyer": "bob"})
+    alice, bob = await connect(trial, "alice"), await connect(trial, "bob")
+
+    alice_frames, bob_frames = await asyncio.gather(play(alice, {"plaintiff_lawyer"}), play(bob, {"defendant_lawyer"}))
+    await alice.disconnect()
+    await bob.disconnect()
+    authors = await database_sync_to_async(
+        lambda: dict(Turn.objects.filter(trial=trial, author="human").values_list("seat", "author").distinct())
+    )()
+    assert set(authors) == {"plaintiff_lawyer", "defendant_lawyer"}
+    assert completed(alice_frames) == completed(bob_frames)
+
+
+async def test_a_reconnect_mid_stream_resumes_every_frame_exactly_once(settings):
+    settings.LEGALSIM_SCRIPTED_TOKENS_PER_S = 400
+    trial = await make_trial({"plaintiff_lawyer": "student"})
+    first = await connect(trial, "student")
+    frames: list[dict] = []
+    while True:
+        frame = await first.receive_json_from(timeout=10)
+        frames.append(frame)
+        deltas = [f for f in frames if f["type"] == "turn.delta" and f["seq"] == frame.get("seq")]
+        if frame["type"] == "turn.delta" and len(deltas) >= 5 and completed(frames):
+            break
+    await first.disconnect()
+    last_done = completed(frames)[-1]
+    second = await connect(trial, "student", after_seq=last_done)
+    frames2 = await play(second, {"plaintiff_lawyer"})
+    await second.disconnect()
+
+    assert not set(completed(frames)) & set(completed(frames2)), "nothing completed before is sent again"
+    texts: dict[int, str] = {}
+    for frame in [f for f in frames if f.get("seq", 0) > last_done] + frames2:
+        if frame["type"] == "turn.delta":
+            current = texts.get(frame["seq"], "")
+            assert frame["offset"] <= len(current)
+            texts[frame["seq"]] = current[: frame["offset"]] + frame["text"]
+    stored = await database_sync_to_async(
+        lambda: dict(Turn.objects.filter(trial=trial, author="agent", seq__gt=last_done).values_list("seq", "text"))
+    )()
+    assert stored and all(texts[seq] == text for seq, text in stored.items()), "streamed text equals the stored turn"
+
+
+async def test_the_browser_never_receives_hidden_fields():
+    from tests.trials.agents.test_visibility import plant
+
+    seed, planted = plant(json.loads((DEMO_CASES / CASE).with_suffix(".json").read_text()))
+    trial = await make_trial({"plaintiff_lawyer": "student"}, stages=None, seed=seed)
+    communicator = await connect(trial, "student")
+    frames = await play(communicator, {"plaintiff_lawyer"})
+    await communicator.disconnect()
+    received = json.dumps(frames, ensure_ascii=False)
+    leaked = [
+        label
+        for label, value in planted.items()
+        if label.startswith(("eval", "bottom_line:defendant", "memory")) and value in received
+    ]
+    assert not leaked

@@ -1,0 +1,146 @@
+"""The trial room's websocket (DESIGN.md websocket contract): thin; rules live in
+``trials.live`` and the engine, generation in ``trials.driver``."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from trials import driver
+from trials.engine.machine import next_step
+from trials.engine.steps import Speak
+from trials.live import LiveError, human_say, seats_of, turns_after
+from trials.models import Trial
+from trials.protocol import END, ErrorCode, await_frame, error_frame, turn_delta, turn_end
+
+
+class TrialConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self) -> None:
+        self.user = self.scope.get("user")
+        self.trial_id = int(self.scope["url_route"]["kwargs"]["trial_id"])
+        self.sent_starts: set[int] = set()
+        self.sent_ends: set[int] = set()
+        self.sent_text: dict[int, int] = {}
+        await self.accept()
+        if self.user is None or not self.user.is_authenticated:
+            await self.send_json(error_frame(ErrorCode.NOT_AUTHENTICATED, "log in first"))
+            await self.close(code=4401)
+            return
+        trial = await database_sync_to_async(Trial.objects.filter(pk=self.trial_id).first)()
+        if trial is None:
+            await self.close(code=4404)
+            return
+        self.seats = await database_sync_to_async(seats_of)(trial, self.user)
+        self.group = driver.group_name(self.trial_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        query = parse_qs(self.scope.get("query_string", b"").decode())
+        await self._replay(int((query.get("after_seq") or ["0"])[0] or 0))
+        driver.ensure_driver(self.trial_id)
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs) -> None:
+        if not isinstance(content, dict) or content.get("type") not in ("say", "resume", "control"):
+            await self.send_json(error_frame(ErrorCode.BAD_MESSAGE, "expected a say, resume or control message"))
+            return
+        if content["type"] == "resume":
+            await self._replay(int(content.get("after_seq") or 0))
+        elif content["type"] == "say":
+            await self._say(content)
+        else:
+            await self._control(content)
+
+    async def _say(self, content: dict) -> None:
+        try:
+            result = await database_sync_to_async(human_say)(
+                trial_id=self.trial_id,
+                user=self.user,
+                text=str(content.get("text") or ""),
+                client_id=str(content.get("client_id") or ""),
+                decision=content.get("decision"),
+            )
+        except LiveError as error:
+            await self.send_json(error_frame(error.code, str(error)))
+            return
+        if not result.duplicate:
+            await driver.broadcast(self.trial_id, turn_end(result.turn))
+            driver.wake(self.trial_id)
+        else:
+            await self._send_turn(turn_end(result.turn))
+
+    async def _control(self, content: dict) -> None:
+        allowed = "judge" in self.seats or self.user.is_staff
+        if not allowed:
+            await self.send_json(
+                error_frame(ErrorCode.NOT_YOUR_SEAT, "only the judge seat or an instructor controls the trial")
+            )
+            return
+        action = content.get("action")
+        if action not in ("pause", "resume"):
+            await self.send_json(error_frame(ErrorCode.UNSUPPORTED, f"control {action!r} is not supported yet"))
+            return
+        status = Trial.Status.PAUSED if action == "pause" else Trial.Status.RUNNING
+        await database_sync_to_async(Trial.objects.filter(pk=self.trial_id).update)(status=status)
+        driver.wake(self.trial_id)
+        await driver.broadcast(self.trial_id, {"type": "control", "action": action})
+
+    async def _replay(self, after_seq: int) -> None:
+        """Every stored turn after ``after_seq``, the turn in progress, then the pending await."""
+        self.sent_starts = {seq for seq in self.sent_starts if seq <= after_seq}
+        self.sent_ends = {seq for seq in self.sent_ends if seq <= after_seq}
+        self.sent_text = {seq: sent for seq, sent in self.sent_text.items() if seq <= after_seq}
+        trial = await database_sync_to_async(Trial.objects.get)(pk=self.trial_id)
+        for turn in await database_sync_to_async(turns_after)(trial, after_seq):
+            await self._send_turn(turn_end(turn))
+        current = driver.in_progress.get(self.trial_id)
+        if current is not None and current["start"]["seq"] > after_seq:
+            await self._send_turn(current["start"])
+            if current["text"]:
+                await self._send_turn(turn_delta(current["start"]["seq"], current["text"], 0))
+        state = trial.engine_state
+        step = next_step(state)
+        if state.finished:
+            await self.send_json(END)
+        elif isinstance(step, Speak) and step.seat in state.human_seats and trial.status == Trial.Status.WAITING:
+            await self.send_json(await_frame(step, f"{step.speaker}: {step.act.replace('_', ' ')}"))
+
+    async def trial_frame(self, event: dict) -> None:
+        await self._send_turn(event["frame"])
+
+    async def _send_turn(self, frame: dict) -> None:
+        """Send a frame once: turns replayed and broadcast are deduplicated by seq and offset."""
+        kind, seq = frame.get("type"), frame.get("seq")
+        if kind == "turn.start":
+            if seq in self.sent_starts:
+                return
+            self.sent_starts.add(seq)
+        elif kind == "turn.delta":
+            sent = self.sent_text.get(seq, 0)
+            end = frame["offset"] + len(frame["text"])
+            if seq in self.sent_ends or end <= sent:
+                return
+            frame = {
+                **frame,
+                "text": frame["text"][max(0, sent - frame["offset"]) :],
+                "offset": max(sent, frame["offset"]),
+            }
+            self.sent_text[seq] = end
+        elif kind == "turn.end":
+            if seq in self.sent_ends:
+                return
+            if seq not in self.sent_starts:
+                await self._send_turn(turn_start_from_end(frame))
+            self.sent_ends.add(seq)
+        await self.send_json(frame)
+
+
+def turn_start_from_end(frame: dict) -> dict:
+    return {
+        "type": "turn.start",
+        **{key: frame[key] for key in ("seq", "stage", "phase", "role", "side", "speaker", "seat")},
+    }

@@ -1,0 +1,232 @@
+"""The driver of a live trial: an asyncio task per trial that walks the engine, lets agents
+speak (streaming their words), waits for human seats, stores every step and broadcasts the
+frames to the trial's group.
+
+Generation belongs to the trial, not to a socket: the task is started by the first
+participant who connects and runs on when browsers go away. It is the only writer of agent
+steps; a human's ``say`` is recorded by ``trials.live.human_say`` and wakes the task.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from trials.agents.base import MemoryRequest, ParticipantFailed, TurnRequest
+from trials.agents.visibility import build_view
+from trials.engine.machine import apply_memory_update, apply_reply, apply_stage_end, apply_stage_start, next_step
+from trials.engine.steps import End, MemoryUpdate, Speak, StageEnd, StageStart, Step
+from trials.models import Trial
+from trials.protocol import END, artifact_frame, await_frame, stage_frame, turn_delta, turn_end, turn_start
+from trials.services import agent_participants, records_store
+
+logger = logging.getLogger(__name__)
+POLL_S = 2.0
+TOKEN = re.compile(r"[\u3400-\u9fff]|\w+\s*|\s+|[^\w\s]")
+
+_drivers: dict[int, asyncio.Task] = {}
+_wakeups: dict[int, asyncio.Event] = {}
+in_progress: dict[int, dict[str, Any]] = {}
+"""trial id -> the turn being generated: its ``turn.start`` frame and the text sent so far."""
+
+
+def group_name(trial_id: int) -> str:
+    return f"trial.{trial_id}"
+
+
+async def broadcast(trial_id: int, frame: dict[str, Any]) -> None:
+    await get_channel_layer().group_send(group_name(trial_id), {"type": "trial.frame", "frame": frame})
+
+
+def wake(trial_id: int) -> None:
+    event = _wakeups.get(trial_id)
+    if event is not None:
+        event.set()
+
+
+def ensure_driver(trial_id: int) -> None:
+    task = _drivers.get(trial_id)
+    if task is None or task.done():
+        _wakeups[trial_id] = asyncio.Event()
+        _drivers[trial_id] = asyncio.get_running_loop().create_task(_drive(trial_id))
+
+
+async def stop_all() -> None:
+    """Cancel every driver of this process (tests, shutdown)."""
+    tasks = list(_drivers.values())
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    _drivers.clear()
+    _wakeups.clear()
+    in_progress.clear()
+
+
+@database_sync_to_async
+def _snapshot(trial_id: int) -> tuple[Trial, Step]:
+    trial = Trial.objects.get(pk=trial_id)
+    return trial, next_step(trial.engine_state)
+
+
+@database_sync_to_async
+def _record(trial_id: int, step: Step, outcome: Any = None) -> Any:
+    """Apply ``step`` under a row lock if it is still the step the engine asks for."""
+    with transaction.atomic():
+        trial = Trial.objects.select_for_update().get(pk=trial_id)
+        state = trial.engine_state
+        if next_step(state) != step:
+            return None
+        if isinstance(step, StageStart):
+            apply_stage_start(state, step)
+            result: Any = state.artifacts[-1] if state.artifacts and state.artifacts[-1].stage == step.stage else True
+        elif isinstance(step, StageEnd):
+            apply_stage_end(state, step)
+            result = True
+        elif isinstance(step, Speak):
+            result = apply_reply(state, step, outcome)
+        else:
+            apply_memory_update(state, step, outcome)
+            result = True
+        records_store(trial, state)
+        trial.state = state.to_dict()
+        trial.tokens = sum(turn.tokens for turn in state.turns)
+        fields = ["state", "tokens"]
+        if state.finished:
+            trial.status, trial.finished_at = Trial.Status.FINISHED, timezone.now()
+            fields += ["status", "finished_at"]
+        trial.save(update_fields=fields)
+        if state.finished:
+            from annotation.services import trajectory_from_trial
+
+            transaction.on_commit(lambda: trajectory_from_trial(trial=trial))
+        return result
+
+
+@database_sync_to_async
+def _set_status(trial_id: int, status: str, reason: str = "") -> None:
+    Trial.objects.filter(pk=trial_id).update(status=status, pause_reason=reason)
+
+
+async def _drive(trial_id: int) -> None:
+    try:
+        await _loop(trial_id)
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        logger.exception("driver of trial %s stopped", trial_id)
+        raise
+    finally:
+        in_progress.pop(trial_id, None)
+
+
+async def _loop(trial_id: int) -> None:
+    trial, _ = await _snapshot(trial_id)
+    participants = await database_sync_to_async(agent_participants)(
+        trial.procedure, trial.backend, target_side=trial.target_side, supervised=trial.supervised
+    )
+    while True:
+        trial, step = await _snapshot(trial_id)
+        if isinstance(step, End):
+            await broadcast(trial_id, END)
+            return
+        if trial.status == Trial.Status.PAUSED:
+            await _wait(trial_id)
+            continue
+        state = trial.engine_state
+        if isinstance(step, StageStart | StageEnd):
+            result = await _record(trial_id, step)
+            await broadcast(
+                trial_id, stage_frame(step.stage, "started" if isinstance(step, StageStart) else "finished")
+            )
+            if result is not None and result is not True:
+                await broadcast(trial_id, artifact_frame(result.kind, result.title))
+        elif step.seat in state.human_seats:
+            await _await_human(trial_id, step)
+        elif isinstance(step, Speak):
+            await _agent_turn(trial_id, step, participants[step.seat], state)
+        else:
+            view = build_view(state, step.seat, phase="memory")
+            update = await asyncio.to_thread(participants[step.seat].update_memory, MemoryRequest(step, view))
+            await _record(trial_id, step, update)
+
+
+async def _wait(trial_id: int) -> None:
+    event = _wakeups.setdefault(trial_id, asyncio.Event())
+    try:
+        await asyncio.wait_for(event.wait(), timeout=POLL_S)
+    except TimeoutError:
+        pass
+    event.clear()
+
+
+async def _await_human(trial_id: int, step: Step) -> None:
+    if isinstance(step, Speak):
+        await _set_status(trial_id, Trial.Status.WAITING)
+        await broadcast(trial_id, await_frame(step, f"{step.speaker}: {step.act.replace('_', ' ')}"))
+        await _wait(trial_id)
+        await _set_status(trial_id, Trial.Status.RUNNING)
+    else:
+        await _record(trial_id, step, MemoryUpdate())
+
+
+async def _agent_turn(trial_id: int, step: Speak, agent: Any, state) -> None:
+    start = turn_start(step)
+    in_progress[trial_id] = {"start": start, "text": ""}
+    await broadcast(trial_id, start)
+    loop = asyncio.get_running_loop()
+    live: asyncio.Queue[str] = asyncio.Queue()
+    streams_itself = hasattr(agent, "on_delta")
+    if streams_itself:
+        agent.on_delta = lambda delta: loop.call_soon_threadsafe(live.put_nowait, delta)
+    request = TurnRequest(step, build_view(state, step.seat, phase=step.phase))
+    generation = asyncio.create_task(asyncio.to_thread(agent.respond, request))
+    while not generation.done() or not live.empty():
+        try:
+            delta = await asyncio.wait_for(live.get(), timeout=0.05)
+        except TimeoutError:
+            continue
+        await _send_delta(trial_id, step.seq, delta)
+    try:
+        reply = generation.result()
+    except ParticipantFailed as failure:
+        in_progress.pop(trial_id, None)
+        await _set_status(trial_id, Trial.Status.PAUSED, f"{step.seat} at {step.stage}: {failure}")
+        await broadcast(trial_id, {"type": "error", "code": "agent_failed", "message": str(failure)})
+        return
+    if not streams_itself:
+        await _pace(trial_id, step.seq, reply.text)
+    turn = await _record(trial_id, step, reply)
+    in_progress.pop(trial_id, None)
+    if turn is not None:
+        await broadcast(trial_id, turn_end(turn))
+        if step.artifact is not None:
+            await broadcast(
+                trial_id, artifact_frame(step.artifact, reply.artifact.title if reply.artifact else step.artifact)
+            )
+
+
+async def _send_delta(trial_id: int, seq: int, text: str) -> None:
+    current = in_progress.get(trial_id)
+    offset = len(current["text"]) if current else 0
+    if current is not None:
+        current["text"] += text
+    await broadcast(trial_id, turn_delta(seq, text, offset))
+
+
+async def _pace(trial_id: int, seq: int, text: str) -> None:
+    """Stream a whole reply at LEGALSIM_SCRIPTED_TOKENS_PER_S (0: in one frame)."""
+    rate = settings.LEGALSIM_SCRIPTED_TOKENS_PER_S
+    if rate <= 0:
+        await _send_delta(trial_id, seq, text)
+        return
+    for token in TOKEN.findall(text):
+        await _send_delta(trial_id, seq, token)
+        await asyncio.sleep(1 / rate)

@@ -1,0 +1,145 @@
+"""Live trials: creating one with human seats, and what a human seat's ``say`` does.
+
+Plain transactional services (no websocket here): the consumer and the driver call them.
+Every write re-checks, under a row lock, that the step it records is the one the engine asks
+for, so a human reply, the driver and a retried message can never record a turn twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from trials.agents.visibility import build_view
+from trials.engine.machine import apply_reply, next_step, trial_start
+from trials.engine.runner import trial_run
+from trials.engine.state import TrialState, TurnRecord
+from trials.engine.steps import ArtifactDraft, Reply, Speak
+from trials.models import Case, Seat, Trial, Turn
+from trials.procedures import procedure_for
+from trials.protocol import ErrorCode
+from trials.services import agent_model_name, agent_participants, records_store, target_seat
+
+
+class LiveError(Exception):
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def trial_create(
+    *,
+    case: Case,
+    humans: dict[str, AbstractBaseUser],
+    stages: list[str] | None = None,
+    target_side: str | None = None,
+    created_by: AbstractBaseUser | None = None,
+) -> Trial:
+    """A trial whose ``humans`` seats are held by those users and every other seat by an agent.
+
+    With ``stages`` (e.g. FIT, SIT) the stages before the first one are simulated by agents
+    first, so the played stage starts from a real state.
+    """
+    procedure = procedure_for(case.procedure)
+    unknown = sorted(set(humans) - set(procedure.seats))
+    if unknown:
+        raise ValueError(f"unknown seat(s) {', '.join(unknown)}; seats: {', '.join(procedure.seats)}")
+    chosen = stages or list(procedure.stage_ids)
+    bad = [stage for stage in chosen if stage not in procedure.stage_ids]
+    if bad:
+        raise ValueError(f"unknown stage(s) {', '.join(bad)}; stages: {', '.join(procedure.stage_ids)}")
+    target_side = target_side or ("defendant" if case.procedure == "criminal" else "plaintiff")
+    backend = settings.LEGALSIM_AGENT_BACKEND
+    state = trial_start(case=case.seed, target_side=target_side, last_stage=chosen[-1] if stages else None)
+    if stages and chosen[0] != procedure.stage_ids[0]:
+        trial_run(state, agent_participants(case.procedure, backend, target_side=target_side), stop_before=chosen[0])
+    state.human_seats = {seat: user.get_username() for seat, user in humans.items()}
+    with transaction.atomic():
+        trial = Trial.objects.create(
+            case=case,
+            procedure=case.procedure,
+            target_side=target_side,
+            backend=backend,
+            state=state.to_dict(),
+            created_by=created_by,
+        )
+        target = target_seat(case.procedure, target_side)
+        Seat.objects.bulk_create(
+            Seat(
+                trial=trial,
+                seat=seat,
+                user=humans.get(seat),
+                agent_model="" if seat in humans else agent_model_name(backend, seat == target),
+            )
+            for seat in procedure.seats
+        )
+        records_store(trial, state)
+    return trial
+
+
+def seats_of(trial: Trial, user: AbstractBaseUser) -> list[str]:
+    return list(trial.seats.filter(user=user).values_list("seat", flat=True)) if user.is_authenticated else []
+
+
+@dataclass(frozen=True)
+class SayResult:
+    turn: TurnRecord
+    duplicate: bool
+
+
+def human_say(
+    *, trial_id: int, user: AbstractBaseUser, text: str, client_id: str = "", decision: str | None = None
+) -> SayResult:
+    """Record what a person says in the seat the trial is waiting for; a retried message
+    (same ``client_id``) returns the turn it already recorded."""
+    text = text.strip()
+    if not text:
+        raise LiveError(ErrorCode.BAD_MESSAGE, "say needs some text")
+    with transaction.atomic():
+        trial = Trial.objects.select_for_update().get(pk=trial_id)
+        state = trial.engine_state
+        if client_id:
+            known = next((turn for turn in state.turns if turn.client_id == client_id), None)
+            if known is not None:
+                return SayResult(known, duplicate=True)
+        if state.finished:
+            raise LiveError(ErrorCode.TRIAL_FINISHED, "the trial has ended")
+        step = next_step(state)
+        held = seats_of(trial, user)
+        if not held:
+            raise LiveError(ErrorCode.NOT_YOUR_SEAT, "you hold no seat in this trial")
+        if not isinstance(step, Speak) or step.seat not in held:
+            raise LiveError(ErrorCode.NOT_YOUR_TURN, "it is not your seat's turn to speak")
+        reply = Reply(
+            text=text,
+            author="human",
+            client_id=client_id,
+            decision=(decision if decision in ("accept", "decline") else "decline")
+            if step.act == "answer_mediation"
+            else None,
+            artifact=ArtifactDraft(text.splitlines()[0][:300], text) if step.artifact else None,
+        )
+        turn = apply_reply(state, step, reply)
+        _state_save(trial, state)
+    return SayResult(turn, duplicate=False)
+
+
+def _state_save(trial: Trial, state: TrialState) -> None:
+    records_store(trial, state)
+    trial.state = state.to_dict()
+    trial.save(update_fields=["state"])
+
+
+def seat_view_for(trial: Trial, seat: str) -> dict:
+    """What a seat's case-file panel shows: its view at the trial's current stage, no more."""
+    state = trial.engine_state
+    if state.finished:
+        state.stage_index = max(0, state.stage_index)
+    return build_view(state, seat).__dict__
+
+
+def turns_after(trial: Trial, after_seq: int) -> list[Turn]:
+    return list(trial.turns.filter(seq__gt=after_seq).order_by("seq"))

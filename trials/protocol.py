@@ -1,0 +1,74 @@
+"""The websocket protocol of a trial room (DESIGN.md, websocket contract): typed frames.
+
+Server frames are built here and nowhere else; extra keys (``offset`` on deltas, the turn's
+metadata on ``turn.end``) let a client that joined mid-turn render it, and clients ignore
+keys they do not know.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from trials.engine.state import TurnRecord
+from trials.engine.steps import Speak
+
+
+class ErrorCode(StrEnum):
+    NOT_AUTHENTICATED = "not_authenticated"
+    NOT_A_PARTICIPANT = "not_a_participant"
+    NOT_YOUR_SEAT = "not_your_seat"
+    NOT_YOUR_TURN = "not_your_turn"
+    BAD_MESSAGE = "bad_message"
+    TRIAL_FINISHED = "trial_finished"
+    UNSUPPORTED = "unsupported"
+
+
+def turn_meta(turn: TurnRecord | Speak) -> dict[str, Any]:
+    return {
+        "seq": turn.seq,
+        "stage": turn.stage,
+        "phase": turn.phase,
+        "role": turn.role,
+        "side": turn.side,
+        "speaker": turn.speaker,
+        "seat": turn.seat,
+    }
+
+
+def turn_start(turn: TurnRecord | Speak) -> dict[str, Any]:
+    return {"type": "turn.start", **turn_meta(turn)}
+
+
+def turn_delta(seq: int, text: str, offset: int) -> dict[str, Any]:
+    return {"type": "turn.delta", "seq": seq, "text": text, "offset": offset}
+
+
+def turn_end(turn: TurnRecord) -> dict[str, Any]:
+    return {"type": "turn.end", **turn_meta(turn), "text": turn.text, "author": turn.author}
+
+
+def await_frame(step: Speak, prompt: str) -> dict[str, Any]:
+    return {
+        "type": "await",
+        "seat": step.seat,
+        "stage": step.stage,
+        "phase": step.phase,
+        "prompt": prompt,
+        "act": step.act,
+    }
+
+
+def stage_frame(stage: str, status: str) -> dict[str, Any]:
+    return {"type": "stage", "stage": stage, "status": status}
+
+
+def artifact_frame(kind: str, title: str) -> dict[str, Any]:
+    return {"type": "artifact", "kind": kind, "title": title}
+
+
+def error_frame(code: ErrorCode, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": str(code), "message": message}
+
+
+END = {"type": "end"}
