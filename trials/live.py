@@ -143,3 +143,22 @@ def seat_view_for(trial: Trial, seat: str) -> dict:
 
 def turns_after(trial: Trial, after_seq: int) -> list[Turn]:
     return list(trial.turns.filter(seq__gt=after_seq).order_by("seq"))
+
+
+def seat_take(*, trial_id: int, seat: str, user: AbstractBaseUser) -> None:
+    """A second participant takes a seat an agent holds (shared trial link)."""
+    with transaction.atomic():
+        trial = Trial.objects.select_for_update().get(pk=trial_id)
+        row = trial.seats.filter(seat=seat).first()
+        if row is None:
+            raise LiveError(ErrorCode.BAD_MESSAGE, f"no seat {seat!r} in this trial")
+        if row.user_id is not None and row.user_id != user.pk:
+            raise LiveError(ErrorCode.NOT_YOUR_SEAT, f"{seat} is already held by someone else")
+        state = trial.engine_state
+        if state.finished:
+            raise LiveError(ErrorCode.TRIAL_FINISHED, "the trial has ended")
+        state.human_seats[seat] = user.get_username()
+        row.user, row.agent_model = user, ""
+        row.save(update_fields=["user", "agent_model"])
+        trial.state = state.to_dict()
+        trial.save(update_fields=["state"])

@@ -2,11 +2,15 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 
-from trials.models import Case
+from trials.live import LiveError, seat_take, seat_view_for, seats_of, trial_create
+from trials.models import Case, Trial
+from trials.procedures import procedure_for
 from trials.selectors import case_public_seed, case_search
+from trials.services import BackendUnavailable
 
 
 @login_required
@@ -35,4 +39,70 @@ def case_detail(request: HttpRequest, case_id: str) -> HttpResponse:
         .annotate(llm_calls_count=Count("llm_calls"))
         .order_by("-created_at")[:20]
     )
-    return render(request, "trials/case_detail.html", {"case": case, "seed": seed, "trials": trials})
+    context = {
+        "case": case,
+        "seed": seed,
+        "trials": trials,
+        "playable_seats": PLAYABLE_SEATS[case.procedure],
+        "stages": procedure_for(case.procedure).stage_ids,
+    }
+    return render(request, "trials/case_detail.html", context)
+
+
+PLAYABLE_SEATS = {
+    "civil": ("plaintiff_lawyer", "defendant_lawyer", "plaintiff_client", "defendant_client", "judge"),
+    "criminal": ("attorney", "prosecutor", "defendant", "judge"),
+}
+
+
+@login_required
+@require_POST
+def trial_play(request: HttpRequest, case_id: str) -> HttpResponse:
+    """The lobby's form: play the chosen seats in the chosen stages; every other seat is an agent."""
+    case = get_object_or_404(Case, pk=case_id)
+    seats = [seat for seat in request.POST.getlist("seats") if seat in PLAYABLE_SEATS[case.procedure]]
+    stage = request.POST.get("stage", "all")
+    stages = None if stage == "all" else [stage]
+    try:
+        trial = trial_create(
+            case=case,
+            humans=dict.fromkeys(seats, request.user),
+            stages=stages,
+            target_side=request.POST.get("target_side") or None,
+            created_by=request.user,
+        )
+    except (ValueError, BackendUnavailable) as error:
+        return HttpResponseBadRequest(str(error))
+    return redirect("trials:trial_room", trial_id=trial.pk)
+
+
+@login_required
+def trial_room(request: HttpRequest, trial_id: int) -> HttpResponse:
+    trial = get_object_or_404(Trial.objects.select_related("case"), pk=trial_id)
+    my_seats = seats_of(trial, request.user)
+    seat_views = [seat_view_for(trial, seat) for seat in my_seats]
+    open_seats = [
+        seat.seat
+        for seat in trial.seats.filter(user__isnull=True)
+        if seat.seat in PLAYABLE_SEATS[trial.procedure] and trial.status != Trial.Status.FINISHED
+    ]
+    context = {
+        "trial": trial,
+        "turns": trial.turns.order_by("seq"),
+        "artifacts": trial.artifacts.exclude(kind__in=()).order_by("id") if request.user.is_staff else [],
+        "my_seats": my_seats,
+        "seat_views": seat_views,
+        "open_seats": open_seats,
+        "ws_path": f"/ws/trials/{trial.pk}/",
+    }
+    return render(request, "trials/room.html", context)
+
+
+@login_required
+@require_POST
+def trial_join(request: HttpRequest, trial_id: int) -> HttpResponse:
+    try:
+        seat_take(trial_id=trial_id, seat=request.POST.get("seat", ""), user=request.user)
+    except LiveError as error:
+        return HttpResponseBadRequest(str(error))
+    return redirect("trials:trial_room", trial_id=trial_id)

@@ -197,3 +197,21 @@ async def test_the_browser_never_receives_hidden_fields():
         if label.startswith(("eval", "bottom_line:defendant", "memory")) and value in received
     ]
     assert not leaked
+
+
+async def test_the_socket_checks_origin_and_login():
+    from legalsim.asgi import application
+
+    trial = await make_trial({"plaintiff_lawyer": "student"})
+    foreign = WebsocketCommunicator(
+        application, f"/ws/trials/{trial.pk}/", headers=[(b"origin", b"http://evil.example")]
+    )
+    connected, _ = await foreign.connect()
+    assert not connected
+    anonymous = WebsocketCommunicator(
+        application, f"/ws/trials/{trial.pk}/", headers=[(b"origin", b"http://127.0.0.1:8000")]
+    )
+    connected, _ = await anonymous.connect()
+    assert connected
+    assert (await anonymous.receive_json_from(timeout=5))["code"] == "not_authenticated"
+    await anonymous.disconnect()

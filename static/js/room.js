@@ -1,0 +1,95 @@
+// Trial room client for the JSON websocket protocol (DESIGN.md): renders turns as they
+// stream, enables the composer when one of your seats is awaited, reconnects with backoff
+// and resumes after the last complete turn it showed.
+(() => {
+  "use strict";
+  const room = document.getElementById("room");
+  if (!room) return;
+  const mySeats = new Set((room.dataset.mySeats || "").split(",").filter(Boolean));
+  const transcript = document.getElementById("transcript");
+  const banner = { stage: document.getElementById("banner-stage"), turn: document.getElementById("banner-turn"), link: document.getElementById("connection") };
+  const composer = { form: document.getElementById("composer"), text: document.getElementById("composer-text"), send: document.getElementById("composer-send"), label: document.getElementById("composer-label"), decision: document.getElementById("composer-decision") };
+  let socket = null, retry = 0, awaited = null;
+
+  const lastSeq = () => {
+    const done = transcript.querySelectorAll("li.turn:not(.streaming)");
+    return done.length ? Number(done[done.length - 1].dataset.seq) : 0;
+  };
+
+  function turnItem(frame) {
+    let item = document.getElementById(`turn-${frame.seq}`);
+    if (!item) {
+      item = document.createElement("li");
+      item.id = `turn-${frame.seq}`;
+      item.dataset.seq = frame.seq;
+      item.className = "turn streaming";
+      const speaker = document.createElement("span");
+      speaker.className = "speaker";
+      speaker.textContent = frame.speaker || "";
+      const where = document.createElement("span");
+      where.className = "muted small";
+      where.textContent = ` ${frame.stage || ""} · ${frame.phase || ""}`;
+      const text = document.createElement("div");
+      text.className = "text";
+      item.append(speaker, where, text);
+      transcript.append(item);
+    }
+    return item;
+  }
+
+  function setAwaited(frame) {
+    awaited = frame && mySeats.has(frame.seat) ? frame : null;
+    if (!composer.form) return;
+    composer.text.disabled = composer.send.disabled = !awaited;
+    composer.decision.hidden = !(awaited && awaited.act === "answer_mediation");
+    composer.label.textContent = awaited ? `Your turn as ${awaited.seat}: ${awaited.prompt}` : "Waiting for your turn";
+    if (awaited) composer.text.focus();
+  }
+
+  const handlers = {
+    "turn.start": (frame) => { turnItem(frame); banner.turn.textContent = `${frame.speaker} is speaking (${frame.phase})`; },
+    "turn.delta": (frame) => {
+      const text = turnItem(frame).querySelector(".text");
+      text.textContent = text.textContent.slice(0, frame.offset ?? text.textContent.length) + frame.text;
+    },
+    "turn.end": (frame) => {
+      const item = turnItem(frame);
+      item.querySelector(".text").textContent = frame.text;
+      item.classList.remove("streaming");
+      if (frame.author === "human") item.classList.add("human");
+      if (awaited && frame.seat === awaited.seat) setAwaited(null);
+      transcript.scrollTop = transcript.scrollHeight;
+    },
+    await: (frame) => { setAwaited(frame); banner.turn.textContent = `Waiting for ${frame.seat} (${frame.phase})`; },
+    stage: (frame) => { banner.stage.textContent = `${frame.stage}: ${frame.status}`; },
+    artifact: (frame) => { banner.turn.textContent = `Document filed: ${frame.title}`; },
+    error: (frame) => { banner.link.textContent = `${frame.code}: ${frame.message}`; },
+    end: () => { banner.stage.textContent = "The trial has ended"; setAwaited(null); },
+  };
+
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${scheme}://${location.host}${room.dataset.wsPath}?after_seq=${lastSeq()}`);
+    socket.onopen = () => { retry = 0; banner.link.textContent = "live"; };
+    socket.onmessage = (event) => { const frame = JSON.parse(event.data); (handlers[frame.type] || (() => {}))(frame); };
+    socket.onclose = () => {
+      banner.link.textContent = "reconnecting…";
+      const delay = Math.min(30000, 500 * 2 ** retry++);
+      setTimeout(connect, delay);
+    };
+  }
+
+  if (composer.form) {
+    composer.form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const text = composer.text.value.trim();
+      if (!text || !awaited || !socket || socket.readyState !== WebSocket.OPEN) return;
+      socket.send(JSON.stringify({ type: "say", text, client_id: crypto.randomUUID(), decision: composer.decision.value }));
+      composer.text.value = "";
+    });
+  }
+  document.querySelectorAll("[data-control]").forEach((button) => button.addEventListener("click", () => {
+    socket?.send(JSON.stringify({ type: "control", action: button.dataset.control }));
+  }));
+  connect();
+})();

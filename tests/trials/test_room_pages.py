@@ -1,0 +1,88 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from tests.conftest import DEMO_CASES
+from tests.trials.agents.test_visibility import plant
+from trials.models import Case, Trial
+from trials.services import cases_import
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def student(client, django_user_model):
+    user = django_user_model.objects.create_user("student")
+    client.force_login(user)
+    return user
+
+
+def test_create_trial_prints_the_contract(capsys, django_user_model):
+    cases_import(paths=[DEMO_CASES / "zh-civil-private-lending.json"])
+    django_user_model.objects.create_user("alice")
+    call_command(
+        "create_trial", "zh-civil-private-lending", "--stages", "FIT,SIT", "--human", "plaintiff_lawyer=alice", "--json"
+    )
+    result = json.loads(capsys.readouterr().out)
+    assert result["ws_path"] == f"/ws/trials/{result['trial_id']}/"
+    assert result["seats"] == {
+        "plaintiff_client": "agent:scripted",
+        "defendant_client": "agent:scripted",
+        "plaintiff_lawyer": "human:alice",
+        "defendant_lawyer": "agent:scripted",
+        "judge": "agent:scripted",
+    }
+    state = Trial.objects.get(pk=result["trial_id"]).engine_state
+    assert state.stage_history == ["LC", "CD"] and state.last_stage == "SIT", "LC and CD were simulated first"
+
+
+def test_play_creates_a_trial_with_my_seat_and_opens_the_room(client, student):
+    cases_import(paths=[DEMO_CASES / "en-civil-commercial-lease.json"])
+    response = client.post(
+        reverse("trials:trial_play", args=["en-civil-commercial-lease"]),
+        {"seats": ["defendant_lawyer"], "stage": "FIT", "target_side": "defendant"},
+    )
+    trial = Trial.objects.get()
+    assert response.url == reverse("trials:trial_room", args=[trial.pk])
+    assert trial.seats.get(seat="defendant_lawyer").user == student and trial.target_side == "defendant"
+    page = client.get(response.url).content.decode()
+    assert 'data-my-seats="defendant_lawyer"' in page and "Your case file: defendant_lawyer" in page
+
+
+def test_the_room_shows_my_seat_only_what_it_may_see(client, student):
+    seed, planted = plant(json.loads((DEMO_CASES / "en-civil-traffic-accident.json").read_text()))
+    Case.objects.create(
+        id=seed["id"],
+        procedure="civil",
+        title=seed["title"],
+        language="en",
+        cause_of_action=seed["cause_of_action"],
+        seed=seed,
+    )
+    client.post(reverse("trials:trial_play", args=[seed["id"]]), {"seats": ["plaintiff_lawyer"], "stage": "all"})
+    page = client.get(reverse("trials:trial_room", args=[Trial.objects.get().pk])).content.decode()
+    assert planted["facts:plaintiff"] in page, "the seat's own facts are in its case file"
+    hidden = [label for label, value in planted.items() if not label.endswith(":plaintiff") and value in page]
+    assert not hidden
+
+
+def test_a_second_student_takes_the_opposing_seat_by_link(client, student, django_user_model):
+    cases_import(paths=[DEMO_CASES / "en-civil-commercial-lease.json"])
+    client.post(
+        reverse("trials:trial_play", args=["en-civil-commercial-lease"]),
+        {"seats": ["plaintiff_lawyer"], "stage": "FIT"},
+    )
+    trial = Trial.objects.get()
+    bob = django_user_model.objects.create_user("bob")
+    client.force_login(bob)
+    assert "You are watching this trial." in client.get(reverse("trials:trial_room", args=[trial.pk])).content.decode()
+    client.post(reverse("trials:trial_join", args=[trial.pk]), {"seat": "defendant_lawyer"})
+    trial.refresh_from_db()
+    assert trial.seats.get(seat="defendant_lawyer").user == bob
+    assert trial.engine_state.human_seats == {"plaintiff_lawyer": "student", "defendant_lawyer": "bob"}
+    taken = client.post(reverse("trials:trial_join", args=[trial.pk]), {"seat": "plaintiff_lawyer"})
+    assert taken.status_code == 400 and b"already held" in taken.content
