@@ -1,0 +1,101 @@
+"""The trial room in a real browser: Debian's chromium driven by Playwright, against daphne."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+from channels.testing import ChannelsLiveServerTestCase
+from django.conf import settings
+from django.contrib.auth import get_user_model
+
+from tests.conftest import DEMO_CASES
+from trials.procedures.civil import CIVIL_LIFE_CYCLE
+from trials.services import cases_import
+
+CHROMIUM = shutil.which("chromium")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
+
+
+class TrialRoomInTheBrowser(ChannelsLiveServerTestCase):
+    host = "127.0.0.1"
+    serve_static = True
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        # Playwright's sync API keeps an event loop in this thread; the test's own ORM calls
+        # are still synchronous (Django's documented setting for Playwright tests).
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+        settings.LEGALSIM_SCRIPTED_TOKENS_PER_S = 400
+        super().setUpClass()
+        from playwright.sync_api import sync_playwright
+
+        cls.playwright = sync_playwright().start()
+        cls.browser = cls.playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--no-first-run",
+            ],
+        )
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.browser.close()
+        cls.playwright.stop()
+        super().tearDownClass()
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+    def setUp(self) -> None:
+        cases_import(paths=[DEMO_CASES / "en-civil-traffic-accident.json"])
+        get_user_model().objects.create_user("student", password="a-demo-password-1")
+        self.page = self.browser.new_page()
+        self.page.set_default_timeout(60_000)
+        self.page.goto(f"{self.live_server_url}/accounts/login/")
+        self.page.fill("#id_username", "student")
+        self.page.fill("#id_password", "a-demo-password-1")
+        self.page.click("button[type=submit]")
+
+    def tearDown(self) -> None:
+        self.page.close()
+
+    def play(self, seat: str, words: str) -> None:
+        page = self.page
+        page.goto(f"{self.live_server_url}/cases/en-civil-traffic-accident/")
+        page.uncheck("input[value=plaintiff_lawyer]")
+        page.check(f"input[value={seat}]")
+        page.select_option("select[name=stage]", "FIT")
+        page.click("text=Start the trial")
+        page.wait_for_selector("#connection:has-text('live')")
+        turns = 0
+        while not page.locator("#banner-stage:has-text('The trial has ended')").count():
+            page.wait_for_function(
+                "() => !document.getElementById('composer-text').disabled"
+                " || document.getElementById('banner-stage').textContent.includes('ended')"
+            )
+            if page.locator("#composer-text").is_enabled():
+                turns += 1
+                page.fill("#composer-text", f"{words} ({turns})")
+                page.click("#composer-send")
+                page.wait_for_selector(f"li.turn.human:has-text('{words} ({turns})')")
+        self.turns = turns
+
+    def test_a_student_argues_as_plaintiff_counsel_and_sees_the_judgment(self) -> None:
+        self.play("plaintiff_lawyer", "The defendant failed to yield at the crossing")
+        transcript = self.page.inner_text("#transcript")
+        fit = CIVIL_LIFE_CYCLE.stage("FIT")
+        slots = [slot for phase in fit.phases for slot in phase.slots if slot.seat == "plaintiff_lawyer"]
+        assert self.turns == len(slots), "counsel is awaited at every slot of the trial procedure"
+        assert "The defendant failed to yield at the crossing (1)" in transcript
+        assert "Judgment:" in transcript
+        assert "Your case file: plaintiff_lawyer" in self.page.content()
+
+    def test_a_student_presides_and_pronounces(self) -> None:
+        self.play("judge", "Civil judgment: the defendant shall pay RMB 74,900")
+        transcript = self.page.inner_text("#transcript")
+        assert "Civil judgment: the defendant shall pay RMB 74,900" in transcript
+        assert self.page.locator("li.turn.human").count() == self.turns
