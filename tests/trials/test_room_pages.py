@@ -86,3 +86,19 @@ def test_a_second_student_takes_the_opposing_seat_by_link(client, student, djang
     assert trial.engine_state.human_seats == {"plaintiff_lawyer": "student", "defendant_lawyer": "bob"}
     taken = client.post(reverse("trials:trial_join", args=[trial.pk]), {"seat": "plaintiff_lawyer"})
     assert taken.status_code == 400 and b"already held" in taken.content
+
+
+def test_case_text_in_the_room_is_escaped(client, student):
+    seed = json.loads((DEMO_CASES / "en-civil-traffic-accident.json").read_text())
+    seed["first_instance"]["claims"][0] = "<img src=x onerror=alert(1)>"
+    Case.objects.create(
+        id=seed["id"],
+        procedure="civil",
+        title=seed["title"],
+        language="en",
+        cause_of_action=seed["cause_of_action"],
+        seed=seed,
+    )
+    client.post(reverse("trials:trial_play", args=[seed["id"]]), {"seats": ["plaintiff_lawyer"], "stage": "FIT"})
+    page = client.get(reverse("trials:trial_room", args=[Trial.objects.get().pk])).content.decode()
+    assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
