@@ -23,6 +23,7 @@ from django.utils import timezone
 from trials.agents.base import MemoryRequest, ParticipantFailed, TurnRequest
 from trials.agents.visibility import build_view
 from trials.engine.machine import apply_memory_update, apply_reply, apply_stage_end, apply_stage_start, next_step
+from trials.engine.state import TrialState
 from trials.engine.steps import End, MemoryUpdate, Speak, StageEnd, StageStart, Step
 from trials.models import Trial
 from trials.protocol import END, artifact_frame, await_frame, stage_frame, turn_delta, turn_end, turn_start
@@ -30,6 +31,7 @@ from trials.services import agent_participants, records_store
 
 logger = logging.getLogger(__name__)
 POLL_S = 2.0
+FRAME_S = 0.05
 TOKEN = re.compile(r"[\u3400-\u9fff]|\w+\s*|\s+|[^\w\s]")
 
 _drivers: dict[int, asyncio.Task] = {}
@@ -71,9 +73,11 @@ async def stop_all() -> None:
 
 
 @database_sync_to_async
-def _snapshot(trial_id: int) -> tuple[Trial, Step]:
+def _snapshot(trial_id: int) -> tuple[Trial, TrialState, Step]:
+    """The trial, its state and next step, decoded off the event loop."""
     trial = Trial.objects.get(pk=trial_id)
-    return trial, next_step(trial.engine_state)
+    state = trial.engine_state
+    return trial, state, next_step(state)
 
 
 @database_sync_to_async
@@ -128,19 +132,18 @@ async def _drive(trial_id: int) -> None:
 
 
 async def _loop(trial_id: int) -> None:
-    trial, _ = await _snapshot(trial_id)
+    trial, _, _ = await _snapshot(trial_id)
     participants = await database_sync_to_async(agent_participants)(
         trial.procedure, trial.backend, target_side=trial.target_side, supervised=trial.supervised
     )
     while True:
-        trial, step = await _snapshot(trial_id)
+        trial, state, step = await _snapshot(trial_id)
         if isinstance(step, End):
             await broadcast(trial_id, END)
             return
         if trial.status == Trial.Status.PAUSED:
             await _wait(trial_id)
             continue
-        state = trial.engine_state
         if isinstance(step, StageStart | StageEnd):
             result = await _record(trial_id, step)
             await broadcast(
@@ -153,9 +156,17 @@ async def _loop(trial_id: int) -> None:
         elif isinstance(step, Speak):
             await _agent_turn(trial_id, step, participants[step.seat], state)
         else:
-            view = build_view(state, step.seat, phase="memory")
-            update = await asyncio.to_thread(participants[step.seat].update_memory, MemoryRequest(step, view))
+            update = await asyncio.to_thread(_memory_update, participants[step.seat], step, state)
             await _record(trial_id, step, update)
+
+
+def _respond(agent: Any, step: Speak, state: TrialState) -> Any:
+    """In a worker thread: the view is built there too, off the event loop."""
+    return agent.respond(TurnRequest(step, build_view(state, step.seat, phase=step.phase)))
+
+
+def _memory_update(agent: Any, step: Any, state: TrialState) -> MemoryUpdate:
+    return agent.update_memory(MemoryRequest(step, build_view(state, step.seat, phase="memory")))
 
 
 async def _wait(trial_id: int) -> None:
@@ -186,8 +197,7 @@ async def _agent_turn(trial_id: int, step: Speak, agent: Any, state) -> None:
     streams_itself = hasattr(agent, "on_delta")
     if streams_itself:
         agent.on_delta = lambda delta: loop.call_soon_threadsafe(live.put_nowait, delta)
-    request = TurnRequest(step, build_view(state, step.seat, phase=step.phase))
-    generation = asyncio.create_task(asyncio.to_thread(agent.respond, request))
+    generation = asyncio.create_task(asyncio.to_thread(_respond, agent, step, state))
     while not generation.done() or not live.empty():
         try:
             delta = await asyncio.wait_for(live.get(), timeout=0.05)
@@ -222,11 +232,14 @@ async def _send_delta(trial_id: int, seq: int, text: str) -> None:
 
 
 async def _pace(trial_id: int, seq: int, text: str) -> None:
-    """Stream a whole reply at LEGALSIM_SCRIPTED_TOKENS_PER_S (0: in one frame)."""
+    """Stream a whole reply at LEGALSIM_SCRIPTED_TOKENS_PER_S (0: in one frame), a frame per
+    ``FRAME_S`` carrying the tokens emitted in it."""
     rate = settings.LEGALSIM_SCRIPTED_TOKENS_PER_S
     if rate <= 0:
         await _send_delta(trial_id, seq, text)
         return
-    for token in TOKEN.findall(text):
-        await _send_delta(trial_id, seq, token)
-        await asyncio.sleep(1 / rate)
+    tokens = TOKEN.findall(text)
+    per_frame = max(1, round(rate * FRAME_S))
+    for start in range(0, len(tokens), per_frame):
+        await _send_delta(trial_id, seq, "".join(tokens[start : start + per_frame]))
+        await asyncio.sleep(per_frame / rate)

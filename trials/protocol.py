@@ -7,6 +7,7 @@ keys they do not know.
 
 from __future__ import annotations
 
+import time
 from enum import StrEnum
 from typing import Any
 
@@ -41,7 +42,8 @@ def turn_start(turn: TurnRecord | Speak) -> dict[str, Any]:
 
 
 def turn_delta(seq: int, text: str, offset: int) -> dict[str, Any]:
-    return {"type": "turn.delta", "seq": seq, "text": text, "offset": offset}
+    """``ts`` is the server's emission time (epoch seconds) so clients can measure latency."""
+    return {"type": "turn.delta", "seq": seq, "text": text, "offset": offset, "ts": time.time()}
 
 
 def turn_end(turn: TurnRecord) -> dict[str, Any]:

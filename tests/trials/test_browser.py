@@ -28,6 +28,10 @@ class TrialRoomInTheBrowser(ChannelsLiveServerTestCase):
         # are still synchronous (Django's documented setting for Playwright tests).
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
         settings.LEGALSIM_SCRIPTED_TOKENS_PER_S = 400
+        # The server process must open the database this test already uses (its NAME is the
+        # test database by now); channels would otherwise prefix "test_" a second time.
+        database = settings.DATABASES["default"]
+        database.setdefault("TEST", {})["NAME"] = database["NAME"]
         super().setUpClass()
         from playwright.sync_api import sync_playwright
 

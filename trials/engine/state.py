@@ -3,7 +3,7 @@ trial can be stored between steps and a batch run can checkpoint at stage bounda
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 StageStatus = Literal["pending", "running", "closing", "memory", "done"]
@@ -82,7 +82,16 @@ class TrialState:
         return [artifact for artifact in self.artifacts if artifact.kind == kind]
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """JSON-ready data. Shallow copies (not ``asdict``'s deep copy): a live trial stores its
+        state after every step, so this is on the hot path."""
+        data = dict(self.__dict__)
+        data["turns"] = [dict(turn.__dict__) for turn in self.turns]
+        data["artifacts"] = [dict(artifact.__dict__) for artifact in self.artifacts]
+        data["memory_log"] = [dict(entry.__dict__) for entry in self.memory_log]
+        data["memory"] = {
+            seat: {key: list(entries) for key, entries in memory.items()} for seat, memory in self.memory.items()
+        }
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TrialState:
