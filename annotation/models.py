@@ -103,3 +103,21 @@ class Rating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rater} {self.trajectory_id} {self.item}={self.score}"
+
+
+class JudgeFlag(models.Model):
+    """A trajectory the LLM judge could not score in the rubric's shape even after a stricter
+    regeneration: kept for audit and left out of aggregates (legalworld.txt D.3)."""
+
+    rubric = models.ForeignKey(Rubric, on_delete=models.CASCADE, related_name="judge_flags")
+    trajectory_id = models.CharField(max_length=200)
+    model = models.CharField(max_length=200)
+    problem = models.TextField()
+    reply = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.model} on {self.trajectory_id}: {self.problem[:60]}"

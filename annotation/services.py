@@ -9,9 +9,11 @@ from pathlib import Path
 from django.db import transaction
 from django.db.models import Q
 
-from annotation.models import Rating, Rubric, Trajectory
+from annotation.judge import trajectory_judge
+from annotation.models import JudgeFlag, Rating, Rubric, Trajectory
 from annotation.ratings_file import RatingRow, read_ratings
 from annotation.rubric import rubric_load
+from trials.agents.llm import LLMClient
 from trials.agents.prompts import PROMPT_VERSION
 from trials.case_file import Problem, read_records
 from trials.models import Trial
@@ -228,3 +230,49 @@ def trajectories_import(*, paths: list[Path]) -> ImportReport:
 
 def _contract_of(data: dict) -> dict:
     return {key: data[key] for key in TRAJECTORY_KEYS} | {"meta": data.get("meta") or {}}
+
+
+@dataclass
+class JudgeReport:
+    scored: list[str] = field(default_factory=list)
+    flagged: list[str] = field(default_factory=list)
+
+
+def trajectories_judge(*, rubric_id: str, model: str, trajectory_ids: list[str], progress=None) -> JudgeReport:
+    """Score trajectories with the LLM judge; scores are stored as ``source=llm`` ratings by
+    ``model`` (replacing that model's earlier ones), unusable replies as ``JudgeFlag``."""
+    rubric = Rubric.objects.get(pk=rubric_id)
+    definition = rubric.definition
+    client = LLMClient.from_settings()
+    report = JudgeReport()
+    for index, trajectory in enumerate(Trajectory.objects.filter(pk__in=trajectory_ids).order_by("pk"), 1):
+        judgment = trajectory_judge(client=client, model=model, rubric=definition, trajectory=trajectory.as_contract())
+        with transaction.atomic():
+            Rating.objects.filter(rubric=rubric, trajectory_id=trajectory.pk, source="llm", rater=model).delete()
+            JudgeFlag.objects.filter(rubric=rubric, trajectory_id=trajectory.pk, model=model).delete()
+            if judgment.scores is None:
+                JudgeFlag.objects.create(
+                    rubric=rubric,
+                    trajectory_id=trajectory.pk,
+                    model=model,
+                    problem=judgment.problem,
+                    reply=judgment.reply,
+                )
+                report.flagged.append(trajectory.pk)
+            else:
+                Rating.objects.bulk_create(
+                    Rating(
+                        rubric=rubric,
+                        trajectory_id=trajectory.pk,
+                        item=item,
+                        rater=model,
+                        source="llm",
+                        score=score,
+                        reason=reason,
+                    )
+                    for item, (score, reason) in judgment.scores.items()
+                )
+                report.scored.append(trajectory.pk)
+        if progress is not None:
+            progress(index, len(trajectory_ids))
+    return report
