@@ -16,6 +16,18 @@ from trials.services import cases_import, trial_simulate
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def tasks_in_process():
+    """Run the judge task in this process even when REDIS_URL points Celery at a broker
+    (a test with a real worker process belongs to the production-path issue)."""
+    from legalsim.celery import app
+
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = eager
+
+
 def scores_reply(request: dict, score_of=lambda item: 7) -> str:
     items = Rubric.objects.get(pk="legalworld16").definition.item_ids
     return json.dumps({"scores": {item: {"score": score_of(item), "reason": f"{item} looks fine"} for item in items}})
