@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 from annotation.rubric import RubricDefinition, rubric_parse
@@ -89,6 +90,9 @@ class Rating(models.Model):
     source = models.CharField(max_length=8, choices=Source.choices)
     score = models.FloatField()
     reason = models.TextField(blank=True)
+    active_seconds = models.FloatField(
+        null=True, blank=True, help_text="rater's active time on the item (questionnaire)"
+    )
     imported_from = models.CharField(max_length=500, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -121,3 +125,49 @@ class JudgeFlag(models.Model):
 
     def __str__(self) -> str:
         return f"{self.model} on {self.trajectory_id}: {self.problem[:60]}"
+
+
+class Study(models.Model):
+    """Trajectories to be rated on a rubric by a pool of raters, each trajectory by k of them."""
+
+    name = models.CharField(max_length=200, unique=True)
+    rubric = models.ForeignKey(Rubric, on_delete=models.PROTECT, related_name="studies")
+    raters_per_trajectory = models.PositiveSmallIntegerField(default=3)
+    trajectory_ids = models.JSONField(default=list)
+    raters = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="studies")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "studies"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Assignment(models.Model):
+    """One rater's questionnaire on one trajectory: a draft until submitted, then final."""
+
+    class Status(models.TextChoices):
+        ASSIGNED = "assigned", "Assigned"
+        DRAFT = "draft", "Draft saved"
+        SUBMITTED = "submitted", "Submitted"
+
+    study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="assignments")
+    trajectory_id = models.CharField(max_length=200)
+    rater = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assignments")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ASSIGNED)
+    draft = models.JSONField(default=dict, help_text="item -> {score, reason, active_ms}")
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["study", "trajectory_id", "created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["study", "trajectory_id", "rater"], name="one_assignment_per_rater_trajectory"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rater} on {self.trajectory_id} ({self.status})"

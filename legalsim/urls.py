@@ -4,5 +4,6 @@ from django.urls import include, path
 urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
+    path("rate/", include("annotation.urls")),
     path("", include("trials.urls")),
 ]

@@ -102,3 +102,15 @@ def openai_settings(settings, llm_server):
     settings.LEGALSIM_MODEL_TARGET = "target-model"
     settings.LEGALSIM_LLM_BACKOFF_S = 0.0
     return settings
+
+
+@pytest.fixture
+def tasks_in_process():
+    """Run Celery tasks in this process even when REDIS_URL points Celery at a broker (a test
+    with a real worker process belongs to the production-path issue)."""
+    from legalsim.celery import app
+
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = eager

@@ -17,15 +17,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def tasks_in_process():
-    """Run the judge task in this process even when REDIS_URL points Celery at a broker
-    (a test with a real worker process belongs to the production-path issue)."""
-    from legalsim.celery import app
-
-    eager = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = eager
+def _in_process(tasks_in_process):
+    return tasks_in_process
 
 
 def scores_reply(request: dict, score_of=lambda item: 7) -> str:

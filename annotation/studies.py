@@ -1,0 +1,149 @@
+"""Studies: who rates what, drafts and final submissions. Every rule is enforced here, on the
+server, under row locks; the browser only displays the outcome."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from annotation.models import Assignment, Rating, Study
+
+REASON_MAX = 2000
+
+
+class StudyError(ValueError):
+    pass
+
+
+def study_plan(*, study: Study) -> int:
+    """Give every trajectory k raters, always to the least-loaded raters, never one twice.
+
+    Returns the number of assignments created. Re-planning tops up without moving any.
+    """
+    created = 0
+    with transaction.atomic():
+        study = Study.objects.select_for_update().get(pk=study.pk)
+        raters = sorted(study.raters.all(), key=lambda user: user.pk)
+        if len(raters) < study.raters_per_trajectory:
+            raise StudyError(
+                f"k={study.raters_per_trajectory} needs at least that many raters; the study has {len(raters)}"
+            )
+        load = {user.pk: 0 for user in raters}
+        for row in study.assignments.values("rater").annotate(n=Count("id")):
+            load[row["rater"]] = row["n"]
+        for trajectory_id in study.trajectory_ids:
+            have = set(study.assignments.filter(trajectory_id=trajectory_id).values_list("rater", flat=True))
+            for user in sorted(
+                (user for user in raters if user.pk not in have), key=lambda user: (load[user.pk], user.pk)
+            ):
+                if len(have) >= study.raters_per_trajectory:
+                    break
+                Assignment.objects.create(study=study, trajectory_id=trajectory_id, rater=user)
+                have.add(user.pk)
+                load[user.pk] += 1
+                created += 1
+    return created
+
+
+def assignment_claim(*, study_id: int, rater: AbstractBaseUser) -> Assignment | None:
+    """Self-service: the next trajectory that still needs raters and this rater has not had.
+
+    The study row lock makes concurrent claims queue, so no trajectory ever gets more than k.
+    """
+    with transaction.atomic():
+        study = Study.objects.select_for_update().get(pk=study_id)
+        if not study.raters.filter(pk=rater.pk).exists():
+            raise StudyError("you are not a rater of this study")
+        counts = dict(study.assignments.values_list("trajectory_id").annotate(n=Count("id")))
+        mine = set(study.assignments.filter(rater=rater).values_list("trajectory_id", flat=True))
+        open_ones = [
+            tid for tid in study.trajectory_ids if tid not in mine and counts.get(tid, 0) < study.raters_per_trajectory
+        ]
+        if not open_ones:
+            return None
+        chosen = min(open_ones, key=lambda tid: (counts.get(tid, 0), study.trajectory_ids.index(tid)))
+        return Assignment.objects.create(study=study, trajectory_id=chosen, rater=rater)
+
+
+def _locked(assignment_id: int, rater: AbstractBaseUser) -> Assignment:
+    assignment = (
+        Assignment.objects.select_for_update()
+        .select_related("study__rubric")
+        .filter(pk=assignment_id, rater=rater)
+        .first()
+    )
+    if assignment is None:
+        raise Assignment.DoesNotExist("no such assignment of yours")
+    return assignment
+
+
+def draft_save(*, assignment_id: int, rater: AbstractBaseUser, answers: dict[str, dict]) -> Assignment:
+    """Autosave: merge the given items into the draft; a submitted questionnaire is final."""
+    with transaction.atomic():
+        assignment = _locked(assignment_id, rater)
+        if assignment.status == Assignment.Status.SUBMITTED:
+            raise StudyError("this questionnaire is submitted and can no longer change")
+        items = set(assignment.study.rubric.definition.item_ids)
+        for item, answer in answers.items():
+            if item in items:
+                assignment.draft[item] = {**assignment.draft.get(item, {}), **answer}
+        assignment.status = Assignment.Status.DRAFT
+        assignment.save(update_fields=["draft", "status"])
+    return assignment
+
+
+@dataclass(frozen=True)
+class SubmitResult:
+    assignment: Assignment
+    problems: dict[str, str]
+    already: bool = False
+
+
+def questionnaire_problems(assignment: Assignment) -> dict[str, str]:
+    definition = assignment.study.rubric.definition
+    problems = {}
+    for item in definition.item_ids:
+        answer = assignment.draft.get(item) or {}
+        try:
+            score = int(str(answer.get("score", "")).strip())
+        except ValueError:
+            problems[item] = f"give an integer from {definition.scale_min} to {definition.scale_max}"
+            continue
+        if not definition.scale_min <= score <= definition.scale_max or str(score) != str(answer.get("score")).strip():
+            problems[item] = f"give an integer from {definition.scale_min} to {definition.scale_max}"
+        elif not 1 <= len(str(answer.get("reason", "")).strip()) <= REASON_MAX:
+            problems[item] = f"a reason of 1 to {REASON_MAX} characters is required"
+    return problems
+
+
+def assignment_submit(*, assignment_id: int, rater: AbstractBaseUser) -> SubmitResult:
+    """Final and idempotent: the first complete submission stores the ratings; later ones
+    change nothing and report that it was already submitted."""
+    with transaction.atomic():
+        assignment = _locked(assignment_id, rater)
+        if assignment.status == Assignment.Status.SUBMITTED:
+            return SubmitResult(assignment, {}, already=True)
+        problems = questionnaire_problems(assignment)
+        if problems:
+            return SubmitResult(assignment, problems)
+        Rating.objects.bulk_create(
+            Rating(
+                rubric=assignment.study.rubric,
+                trajectory_id=assignment.trajectory_id,
+                item=item,
+                rater=rater.get_username(),
+                source=Rating.Source.HUMAN,
+                score=int(answer["score"]),
+                reason=str(answer["reason"]).strip(),
+                active_seconds=(answer.get("active_ms") or 0) / 1000,
+            )
+            for item, answer in assignment.draft.items()
+            if item in assignment.study.rubric.definition.item_ids
+        )
+        assignment.status, assignment.submitted_at = Assignment.Status.SUBMITTED, timezone.now()
+        assignment.save(update_fields=["status", "submitted_at"])
+    return SubmitResult(assignment, {})

@@ -1,0 +1,131 @@
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from annotation.models import Assignment, Study, Trajectory
+from annotation.studies import StudyError, assignment_claim, assignment_submit, draft_save
+
+
+def _mine(request: HttpRequest, assignment_id: int) -> Assignment:
+    """Raters reach only their own assignments; anyone else's is a 404, not a 403."""
+    assignment = Assignment.objects.select_related("study__rubric").filter(pk=assignment_id, rater=request.user).first()
+    if assignment is None:
+        raise Http404("no such assignment")
+    return assignment
+
+
+@login_required
+def rater_queue(request: HttpRequest) -> HttpResponse:
+    assignments = Assignment.objects.filter(rater=request.user).select_related("study").order_by("status", "created_at")
+    studies = Study.objects.filter(raters=request.user)
+    return render(request, "annotation/queue.html", {"assignments": assignments, "studies": studies})
+
+
+@login_required
+@require_POST
+def assignment_next(request: HttpRequest, study_id: int) -> HttpResponse:
+    try:
+        assignment = assignment_claim(study_id=study_id, rater=request.user)
+    except StudyError as error:
+        raise Http404(str(error)) from None
+    if assignment is None:
+        messages.info(request, "Nothing left to rate in this study.")
+        return redirect("annotation:rater_queue")
+    return redirect("annotation:assignment", assignment_id=assignment.pk)
+
+
+def _questionnaire(assignment: Assignment, problems: dict[str, str] | None = None) -> list[dict]:
+    definition = assignment.study.rubric.definition
+    anchors = definition.data.get("anchors", {})
+    groups = []
+    for group_id, title in definition.groups:
+        rows = []
+        for row in definition.rows_of(group_id):
+            items = []
+            for item in next(
+                r for g in definition.data["groups"] if g["id"] == group_id for r in g["rows"] if r["id"] == row.id
+            )["items"]:
+                answer = assignment.draft.get(item["id"], {})
+                items.append(
+                    {
+                        **item,
+                        "score": answer.get("score", ""),
+                        "reason": answer.get("reason", ""),
+                        "problem": (problems or {}).get(item["id"]),
+                    }
+                )
+            rows.append({"id": row.id, "title": row.title, "items": items})
+        groups.append({"id": group_id, "title": title, "rows": rows, "anchors": anchors.get(group_id, [])})
+    return groups
+
+
+@login_required
+def assignment_page(request: HttpRequest, assignment_id: int) -> HttpResponse:
+    assignment = _mine(request, assignment_id)
+    trajectory = Trajectory.objects.filter(pk=assignment.trajectory_id).first()
+    context = {
+        "assignment": assignment,
+        "trajectory": trajectory,
+        "stages": [stage["stage"] for stage in trajectory.stages] if trajectory else [],
+        "groups": _questionnaire(assignment),
+        "scale": assignment.study.rubric.definition,
+    }
+    return render(request, "annotation/assignment.html", context)
+
+
+@login_required
+def assignment_stage(request: HttpRequest, assignment_id: int, index: int) -> HttpResponse:
+    """One stage of the trajectory, loaded when its tab is opened (long transcripts are normal)."""
+    assignment = _mine(request, assignment_id)
+    trajectory = get_object_or_404(Trajectory, pk=assignment.trajectory_id)
+    if not 0 <= index < len(trajectory.stages):
+        raise Http404("no such stage")
+    return render(request, "annotation/_stage.html", {"stage": trajectory.stages[index]})
+
+
+def _answers(post) -> dict[str, dict]:
+    answers: dict[str, dict] = {}
+    for key, value in post.items():
+        field, _, item = key.partition("__")
+        if field in ("score", "reason") and item:
+            answers.setdefault(item, {})[field] = value.strip()
+        elif field == "active_ms" and item:
+            answers.setdefault(item, {})["active_ms"] = int(value) if value.isdigit() else 0
+    return answers
+
+
+@login_required
+@require_POST
+def assignment_draft(request: HttpRequest, assignment_id: int) -> HttpResponse:
+    _mine(request, assignment_id)
+    try:
+        draft_save(assignment_id=assignment_id, rater=request.user, answers=_answers(request.POST))
+    except StudyError as error:
+        return HttpResponse(str(error), status=409)
+    return HttpResponse('<span id="autosave" class="muted small">Draft saved</span>')
+
+
+@login_required
+@require_POST
+def assignment_submit_view(request: HttpRequest, assignment_id: int) -> HttpResponse:
+    assignment = _mine(request, assignment_id)
+    if assignment.status != Assignment.Status.SUBMITTED:
+        draft_save(assignment_id=assignment_id, rater=request.user, answers=_answers(request.POST))
+    result = assignment_submit(assignment_id=assignment_id, rater=request.user)
+    if result.problems:
+        trajectory = Trajectory.objects.filter(pk=assignment.trajectory_id).first()
+        context = {
+            "assignment": result.assignment,
+            "trajectory": trajectory,
+            "stages": [stage["stage"] for stage in trajectory.stages] if trajectory else [],
+            "groups": _questionnaire(result.assignment, result.problems),
+            "scale": assignment.study.rubric.definition,
+            "problems": result.problems,
+        }
+        return render(request, "annotation/assignment.html", context, status=400)
+    messages.success(request, "Already submitted; nothing changed." if result.already else "Submitted. Thank you.")
+    return redirect("annotation:rater_queue")

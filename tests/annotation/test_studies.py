@@ -1,0 +1,160 @@
+from __future__ import annotations
+
+import json
+import threading
+from collections import Counter
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.urls import reverse
+
+from annotation.models import Assignment, Rating, Rubric, Study
+from annotation.studies import assignment_claim, study_plan
+from tests.conftest import DEMO_CASES
+from trials.models import Case
+from trials.services import cases_import, trial_simulate
+
+
+@pytest.fixture
+def trajectories(db):
+    cases_import(paths=[DEMO_CASES / "en-civil-traffic-accident.json", DEMO_CASES / "zh-civil-sales-contract.json"])
+    return [trial_simulate(case=case, backend="scripted").trajectory.id for case in Case.objects.order_by("pk")]
+
+
+def make_study(django_user_model, trajectory_ids, raters: int, k: int) -> Study:
+    study = Study.objects.create(
+        name="pilot", rubric_id="legalworld16", raters_per_trajectory=k, trajectory_ids=trajectory_ids
+    )
+    study.raters.set(
+        [django_user_model.objects.create_user(f"rater{index}", password="pw-123456") for index in range(raters)]
+    )
+    return study
+
+
+@pytest.mark.django_db
+def test_the_plan_balances_load_and_never_repeats_a_rater(django_user_model):
+    study = make_study(django_user_model, [f"t{n}" for n in range(6)], raters=4, k=3)
+    assert study_plan(study=study) == 18
+    per_rater = Counter(study.assignments.values_list("rater", flat=True))
+    assert sorted(per_rater.values()) == [4, 4, 5, 5]
+    for trajectory_id in study.trajectory_ids:
+        raters = list(study.assignments.filter(trajectory_id=trajectory_id).values_list("rater", flat=True))
+        assert len(raters) == len(set(raters)) == 3
+    assert study_plan(study=study) == 0, "planning again moves nothing"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_twenty_concurrent_claims_for_one_trajectory_accept_exactly_k(django_user_model):
+    study = make_study(django_user_model, ["only-one"], raters=20, k=3)
+    raters = list(study.raters.all())
+    barrier, results = threading.Barrier(len(raters)), []
+
+    def claim(user) -> None:
+        barrier.wait()
+        try:
+            results.append(assignment_claim(study_id=study.pk, rater=user))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=claim, args=(user,)) for user in raters]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sum(result is not None for result in results) == 3
+    assert Assignment.objects.filter(study=study).count() == 3
+
+
+def answer(client, assignment: Assignment, score_of) -> None:
+    items = Rubric.objects.get(pk="legalworld16").definition.item_ids
+    data = {f"score__{item}": str(score_of(item)) for item in items} | {
+        f"reason__{item}": f"why {item}" for item in items
+    }
+    client.post(reverse("annotation:assignment_draft", args=[assignment.pk]), data)
+    response = client.post(reverse("annotation:assignment_submit", args=[assignment.pk]), {})
+    assert response.status_code == 302
+
+
+@pytest.mark.django_db
+def test_the_whole_study_flow_matches_a_hand_computation(
+    client, django_user_model, trajectories, openai_settings, llm_server, tmp_path
+):
+    study = make_study(django_user_model, trajectories, raters=3, k=3)
+    study_plan(study=study)
+    base = {"rater0": 9, "rater1": 8, "rater2": 6}
+    for username, score in base.items():
+        client.login(username=username, password="pw-123456")
+        queue = client.get(reverse("annotation:rater_queue")).content.decode()
+        mine = Assignment.objects.filter(rater__username=username)
+        assert mine.count() == 2 and all(assignment.trajectory_id in queue for assignment in mine)
+        for assignment in mine:
+            page = client.get(reverse("annotation:assignment", args=[assignment.pk])).content.decode()
+            assert "Questionnaire" in page
+            answer(client, assignment, lambda item, score=score: score)
+    assert Rating.objects.filter(source="human").count() == 3 * 2 * 16
+
+    llm_server.brain = lambda request: json.dumps(
+        {
+            "scores": {
+                item: {"score": 7, "reason": "ok"} for item in Rubric.objects.get(pk="legalworld16").definition.item_ids
+            }
+        }
+    )
+    call_command("judge_trajectories", "--model", "judge-x")
+    out = tmp_path / "report.json"
+    call_command("agreement_report", "--format", "json", "--out", str(out))
+    report = json.loads(out.read_text())
+    # by hand: every pair is (9,7), (8,7) or (6,7) equally often -> diffs 2, 1, -1
+    assert report["overall"]["n_pairs"] == 96
+    assert report["overall"]["human_avg"] == pytest.approx(23 / 3)
+    assert report["overall"]["mean_diff"] == pytest.approx(2 / 3)
+    assert report["overall"]["mae"] == pytest.approx(4 / 3)
+    assert report["overall"]["within1_pct"] == pytest.approx(200 / 3)
+
+
+@pytest.mark.django_db
+def test_raters_see_only_their_own_work_and_submit_once(
+    client, django_user_model, trajectories, openai_settings, llm_server
+):
+    study = make_study(django_user_model, trajectories, raters=3, k=1)
+    study_plan(study=study)
+    Rating.objects.create(
+        rubric_id="legalworld16",
+        trajectory_id=trajectories[0],
+        item="LC.process_coherence",
+        rater="judge-x",
+        source="llm",
+        score=3,
+        reason="JUDGE-SECRET-REASON",
+    )
+    mine = Assignment.objects.filter(rater__username="rater0").first()
+    other = Assignment.objects.exclude(rater__username="rater0").first()
+    client.login(username="rater0", password="pw-123456")
+    assert client.get(reverse("annotation:assignment", args=[other.pk])).status_code == 404
+    assert client.post(reverse("annotation:assignment_submit", args=[other.pk])).status_code == 404
+    page = client.get(reverse("annotation:assignment", args=[mine.pk])).content.decode()
+    assert "JUDGE-SECRET-REASON" not in page
+
+    incomplete = client.post(
+        reverse("annotation:assignment_submit", args=[mine.pk]), {"score__LC.procedural_compliance": "11"}
+    )
+    assert incomplete.status_code == 400 and "give an integer from 0 to 10" in incomplete.content.decode()
+    answer(client, mine, lambda item: 8)
+    again = client.post(reverse("annotation:assignment_submit", args=[mine.pk]), {}, follow=True)
+    assert "Already submitted; nothing changed." in again.content.decode()
+    assert Rating.objects.filter(source="human", rater="rater0").count() == 16
+    late = client.post(reverse("annotation:assignment_draft", args=[mine.pk]), {"score__LC.procedural_compliance": "2"})
+    assert late.status_code == 409
+    assert set(Rating.objects.filter(source="human", rater="rater0").values_list("score", flat=True)) == {8.0}
+
+
+@pytest.mark.django_db
+def test_stages_load_one_at_a_time_and_text_is_escaped(client, django_user_model, trajectories):
+    study = make_study(django_user_model, trajectories, raters=1, k=1)
+    study_plan(study=study)
+    assignment = Assignment.objects.first()
+    client.login(username="rater0", password="pw-123456")
+    stage = client.get(reverse("annotation:assignment_stage", args=[assignment.pk, 0])).content.decode()
+    assert "<html" not in stage and 'class="turn' in stage
+    assert client.get(reverse("annotation:assignment_stage", args=[assignment.pk, 99])).status_code == 404
