@@ -78,7 +78,7 @@ def answer(client, assignment: Assignment, score_of) -> None:
 
 @pytest.mark.django_db
 def test_the_whole_study_flow_matches_a_hand_computation(
-    client, django_user_model, trajectories, openai_settings, llm_server, tmp_path
+    client, django_user_model, trajectories, openai_settings, llm_server, tmp_path, tasks_in_process
 ):
     study = make_study(django_user_model, trajectories, raters=3, k=3)
     study_plan(study=study)
