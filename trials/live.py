@@ -135,10 +135,7 @@ def _state_save(trial: Trial, state: TrialState) -> None:
 
 def seat_view_for(trial: Trial, seat: str) -> dict:
     """What a seat's case-file panel shows: its view at the trial's current stage, no more."""
-    state = trial.engine_state
-    if state.finished:
-        state.stage_index = max(0, state.stage_index)
-    return build_view(state, seat).__dict__
+    return build_view(trial.engine_state, seat).__dict__
 
 
 def turns_after(trial: Trial, after_seq: int) -> list[Turn]:

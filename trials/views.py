@@ -12,6 +12,11 @@ from trials.procedures import procedure_for
 from trials.selectors import case_public_seed, case_search
 from trials.services import BackendUnavailable
 
+PLAYABLE_SEATS = {
+    "civil": ("plaintiff_lawyer", "defendant_lawyer", "plaintiff_client", "defendant_client", "judge"),
+    "criminal": ("attorney", "prosecutor", "defendant", "judge"),
+}
+
 
 @login_required
 def case_library(request: HttpRequest) -> HttpResponse:
@@ -47,12 +52,6 @@ def case_detail(request: HttpRequest, case_id: str) -> HttpResponse:
         "stages": procedure_for(case.procedure).stage_ids,
     }
     return render(request, "trials/case_detail.html", context)
-
-
-PLAYABLE_SEATS = {
-    "civil": ("plaintiff_lawyer", "defendant_lawyer", "plaintiff_client", "defendant_client", "judge"),
-    "criminal": ("attorney", "prosecutor", "defendant", "judge"),
-}
 
 
 @login_required
