@@ -14,7 +14,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from trials.agents.visibility import build_view
-from trials.engine.machine import apply_reply, next_step, trial_start
+from trials.engine.machine import apply_reply, next_step, stage_participants, trial_start
 from trials.engine.runner import trial_run
 from trials.engine.state import TrialState, TurnRecord
 from trials.engine.steps import ArtifactDraft, Reply, Speak
@@ -142,14 +142,33 @@ def turns_after(trial: Trial, after_seq: int) -> list[Turn]:
     return list(trial.turns.filter(seq__gt=after_seq).order_by("seq"))
 
 
+def seat_release(*, trial_id: int, seat: str, user: AbstractBaseUser) -> None:
+    """Hand a seat back to an agent: its holder leaving, or an instructor handing back."""
+    with transaction.atomic():
+        trial = Trial.objects.select_for_update().get(pk=trial_id)
+        row = trial.seats.filter(seat=seat).first()
+        if row is None or row.user_id is None:
+            raise LiveError(ErrorCode.BAD_MESSAGE, f"{seat} is not held by a person")
+        if row.user_id != user.pk and not user.is_staff:
+            raise LiveError(ErrorCode.NOT_YOUR_SEAT, f"{seat} is held by someone else")
+        state = trial.engine_state
+        state.human_seats.pop(seat, None)
+        target = target_seat(trial.procedure, trial.target_side)
+        row.user, row.agent_model = None, agent_model_name(trial.backend, seat == target)
+        row.save(update_fields=["user", "agent_model"])
+        trial.state = state.to_dict()
+        trial.save(update_fields=["state"])
+
+
 def seat_take(*, trial_id: int, seat: str, user: AbstractBaseUser) -> None:
-    """A second participant takes a seat an agent holds (shared trial link)."""
+    """A participant takes a seat an agent holds (shared trial link); an instructor may take
+    over any seat, a person's included."""
     with transaction.atomic():
         trial = Trial.objects.select_for_update().get(pk=trial_id)
         row = trial.seats.filter(seat=seat).first()
         if row is None:
             raise LiveError(ErrorCode.BAD_MESSAGE, f"no seat {seat!r} in this trial")
-        if row.user_id is not None and row.user_id != user.pk:
+        if row.user_id is not None and row.user_id != user.pk and not user.is_staff:
             raise LiveError(ErrorCode.NOT_YOUR_SEAT, f"{seat} is already held by someone else")
         state = trial.engine_state
         if state.finished:
@@ -159,3 +178,31 @@ def seat_take(*, trial_id: int, seat: str, user: AbstractBaseUser) -> None:
         row.save(update_fields=["user", "agent_model"])
         trial.state = state.to_dict()
         trial.save(update_fields=["state"])
+
+
+def transcript_for(state: TrialState, seats: list[str] | None) -> list[dict]:
+    """Stages with the turns and documents ``seats`` may read (``None``: everything, staff)."""
+    procedure = procedure_for(state.procedure)
+    readable: set[tuple[str, str]] | None = None
+    if seats is not None:
+        readable = {
+            (artifact["kind"], artifact["title"])
+            for seat in seats
+            for stage in state.stage_history
+            for artifact in build_view(state, seat, stage=stage).artifacts
+        }
+    stages = []
+    for stage in state.stage_history:
+        present = seats is None or any(seat in stage_participants(state, procedure.stage(stage)) for seat in seats)
+        stages.append(
+            {
+                "stage": stage,
+                "turns": [turn for turn in state.turns if turn.stage == stage] if present else [],
+                "artifacts": [
+                    artifact
+                    for artifact in state.artifacts
+                    if artifact.stage == stage and (readable is None or (artifact.kind, artifact.title) in readable)
+                ],
+            }
+        )
+    return stages

@@ -9,4 +9,6 @@ urlpatterns = [
     path("cases/<str:case_id>/play/", views.trial_play, name="trial_play"),
     path("trials/<int:trial_id>/", views.trial_room, name="trial_room"),
     path("trials/<int:trial_id>/join/", views.trial_join, name="trial_join"),
+    path("trials/<int:trial_id>/leave/", views.trial_leave, name="trial_leave"),
+    path("trials/<int:trial_id>/transcript/", views.trial_transcript, name="trial_transcript"),
 ]

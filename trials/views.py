@@ -2,11 +2,11 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from trials.live import LiveError, seat_take, seat_view_for, seats_of, trial_create
+from trials.live import LiveError, seat_release, seat_take, seat_view_for, seats_of, transcript_for, trial_create
 from trials.models import Case, Trial
 from trials.procedures import procedure_for
 from trials.selectors import case_public_seed, case_search
@@ -80,10 +80,13 @@ def trial_room(request: HttpRequest, trial_id: int) -> HttpResponse:
     trial = get_object_or_404(Trial.objects.select_related("case"), pk=trial_id)
     my_seats = seats_of(trial, request.user)
     seat_views = [seat_view_for(trial, seat) for seat in my_seats]
+    takeable = trial.seats.all() if request.user.is_staff else trial.seats.filter(user__isnull=True)
     open_seats = [
         seat.seat
-        for seat in trial.seats.filter(user__isnull=True)
-        if seat.seat in PLAYABLE_SEATS[trial.procedure] and trial.status != Trial.Status.FINISHED
+        for seat in takeable
+        if (request.user.is_staff or seat.seat in PLAYABLE_SEATS[trial.procedure])
+        and seat.seat not in my_seats
+        and trial.status != Trial.Status.FINISHED
     ]
     context = {
         "trial": trial,
@@ -95,6 +98,37 @@ def trial_room(request: HttpRequest, trial_id: int) -> HttpResponse:
         "ws_path": f"/ws/trials/{trial.pk}/",
     }
     return render(request, "trials/room.html", context)
+
+
+@login_required
+@require_POST
+def trial_leave(request: HttpRequest, trial_id: int) -> HttpResponse:
+    """Hand a seat back to an agent (the holder, or an instructor)."""
+    try:
+        seat_release(trial_id=trial_id, seat=request.POST.get("seat", ""), user=request.user)
+    except LiveError as error:
+        return HttpResponseBadRequest(str(error))
+    return redirect("trials:trial_room", trial_id=trial_id)
+
+
+@login_required
+def trial_transcript(request: HttpRequest, trial_id: int) -> HttpResponse:
+    """A printable transcript. Staff read everything; a participant reads what their seats
+    may: the dialogue of stages they took part in and the documents their views show."""
+    trial = get_object_or_404(Trial.objects.select_related("case"), pk=trial_id)
+    my_seats = seats_of(trial, request.user)
+    if not (request.user.is_staff or my_seats):
+        raise Http404("no such trial")
+    state = trial.engine_state
+    return render(
+        request,
+        "trials/transcript.html",
+        {
+            "trial": trial,
+            "stages": transcript_for(state, None if request.user.is_staff else my_seats),
+            "finished": state.finished,
+        },
+    )
 
 
 @login_required

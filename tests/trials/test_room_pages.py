@@ -102,3 +102,39 @@ def test_case_text_in_the_room_is_escaped(client, student):
     client.post(reverse("trials:trial_play", args=[seed["id"]]), {"seats": ["plaintiff_lawyer"], "stage": "FIT"})
     page = client.get(reverse("trials:trial_room", args=[Trial.objects.get().pk])).content.decode()
     assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+
+
+def test_an_instructor_takes_over_any_seat_and_hands_it_back(client, student, django_user_model):
+    cases_import(paths=[DEMO_CASES / "en-civil-commercial-lease.json"])
+    client.post(
+        reverse("trials:trial_play", args=["en-civil-commercial-lease"]),
+        {"seats": ["plaintiff_lawyer"], "stage": "FIT"},
+    )
+    trial = Trial.objects.get()
+    teacher = django_user_model.objects.create_user("teacher", is_staff=True)
+    client.force_login(teacher)
+    for seat in ("judge", "plaintiff_lawyer"):
+        client.post(reverse("trials:trial_join", args=[trial.pk]), {"seat": seat})
+    trial.refresh_from_db()
+    assert trial.engine_state.human_seats == {"plaintiff_lawyer": "teacher", "judge": "teacher"}
+    client.post(reverse("trials:trial_leave", args=[trial.pk]), {"seat": "judge"})
+    trial.refresh_from_db()
+    assert "judge" not in trial.engine_state.human_seats
+    assert trial.seats.get(seat="judge").holder == "agent:scripted"
+
+
+def test_the_printable_transcript_is_for_participants_and_staff(client, student, django_user_model):
+    cases_import(paths=[DEMO_CASES / "zh-civil-private-lending.json"])
+    client.post(
+        reverse("trials:trial_play", args=["zh-civil-private-lending"]), {"seats": ["plaintiff_lawyer"], "stage": "FIT"}
+    )
+    trial = Trial.objects.get()
+    page = client.get(reverse("trials:trial_transcript", args=[trial.pk])).content.decode()
+    assert "@media print" in page and "民事起诉状" in page, "the seat's own earlier documents are in its record"
+    opponent = django_user_model.objects.create_user("opponent")
+    client.force_login(opponent)
+    client.post(reverse("trials:trial_join", args=[trial.pk]), {"seat": "defendant_lawyer"})
+    theirs = client.get(reverse("trials:trial_transcript", args=[trial.pk])).content.decode()
+    assert "民事起诉状" not in theirs and "法律咨询记录" not in theirs, "the other side's LC and drafting stay hidden"
+    client.force_login(django_user_model.objects.create_user("stranger"))
+    assert client.get(reverse("trials:trial_transcript", args=[trial.pk])).status_code == 404
