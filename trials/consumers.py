@@ -14,6 +14,7 @@ from trials.engine.machine import next_step
 from trials.engine.steps import Speak
 from trials.live import LiveError, human_say, seats_of, turns_after
 from trials.models import Trial
+from trials.procedures.seats import seat_info
 from trials.protocol import END, ErrorCode, await_frame, error_frame, turn_delta, turn_end
 
 
@@ -34,6 +35,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4404)
             return
         self.seats = await database_sync_to_async(seats_of)(trial, self.user)
+        self.procedure = trial.procedure
         self.group = driver.group_name(self.trial_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         query = parse_qs(self.scope.get("query_string", b"").decode())
@@ -45,8 +47,13 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs) -> None:
-        if not isinstance(content, dict) or content.get("type") not in ("say", "resume", "control"):
-            await self.send_json(error_frame(ErrorCode.BAD_MESSAGE, "expected a say, resume or control message"))
+        if not isinstance(content, dict) or content.get("type") not in ("say", "resume", "control", "objection"):
+            await self.send_json(
+                error_frame(ErrorCode.BAD_MESSAGE, "expected a say, resume, control or objection message")
+            )
+            return
+        if content["type"] == "objection":
+            await self._object(content)
             return
         if content["type"] == "resume":
             await self._replay(int(content.get("after_seq") or 0))
@@ -72,6 +79,21 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             driver.wake(self.trial_id)
         else:
             await self._send_turn(turn_end(result.turn))
+
+    async def _object(self, content: dict) -> None:
+        """A lawyer seat objects to the other side's statement while it streams."""
+        advocates = [
+            seat for seat in self.seats if seat_info(self.procedure, seat).role in ("lawyer", "attorney", "prosecutor")
+        ]
+        if not advocates:
+            await self.send_json(error_frame(ErrorCode.NOT_YOUR_SEAT, "only counsel may object"))
+            return
+        seat = advocates[0]
+        refused = driver.objection_raise(
+            self.trial_id, seat=seat, side=seat_info(self.procedure, seat).side, ground=str(content.get("ground") or "")
+        )
+        if refused:
+            await self.send_json(error_frame(ErrorCode.NOT_YOUR_TURN, refused))
 
     async def _control(self, content: dict) -> None:
         allowed = "judge" in self.seats or self.user.is_staff

@@ -22,9 +22,17 @@ from django.utils import timezone
 
 from trials.agents.base import MemoryRequest, ParticipantFailed, TurnRequest
 from trials.agents.visibility import build_view
-from trials.engine.machine import apply_memory_update, apply_reply, apply_stage_end, apply_stage_start, next_step
+from trials.engine.machine import (
+    apply_interjection,
+    apply_memory_update,
+    apply_reply,
+    apply_stage_end,
+    apply_stage_start,
+    interjection_step,
+    next_step,
+)
 from trials.engine.state import TrialState
-from trials.engine.steps import End, MemoryUpdate, Speak, StageEnd, StageStart, Step
+from trials.engine.steps import End, MemoryUpdate, Reply, Speak, StageEnd, StageStart, Step
 from trials.models import Trial
 from trials.protocol import END, artifact_frame, await_frame, stage_frame, turn_delta, turn_end, turn_start
 from trials.services import agent_participants, records_store
@@ -38,6 +46,19 @@ _drivers: dict[int, asyncio.Task] = {}
 _wakeups: dict[int, asyncio.Event] = {}
 in_progress: dict[int, dict[str, Any]] = {}
 """trial id -> the turn being generated: its ``turn.start`` frame and the text sent so far."""
+objections: dict[int, tuple[str, str]] = {}
+"""trial id -> (objecting seat, ground), raised while the opponent's turn streams."""
+
+
+def objection_raise(trial_id: int, *, seat: str, side: str, ground: str) -> str | None:
+    """Queue an objection against the turn streaming now; the reason it is refused, or None."""
+    current = in_progress.get(trial_id)
+    if current is None:
+        return "there is no statement in progress to object to"
+    if current["start"]["side"] == side or current["start"]["role"] in ("judge", "stenographer"):
+        return "you may object only to the other side's statement"
+    objections[trial_id] = (seat, ground.strip() or "objection")
+    return None
 
 
 def group_name(trial_id: int) -> str:
@@ -154,10 +175,49 @@ async def _loop(trial_id: int) -> None:
         elif step.seat in state.human_seats:
             await _await_human(trial_id, step)
         elif isinstance(step, Speak):
-            await _agent_turn(trial_id, step, participants[step.seat], state)
+            await _agent_turn(trial_id, step, participants[step.seat], state, participants.get("judge"))
         else:
             update = await asyncio.to_thread(_memory_update, participants[step.seat], step, state)
             await _record(trial_id, step, update)
+
+
+async def _objection_record(trial_id: int, step: Speak, judge: Any) -> None:
+    """An objection stopped ``step``: only what was shown stays on the record, then the
+    objection and the judge's ruling are recorded as turns of their own."""
+    seat, ground = objections.pop(trial_id)
+    shown = (in_progress.get(trial_id) or {}).get("text", "")
+    in_progress.pop(trial_id, None)
+    cut = await _record(trial_id, step, Reply(text=f"{shown.rstrip()} —", tokens=0))
+    if cut is not None:
+        await broadcast(trial_id, turn_end(cut))
+    objection = await _interject(trial_id, seat=seat, act="object", text=f"Objection: {ground}", author="human")
+    await broadcast(trial_id, turn_end(objection))
+    ruling = await _rule(trial_id, judge)
+    if ruling is not None:
+        await broadcast(trial_id, turn_end(ruling))
+
+
+@database_sync_to_async
+def _interject(trial_id: int, *, seat: str, act: str, text: str, author: str) -> Any:
+    with transaction.atomic():
+        trial = Trial.objects.select_for_update().get(pk=trial_id)
+        state = trial.engine_state
+        turn = apply_interjection(state, seat=seat, act=act, text=text, author=author)
+        records_store(trial, state)
+        trial.state = state.to_dict()
+        trial.save(update_fields=["state"])
+        return turn
+
+
+async def _rule(trial_id: int, judge: Any) -> Any:
+    """The judge rules: an agent judge answers at once; a human judge's seat rules with its
+    next words (it is awaited as usual), so no ruling is invented for a person."""
+    _, state, _ = await _snapshot(trial_id)
+    if "judge" in state.human_seats or judge is None:
+        return None
+    step = interjection_step(state, seat="judge", act="rule_objection")
+    reply = await asyncio.to_thread(_respond, judge, step, state)
+    return await _interject(trial_id, seat="judge", act="rule_objection", text=reply.text, author="agent")
 
 
 def _respond(agent: Any, step: Speak, state: TrialState) -> Any:
@@ -188,8 +248,9 @@ async def _await_human(trial_id: int, step: Step) -> None:
         await _record(trial_id, step, MemoryUpdate())
 
 
-async def _agent_turn(trial_id: int, step: Speak, agent: Any, state) -> None:
+async def _agent_turn(trial_id: int, step: Speak, agent: Any, state: TrialState, judge: Any) -> None:
     start = turn_start(step)
+    objections.pop(trial_id, None)
     in_progress[trial_id] = {"start": start, "text": ""}
     await broadcast(trial_id, start)
     loop = asyncio.get_running_loop()
@@ -199,6 +260,9 @@ async def _agent_turn(trial_id: int, step: Speak, agent: Any, state) -> None:
         agent.on_delta = lambda delta: loop.call_soon_threadsafe(live.put_nowait, delta)
     generation = asyncio.create_task(asyncio.to_thread(_respond, agent, step, state))
     while not generation.done() or not live.empty():
+        if trial_id in objections:
+            await _objection_record(trial_id, step, judge)
+            return
         try:
             delta = await asyncio.wait_for(live.get(), timeout=0.05)
         except TimeoutError:
@@ -211,8 +275,9 @@ async def _agent_turn(trial_id: int, step: Speak, agent: Any, state) -> None:
         await _set_status(trial_id, Trial.Status.PAUSED, f"{step.seat} at {step.stage}: {failure}")
         await broadcast(trial_id, {"type": "error", "code": "agent_failed", "message": str(failure)})
         return
-    if not streams_itself:
-        await _pace(trial_id, step.seq, reply.text)
+    if not streams_itself and not await _pace(trial_id, step.seq, reply.text):
+        await _objection_record(trial_id, step, judge)
+        return
     turn = await _record(trial_id, step, reply)
     in_progress.pop(trial_id, None)
     if turn is not None:
@@ -231,15 +296,18 @@ async def _send_delta(trial_id: int, seq: int, text: str) -> None:
     await broadcast(trial_id, turn_delta(seq, text, offset))
 
 
-async def _pace(trial_id: int, seq: int, text: str) -> None:
+async def _pace(trial_id: int, seq: int, text: str) -> bool:
     """Stream a whole reply at LEGALSIM_SCRIPTED_TOKENS_PER_S (0: in one frame), a frame per
-    ``FRAME_S`` carrying the tokens emitted in it."""
+    ``FRAME_S`` carrying the tokens emitted in it. False when an objection stopped it."""
     rate = settings.LEGALSIM_SCRIPTED_TOKENS_PER_S
     if rate <= 0:
         await _send_delta(trial_id, seq, text)
-        return
+        return True
     tokens = TOKEN.findall(text)
     per_frame = max(1, round(rate * FRAME_S))
     for start in range(0, len(tokens), per_frame):
+        if trial_id in objections:
+            return False
         await _send_delta(trial_id, seq, "".join(tokens[start : start + per_frame]))
         await asyncio.sleep(per_frame / rate)
+    return True

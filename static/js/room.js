@@ -9,6 +9,7 @@
   const transcript = document.getElementById("transcript");
   const banner = { stage: document.getElementById("banner-stage"), turn: document.getElementById("banner-turn"), link: document.getElementById("connection") };
   const composer = { form: document.getElementById("composer"), text: document.getElementById("composer-text"), send: document.getElementById("composer-send"), label: document.getElementById("composer-label"), decision: document.getElementById("composer-decision") };
+  const objectButton = document.getElementById("object");
   let socket = null, retry = 0, awaited = null;
 
   const lastSeq = () => {
@@ -47,7 +48,11 @@
   }
 
   const handlers = {
-    "turn.start": (frame) => { turnItem(frame); banner.turn.textContent = `${frame.speaker} is speaking (${frame.phase})`; },
+    "turn.start": (frame) => {
+      turnItem(frame);
+      banner.turn.textContent = `${frame.speaker} is speaking (${frame.phase})`;
+      if (objectButton) objectButton.disabled = mySeats.has(frame.seat) || frame.role === "judge";
+    },
     "turn.delta": (frame) => {
       const text = turnItem(frame).querySelector(".text");
       text.textContent = text.textContent.slice(0, frame.offset ?? text.textContent.length) + frame.text;
@@ -58,6 +63,7 @@
       item.classList.remove("streaming");
       if (frame.author === "human") item.classList.add("human");
       if (awaited && frame.seat === awaited.seat) setAwaited(null);
+      if (objectButton) objectButton.disabled = true;
       transcript.scrollTop = transcript.scrollHeight;
     },
     await: (frame) => { setAwaited(frame); banner.turn.textContent = `Waiting for ${frame.seat} (${frame.phase})`; },
@@ -86,6 +92,12 @@
       if (!text || !awaited || !socket || socket.readyState !== WebSocket.OPEN) return;
       socket.send(JSON.stringify({ type: "say", text, client_id: crypto.randomUUID(), decision: composer.decision.value }));
       composer.text.value = "";
+    });
+  }
+  if (objectButton) {
+    objectButton.addEventListener("click", () => {
+      const ground = window.prompt("Ground of your objection (e.g. relevance, leading, hearsay):");
+      if (ground && socket) socket.send(JSON.stringify({ type: "objection", ground }));
     });
   }
   document.querySelectorAll("[data-control]").forEach((button) => button.addEventListener("click", () => {

@@ -217,3 +217,47 @@ async def test_the_socket_checks_origin_and_login():
     assert connected
     assert (await anonymous.receive_json_from(timeout=5))["code"] == "not_authenticated"
     await anonymous.disconnect()
+
+
+async def test_an_objection_stops_the_stream_and_the_judge_rules(settings):
+    settings.LEGALSIM_SCRIPTED_TOKENS_PER_S = 20
+    trial = await make_trial({"plaintiff_lawyer": "student"})
+    student = await connect(trial, "student")
+    frames: list[dict] = []
+    objected_seq = None
+    while True:
+        frame = await student.receive_json_from(timeout=15)
+        frames.append(frame)
+        if frame["type"] == "await":
+            await student.send_json_to(
+                {"type": "say", "text": "Counsel for the plaintiff.", "client_id": f"c{len(frames)}"}
+            )
+        if frame["type"] == "turn.delta" and objected_seq is None:
+            start = next(f for f in frames if f["type"] == "turn.start" and f["seq"] == frame["seq"])
+            if start["seat"] == "defendant_lawyer" and frame["offset"] > 0:
+                objected_seq = frame["seq"]
+                await student.send_json_to(
+                    {"type": "objection", "ground": "Relevance: this goes beyond the points in dispute"}
+                )
+        if (
+            frame["type"] == "turn.end"
+            and frame.get("act_hint") is None
+            and frame["seat"] == "judge"
+            and objected_seq
+            and frame["seq"] > objected_seq
+        ):
+            ruling = frame
+            break
+    await student.disconnect()
+    ends = {f["seq"]: f for f in frames if f["type"] == "turn.end"}
+    cut, objection = ends[objected_seq], ends[objected_seq + 1]
+    assert cut["text"].endswith("—") and cut["seat"] == "defendant_lawyer"
+    assert (
+        objection["seat"] == "plaintiff_lawyer" and objection["author"] == "human" and "Relevance" in objection["text"]
+    )
+    assert ruling["seq"] == objected_seq + 2 and ruling["text"].startswith("Sustained")
+    stored = await database_sync_to_async(lambda: list(Turn.objects.filter(trial=trial).values_list("seq", "text")))()
+    assert [seq for seq, _ in stored] == list(range(1, len(stored) + 1))
+    full = await database_sync_to_async(lambda: Turn.objects.get(trial=trial, seq=objected_seq).text)()
+    shown = "".join(f["text"] for f in frames if f["type"] == "turn.delta" and f["seq"] == objected_seq)
+    assert full == f"{shown.rstrip()} —", "only what was already shown stays on the record"

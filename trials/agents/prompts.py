@@ -105,6 +105,10 @@ ACT_TITLES = {
     "open_debate": ("宣布法庭辩论开始", "open the debate"),
     "self_defence": ("作自行辩护", "speak in your own defence"),
     "invite_final_statement": ("请被告人最后陈述", "invite the defendant's final statement"),
+    "rule_objection": (
+        "就刚才提出的反对作出裁定（有效或无效）并说明理由",
+        "rule on the objection just raised (sustained or overruled) with a reason",
+    ),
 }
 
 DOCUMENTS = {

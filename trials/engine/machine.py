@@ -142,6 +142,35 @@ def apply_reply(state: TrialState, step: Speak, reply: Reply) -> TurnRecord:
     return turn
 
 
+def apply_interjection(
+    state: TrialState, *, seat: str, act: str, text: str, author: str, tokens: int = 0
+) -> TurnRecord:
+    """A turn outside the speaking order (an objection, the ruling on it): recorded in the
+    current stage and phase without moving the procedure on."""
+    stage = procedure_for(state.procedure).stages[state.stage_index]
+    if state.finished or state.stage_status not in ("running", "closing"):
+        raise EngineError("nothing is being heard right now")
+    phase = stage.phases[state.phase_index].id if state.stage_status == "running" else CLOSING_PHASE
+    info = seat_info(state.procedure, seat)
+    title = speaker_title(
+        language=state.language,
+        procedure=state.procedure,
+        stage=stage.id,
+        info=info,
+        appellant_side=state.appellant_side,
+    )
+    turn = TurnRecord(state.next_seq, stage.id, phase, seat, info.role, info.side, title, author, act, text, tokens)
+    state.turns.append(turn)
+    return turn
+
+
+def interjection_step(state: TrialState, *, seat: str, act: str) -> Speak:
+    """The ``Speak`` an agent answers for an interjection (the judge's ruling)."""
+    stage = procedure_for(state.procedure).stages[state.stage_index]
+    phase = stage.phases[state.phase_index].id if state.stage_status == "running" else CLOSING_PHASE
+    return _speak(state, stage, phase, Slot(seat, act))
+
+
 def apply_memory_update(state: TrialState, step: UpdateMemory, update: MemoryUpdate) -> list[str]:
     """Apply a seat's stage-end memory operations; returns the refusals, one per bad op."""
     if next_step(state) != step:
