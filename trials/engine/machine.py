@@ -340,19 +340,35 @@ def _expect_stage(state: TrialState, stage_id: str, status: str) -> Stage:
 
 
 def _enter_next_stage(state: TrialState, procedure: Procedure) -> None:
-    """Move to the next stage whose condition holds within the selected range, or finish."""
-    ids = procedure.stage_ids
-    if state.last_stage is not None and state.stage_index >= ids.index(state.last_stage):
+    """Move to the next stage whose condition holds within the selected range, or finish.
+
+    ``last_stage`` names a stage or its alternative: ``--until CD`` for a defendant target
+    stops after DD (same unit and kind), since only one of the two ever runs.
+    """
+    if state.stage_index >= 0 and _is_last(procedure, procedure.stages[state.stage_index], state.last_stage):
         state.finished = True
         return
     for index in range(state.stage_index + 1, len(procedure.stages)):
-        if conditions_hold(state, procedure.stages[index].when):
+        stage = procedure.stages[index]
+        if conditions_hold(state, stage.when):
             state.stage_index = index
             state.stage_status = "pending"
             state.phase_index = state.round_index = state.slot_index = state.stage_turns = 0
             state.decisions = {}
             state.memory_done = []
             return
-        if state.last_stage == ids[index]:
+        if stage.id == state.last_stage and not _has_alternative_after(procedure, index):
             break
     state.finished = True
+
+
+def _is_last(procedure: Procedure, stage: Stage, last_stage: str | None) -> bool:
+    if last_stage is None:
+        return False
+    last = procedure.stage(last_stage)
+    return stage.id == last.id or (stage.unit == last.unit and stage.kind == last.kind)
+
+
+def _has_alternative_after(procedure: Procedure, index: int) -> bool:
+    stage = procedure.stages[index]
+    return any(other.unit == stage.unit and other.kind == stage.kind for other in procedure.stages[index + 1 :])

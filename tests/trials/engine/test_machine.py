@@ -146,3 +146,15 @@ def test_a_reply_to_a_step_that_was_not_asked_is_refused(civil_seed):
     wrong = Speak(**{**step.__dict__, "seat": "judge"})
     with pytest.raises(EngineError):
         apply_reply(state, wrong, Reply(text="I speak out of turn"))
+
+
+def test_until_names_a_stage_or_its_alternative(civil_seed):
+    assert run(civil_seed, target_side="defendant", last_stage="CD").stage_history == ["LC", "DD"]
+    assert run(civil_seed, target_side="plaintiff", last_stage="AD").stage_history == [
+        "LC",
+        "CD",
+        "FIT",
+        "AD-Det",
+        "AR",
+    ]
+    assert run(civil_seed, target_side="plaintiff", last_stage="AD-Det").stage_history == ["LC", "CD", "FIT", "AD-Det"]
