@@ -9,6 +9,7 @@ from django.views.decorators.http import require_POST
 from trials.live import LiveError, seat_release, seat_take, seat_view_for, seats_of, transcript_for, trial_create
 from trials.models import Case, Trial
 from trials.procedures import procedure_for
+from trials.procedures.seats import seat_info
 from trials.selectors import case_public_seed, case_search
 from trials.services import BackendUnavailable
 
@@ -93,6 +94,7 @@ def trial_room(request: HttpRequest, trial_id: int) -> HttpResponse:
         "turns": trial.turns.order_by("seq"),
         "artifacts": trial.artifacts.exclude(kind__in=()).order_by("id") if request.user.is_staff else [],
         "my_seats": my_seats,
+        "my_sides": sorted({seat_info(trial.procedure, seat).side for seat in my_seats}),
         "seat_views": seat_views,
         "open_seats": open_seats,
         "ws_path": f"/ws/trials/{trial.pk}/",

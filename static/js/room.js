@@ -6,6 +6,7 @@
   const room = document.getElementById("room");
   if (!room) return;
   const mySeats = new Set((room.dataset.mySeats || "").split(",").filter(Boolean));
+  const mySides = new Set((room.dataset.mySides || "").split(",").filter(Boolean));
   const transcript = document.getElementById("transcript");
   const banner = { stage: document.getElementById("banner-stage"), turn: document.getElementById("banner-turn"), link: document.getElementById("connection") };
   const composer = { form: document.getElementById("composer"), text: document.getElementById("composer-text"), send: document.getElementById("composer-send"), label: document.getElementById("composer-label"), decision: document.getElementById("composer-decision") };
@@ -51,7 +52,7 @@
     "turn.start": (frame) => {
       turnItem(frame);
       banner.turn.textContent = `${frame.speaker} is speaking (${frame.phase})`;
-      if (objectButton) objectButton.disabled = mySeats.has(frame.seat) || frame.role === "judge";
+      if (objectButton) objectButton.disabled = mySides.has(frame.side) || frame.side === "court";
     },
     "turn.delta": (frame) => {
       const text = turnItem(frame).querySelector(".text");

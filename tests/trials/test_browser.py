@@ -27,7 +27,7 @@ class TrialRoomInTheBrowser(ChannelsLiveServerTestCase):
         # Playwright's sync API keeps an event loop in this thread; the test's own ORM calls
         # are still synchronous (Django's documented setting for Playwright tests).
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-        settings.LEGALSIM_SCRIPTED_TOKENS_PER_S = 400
+        settings.LEGALSIM_SCRIPTED_TOKENS_PER_S = 120
         # The server process must open the database this test already uses (its NAME is the
         # test database by now); channels would otherwise prefix "test_" a second time.
         database = settings.DATABASES["default"]
@@ -67,7 +67,7 @@ class TrialRoomInTheBrowser(ChannelsLiveServerTestCase):
     def tearDown(self) -> None:
         self.page.close()
 
-    def play(self, seat: str, words: str) -> None:
+    def play(self, seat: str, words: str, *, object_once: bool = False) -> None:
         page = self.page
         page.goto(f"{self.live_server_url}/cases/en-civil-traffic-accident/")
         page.uncheck("input[value=plaintiff_lawyer]")
@@ -76,11 +76,20 @@ class TrialRoomInTheBrowser(ChannelsLiveServerTestCase):
         page.click("text=Start the trial")
         page.wait_for_selector("#connection:has-text('live')")
         turns = 0
+        self.objected = False
+        page.on("dialog", lambda dialog: dialog.accept("Relevance: this goes beyond the points in dispute"))
         while not page.locator("#banner-stage:has-text('The trial has ended')").count():
             page.wait_for_function(
-                "() => !document.getElementById('composer-text').disabled"
-                " || document.getElementById('banner-stage').textContent.includes('ended')"
+                "(watchObject) => !document.getElementById('composer-text').disabled"
+                " || (watchObject && !document.getElementById('object').disabled)"
+                " || document.getElementById('banner-stage').textContent.includes('ended')",
+                arg=object_once and not self.objected,
             )
+            if object_once and not self.objected and page.locator("#object:enabled").count():
+                page.click("#object")
+                self.objected = True
+                page.wait_for_selector("li.turn:has-text('Sustained')")
+                continue
             if page.locator("#composer-text").is_enabled():
                 turns += 1
                 page.fill("#composer-text", f"{words} ({turns})")
@@ -89,13 +98,14 @@ class TrialRoomInTheBrowser(ChannelsLiveServerTestCase):
         self.turns = turns
 
     def test_a_student_argues_as_plaintiff_counsel_and_sees_the_judgment(self) -> None:
-        self.play("plaintiff_lawyer", "The defendant failed to yield at the crossing")
+        self.play("plaintiff_lawyer", "The defendant failed to yield at the crossing", object_once=True)
         transcript = self.page.inner_text("#transcript")
         fit = CIVIL_LIFE_CYCLE.stage("FIT")
         slots = [slot for phase in fit.phases for slot in phase.slots if slot.seat == "plaintiff_lawyer"]
         assert self.turns == len(slots), "counsel is awaited at every slot of the trial procedure"
         assert "The defendant failed to yield at the crossing (1)" in transcript
         assert "Judgment:" in transcript
+        assert "Objection: Relevance" in transcript and "Sustained." in transcript
         assert "Your case file: plaintiff_lawyer" in self.page.content()
 
     def test_a_student_presides_and_pronounces(self) -> None:
