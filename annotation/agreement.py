@@ -83,6 +83,7 @@ class AgreementResult:
     pairs: Pairs
     items: list[str]
     notes: list[str] = field(default_factory=list)
+    human_scores: np.ndarray = field(default_factory=lambda: np.empty(0))
 
 
 def judge_choose(frame: RatingsFrame, judge: str | None) -> str:
@@ -192,16 +193,36 @@ def _item(item: str, frame: RatingsFrame, pairs: Pairs, item_codes: dict[str, in
     return entry
 
 
-def agreement_compute(*, rubric: RubricDefinition, frame: RatingsFrame, judge: str | None = None) -> AgreementResult:
-    judge = judge_choose(frame, judge)
-    pairs = _pairs(frame, judge)
-    item_codes = {item: code for code, item in enumerate(frame.items)}
-    notes: list[str] = []
+def item_codes_of(frame: RatingsFrame) -> dict[str, int]:
+    return {item: code for code, item in enumerate(frame.items)}
+
+
+def row_masks(rubric: RubricDefinition, pairs: Pairs, item_codes: dict[str, int]) -> dict[tuple[str, str], np.ndarray]:
+    """The pairs behind every line of the report, keyed by (level, id): rows, group overalls,
+    the overall row and items, in report order."""
 
     def mask_of(items: Iterable[str]) -> np.ndarray:
         codes = [item_codes[item] for item in items if item in item_codes]
         return np.isin(pairs.item, codes)
 
+    masks: dict[tuple[str, str], np.ndarray] = {}
+    for group_id, _title in rubric.groups:
+        rows = rubric.rows_of(group_id)
+        for row in rows:
+            masks["row", row.id] = mask_of(row.items)
+        masks["group", group_id] = mask_of([item for row in rows for item in row.items])
+    masks["overall", "overall"] = mask_of(rubric.item_ids)
+    for item in rubric.item_ids:
+        masks["item", item] = mask_of([item])
+    return masks
+
+
+def agreement_compute(*, rubric: RubricDefinition, frame: RatingsFrame, judge: str | None = None) -> AgreementResult:
+    judge = judge_choose(frame, judge)
+    pairs = _pairs(frame, judge)
+    item_codes = item_codes_of(frame)
+    masks = row_masks(rubric, pairs, item_codes)
+    notes: list[str] = []
     groups = []
     for group_id, _title in rubric.groups:
         rows = rubric.rows_of(group_id)
@@ -209,16 +230,18 @@ def agreement_compute(*, rubric: RubricDefinition, frame: RatingsFrame, judge: s
         groups.append(
             {
                 "id": group_id,
-                "rows": [_row(row.id, mask_of(row.items), pairs, item_codes, row.items, notes) for row in rows],
-                "overall": _row(f"{group_id}.overall", mask_of(group_items), pairs, item_codes, group_items, notes),
+                "rows": [_row(row.id, masks["row", row.id], pairs, item_codes, row.items, notes) for row in rows],
+                "overall": _row(f"{group_id}.overall", masks["group", group_id], pairs, item_codes, group_items, notes),
             }
         )
     report = {
         "rubric": rubric.id,
         "judge": judge,
         "groups": groups,
-        "overall": _row("overall", mask_of(rubric.item_ids), pairs, item_codes, rubric.item_ids, notes),
+        "overall": _row("overall", masks["overall", "overall"], pairs, item_codes, rubric.item_ids, notes),
         "items": [_item(item, frame, pairs, item_codes, notes) for item in rubric.item_ids],
         "notes": notes,
     }
-    return AgreementResult(report=report, pairs=pairs, items=frame.items, notes=notes)
+    return AgreementResult(
+        report=report, pairs=pairs, items=frame.items, notes=notes, human_scores=frame.score[~frame.is_llm]
+    )

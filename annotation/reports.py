@@ -25,7 +25,9 @@ ITEM_FIELDS = (
     "n_trajectories",
     "n_raters",
 )
-TABLE_COLUMNS = ("level", "group", "id", *ROW_FIELDS, *ITEM_FIELDS, "subdims")
+INTERVAL_FIELDS = (*ROW_FIELDS[1:], *ITEM_FIELDS[:-2])
+INTERVAL_COLUMNS = tuple(f"{name}_ci_{end}" for name in INTERVAL_FIELDS for end in ("low", "high"))
+TABLE_COLUMNS = ("level", "group", "id", *ROW_FIELDS, *ITEM_FIELDS, "subdims", *INTERVAL_COLUMNS)
 
 
 def table_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
@@ -44,14 +46,18 @@ def _flat(level: str, group: str, row: dict[str, Any]) -> dict[str, Any]:
     flat = {"level": level, "group": group, "id": row["id"]}
     flat |= {key: row.get(key) for key in (*ROW_FIELDS, *ITEM_FIELDS)}
     flat["subdims"] = "; ".join(f"{item}={value!r}" for item, value in row["subdims"].items())
+    intervals = row.get("ci95") or {}
+    for name in INTERVAL_FIELDS:
+        interval = intervals.get(name) or (None, None)
+        flat[f"{name}_ci_low"], flat[f"{name}_ci_high"] = interval
     return flat
 
 
-def render_json(result: AgreementResult, rubric: RubricDefinition) -> bytes:
+def render_json(result: AgreementResult, rubric: RubricDefinition, reasons: list | None = None) -> bytes:
     return json.dumps(result.report, ensure_ascii=False, indent=2).encode()
 
 
-def render_csv(result: AgreementResult, rubric: RubricDefinition) -> bytes:
+def render_csv(result: AgreementResult, rubric: RubricDefinition, reasons: list | None = None) -> bytes:
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=TABLE_COLUMNS)
     writer.writeheader()
@@ -60,7 +66,7 @@ def render_csv(result: AgreementResult, rubric: RubricDefinition) -> bytes:
     return buffer.getvalue().encode()
 
 
-def render_xlsx(result: AgreementResult, rubric: RubricDefinition) -> bytes:
+def render_xlsx(result: AgreementResult, rubric: RubricDefinition, reasons: list | None = None) -> bytes:
     from openpyxl import Workbook
 
     workbook = Workbook()
@@ -105,8 +111,11 @@ def histogram_svg(values: np.ndarray, *, low: float, high: float, title: str) ->
     return "".join(parts)
 
 
-def report_context(result: AgreementResult, rubric: RubricDefinition) -> dict[str, Any]:
-    """What the report page shows: Table 1 per group, items, difference and score plots."""
+def report_context(
+    result: AgreementResult, rubric: RubricDefinition, reasons: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """What the report page shows: Table 1 per group, items, difference and score plots, and
+    the human reasons by score band when given."""
     report = result.report
     dimensions = {}
     for group_id, title in rubric.groups:
@@ -133,13 +142,14 @@ def report_context(result: AgreementResult, rubric: RubricDefinition) -> dict[st
             result.pairs.difference, low=-span, high=span, title="Human minus LLM, per pair"
         ),
         "human_svg": histogram_svg(
-            result.pairs.human, low=rubric.scale_min, high=rubric.scale_max, title="Human scores in pairs"
+            result.human_scores, low=rubric.scale_min, high=rubric.scale_max, title="Human scores, every rating"
         ),
         "llm_svg": histogram_svg(
             result.pairs.llm, low=rubric.scale_min, high=rubric.scale_max, title="LLM judge scores in pairs"
         ),
         "difference_mean": float(result.pairs.difference.mean()) if result.pairs.difference.size else None,
         "difference_sd": float(result.pairs.difference.std(ddof=1)) if result.pairs.difference.size > 1 else None,
+        "reasons": reasons,
     }
 
 
@@ -150,8 +160,8 @@ def _dimension_mean(row: dict[str, Any], dimension: str) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def render_html(result: AgreementResult, rubric: RubricDefinition) -> bytes:
-    return render_to_string("annotation/agreement_report.html", report_context(result, rubric)).encode()
+def render_html(result: AgreementResult, rubric: RubricDefinition, reasons: list | None = None) -> bytes:
+    return render_to_string("annotation/agreement_report.html", report_context(result, rubric, reasons)).encode()
 
 
 RENDERERS = {"json": render_json, "csv": render_csv, "xlsx": render_xlsx, "html": render_html}

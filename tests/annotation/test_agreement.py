@@ -115,3 +115,26 @@ def test_the_judge_must_be_named_when_several_scored(study, tmp_path):
         report(tmp_path, "json")
     data = json.loads(report(tmp_path, "json", "--judge", "judge-y").read_text())
     assert data["overall"]["n_pairs"] == 2
+
+
+def test_bootstrap_intervals_match_a_hand_computation_in_every_export(study):
+    """Two trajectories resample to {t1,t1}, {t1,t2} or {t2,t2}: LC's mean difference is then
+    1, 2/3 or 1/3, so the 95 % interval is [1/3, 1]."""
+    data = json.loads(report(study, "json").read_text())
+    lc = row(data, "stage_authenticity", "LC")
+    assert lc["ci95"]["mean_diff"] == pytest.approx([1 / 3, 1])
+    assert data["bootstrap"]["replicates"] == 1000 and data["bootstrap"]["unit"] == "trajectory"
+    table = list(csv.DictReader(io.StringIO(report(study, "csv").read_text())))
+    csv_lc = next(line for line in table if line["id"] == "LC")
+    assert float(csv_lc["mean_diff_ci_low"]) == lc["ci95"]["mean_diff"][0]
+    assert float(csv_lc["mean_diff_ci_high"]) == lc["ci95"]["mean_diff"][1]
+    html = report(study, "html").read_text()
+    assert "[0.33, 1.00]" in html
+    assert "ci95" not in report(study, "json", "--bootstrap", "0").read_text()
+
+
+def test_the_html_report_groups_reasons_by_score_band(study):
+    """Human scores 8 9 6 7 9 10 7 9: four are >= 9, one is <= 6."""
+    html = report(study, "html").read_text()
+    assert "Scores ≥ 9: 4 ratings (50.0 %)" in html
+    assert "Scores ≤ 6: 1 rating (12.5 %)" in html
