@@ -171,3 +171,53 @@ class Assignment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rater} on {self.trajectory_id} ({self.status})"
+
+
+class Job(models.Model):
+    """A long-running piece of annotation work (an LLM judge run, a large export) done by a
+    Celery worker; its row is the progress bar and, for exports, the download."""
+
+    class Kind(models.TextChoices):
+        JUDGE = "judge", "LLM judge run"
+        AGREEMENT_REPORT = "agreement_report", "Agreement report"
+        RATINGS_EXPORT = "ratings_export", "Ratings export"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    kind = models.CharField(max_length=32, choices=Kind.choices)
+    rubric = models.ForeignKey(Rubric, on_delete=models.CASCADE, related_name="jobs")
+    study = models.ForeignKey(Study, null=True, blank=True, on_delete=models.CASCADE, related_name="jobs")
+    params = models.JSONField(default=dict)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    result = models.JSONField(default=dict)
+    error = models.TextField(blank=True)
+    file = models.FileField(upload_to="exports/%Y/%m/", blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} #{self.pk} ({self.status})"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)
+
+    @property
+    def filename(self) -> str:
+        return self.file.name.rsplit("/", 1)[-1] if self.file else ""
+
+    @property
+    def percent(self) -> int:
+        if self.status == self.Status.DONE:
+            return 100
+        return int(100 * self.done / self.total) if self.total else 0

@@ -34,7 +34,7 @@ def ratings_frame(*, rubric_id: str, study: Study | None = None) -> RatingsFrame
 
 def judges_in_scope(*, rubric_id: str, study: Study | None = None) -> list[str]:
     ratings = ratings_in_scope(rubric_id=rubric_id, study=study).filter(source=Rating.Source.LLM)
-    return sorted(ratings.values_list("rater", flat=True).distinct())
+    return list(ratings.order_by("rater").values_list("rater", flat=True).distinct())
 
 
 def agreement_build(

@@ -113,6 +113,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+MEDIA_ROOT = Path(env_str("LEGALSIM_MEDIA_ROOT") or BASE_DIR / "media")
 WHITENOISE_USE_FINDERS = DEBUG
 
 # Agents (see README "Plugging in an LLM server").

@@ -27,3 +27,55 @@
   document.addEventListener("visibilitychange", () => { if (document.hidden) stop(); else if (current) since = Date.now(); });
   form.addEventListener("htmx:configRequest", stop);
 })();
+
+// Keyboard entry: the whole questionnaire can be filled without the mouse.
+//   Enter in a score           -> its reason
+//   Ctrl/Cmd+Enter in a reason -> the next item's score (after the last one: Submit)
+//   Alt+ArrowDown / Alt+ArrowUp       -> next / previous item
+//   Alt+ArrowRight / Alt+ArrowLeft    -> next / previous stage tab of the trajectory
+//   Ctrl/Cmd+S                 -> save the draft now
+(() => {
+  "use strict";
+  const form = document.getElementById("questionnaire");
+  if (!form) return;
+  const items = () => Array.from(form.querySelectorAll("[data-item]"));
+  const scoreOf = (item) => item.querySelector('input[type="number"]');
+  const currentItem = () => document.activeElement && document.activeElement.closest("[data-item]");
+  const focusItem = (offset) => {
+    const all = items();
+    const index = all.indexOf(currentItem());
+    const next = all[index < 0 ? 0 : index + offset];
+    if (next) { scoreOf(next).focus(); scoreOf(next).select(); return true; }
+    return false;
+  };
+  const switchTab = (offset) => {
+    const tabs = Array.from(document.querySelectorAll('[role="tab"]'));
+    if (!tabs.length) return;
+    const selected = tabs.findIndex((tab) => tab.getAttribute("aria-selected") === "true");
+    const next = tabs[Math.min(tabs.length - 1, Math.max(0, selected + offset))];
+    next.click();
+  };
+  document.querySelectorAll('[role="tab"]').forEach((tab) => tab.addEventListener("click", () => {
+    document.querySelectorAll('[role="tab"]').forEach((other) => other.setAttribute("aria-selected", String(other === tab)));
+  }));
+  document.addEventListener("keydown", (event) => {
+    const target = event.target;
+    const command = event.ctrlKey || event.metaKey;
+    if (event.altKey && ["ArrowDown", "ArrowUp"].includes(event.key)) {
+      event.preventDefault();
+      focusItem(event.key === "ArrowDown" ? 1 : -1);
+    } else if (event.altKey && ["ArrowRight", "ArrowLeft"].includes(event.key)) {
+      event.preventDefault();
+      switchTab(event.key === "ArrowRight" ? 1 : -1);
+    } else if (command && event.key.toLowerCase() === "s") {
+      event.preventDefault();
+      window.htmx.trigger(document.getElementById("answers"), "change");
+    } else if (event.key === "Enter" && target.matches('[data-item] input[type="number"]')) {
+      event.preventDefault();
+      target.closest("[data-item]").querySelector("textarea").focus();
+    } else if (event.key === "Enter" && command && target.matches("[data-item] textarea")) {
+      event.preventDefault();
+      if (!focusItem(1)) form.querySelector('button[type="submit"]').focus();
+    }
+  });
+})();

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import csv
+import io
 import json
 import threading
 from collections import Counter
@@ -8,8 +10,9 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 from django.urls import reverse
+from openpyxl import load_workbook
 
-from annotation.models import Assignment, Rating, Rubric, Study
+from annotation.models import Assignment, Job, Rating, Rubric, Study
 from annotation.studies import assignment_claim, study_plan
 from tests.conftest import DEMO_CASES
 from trials.models import Case
@@ -45,7 +48,7 @@ def test_the_plan_balances_load_and_never_repeats_a_rater(django_user_model):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_twenty_concurrent_claims_for_one_trajectory_accept_exactly_k(django_user_model):
+def test_twenty_concurrent_claims_for_one_trajectory_accept_exactly_k(django_user_model, default_rubric):
     study = make_study(django_user_model, ["only-one"], raters=20, k=3)
     raters = list(study.raters.all())
     barrier, results = threading.Barrier(len(raters)), []
@@ -101,16 +104,61 @@ def test_the_whole_study_flow_matches_a_hand_computation(
             }
         }
     )
-    call_command("judge_trajectories", "--model", "judge-x")
+    django_user_model.objects.create_user("boss", password="pw-123456", is_staff=True)
+    client.login(username="boss", password="pw-123456")
+    judged = client.post(reverse("annotation:study_judge", args=[study.pk]), {"model": "judge-x"}, follow=True)
+    assert "Scored 2 trajectories; flagged for audit 0." in judged.content.decode()
+
+    # by hand: every pair is (9,7), (8,7) or (6,7) equally often -> diffs 2, 1, -1; both
+    # trajectories alike, so every bootstrap resample has the same mean difference
+    def check(overall: dict) -> None:
+        assert overall["n_pairs"] == 96
+        assert overall["human_avg"] == pytest.approx(23 / 3)
+        assert overall["mean_diff"] == pytest.approx(2 / 3)
+        assert overall["mae"] == pytest.approx(4 / 3)
+        assert overall["within1_pct"] == pytest.approx(200 / 3)
+        assert overall["mean_diff_ci"] == pytest.approx([2 / 3, 2 / 3])
+
+    page = client.get(reverse("annotation:study_report", args=[study.pk])).content.decode()
+    overall_row = page[page.index("<h2>Overall</h2>") : page.index("<h2>Distributions</h2>")]
+    for shown in ("7.67", "7.00", "0.67", "[0.67, 0.67]", "1.33", "66.67", ">96<"):
+        assert shown in overall_row, shown
+    assert "Scores ≥ 9: 32 ratings (33.3 %)" in page and "Scores ≤ 6: 32 ratings (33.3 %)" in page
+
+    exported = {}
+    for fmt in ("json", "csv", "xlsx", "html"):
+        job_page = client.post(
+            reverse("annotation:study_export", args=[study.pk]),
+            {"kind": "agreement_report", "format": fmt},
+            follow=True,
+        )
+        assert "Done" in job_page.content.decode()
+        job = Job.objects.latest("pk")
+        exported[fmt] = b"".join(client.get(reverse("annotation:job_download", args=[job.pk])).streaming_content)
+    report = json.loads(exported["json"])
+    check(report["overall"] | {"mean_diff_ci": report["overall"]["ci95"]["mean_diff"]})
+    line = next(row for row in csv.DictReader(io.StringIO(exported["csv"].decode())) if row["level"] == "overall")
+    check({key: float(value) for key, value in line.items() if key in OVERALL_FIGURES} | _ci(line))
+    sheet = load_workbook(io.BytesIO(exported["xlsx"])).active
+    header = [cell.value for cell in sheet[1]]
+    line = next(
+        dict(zip(header, [c.value for c in row], strict=True))
+        for row in sheet.iter_rows(min_row=2)
+        if row[0].value == "overall"
+    )
+    check({key: line[key] for key in OVERALL_FIGURES} | _ci(line))
+    assert overall_row in exported["html"].decode()
+
     out = tmp_path / "report.json"
-    call_command("agreement_report", "--format", "json", "--out", str(out))
-    report = json.loads(out.read_text())
-    # by hand: every pair is (9,7), (8,7) or (6,7) equally often -> diffs 2, 1, -1
-    assert report["overall"]["n_pairs"] == 96
-    assert report["overall"]["human_avg"] == pytest.approx(23 / 3)
-    assert report["overall"]["mean_diff"] == pytest.approx(2 / 3)
-    assert report["overall"]["mae"] == pytest.approx(4 / 3)
-    assert report["overall"]["within1_pct"] == pytest.approx(200 / 3)
+    call_command("agreement_report", "--study", "pilot", "--format", "json", "--out", str(out))
+    assert json.loads(out.read_text())["overall"] == report["overall"]
+
+
+OVERALL_FIGURES = ("n_pairs", "human_avg", "mean_diff", "mae", "within1_pct")
+
+
+def _ci(line: dict) -> dict:
+    return {"mean_diff_ci": [float(line["mean_diff_ci_low"]), float(line["mean_diff_ci_high"])]}
 
 
 @pytest.mark.django_db

@@ -1,16 +1,22 @@
 from __future__ import annotations
 
+import sys
+import time
+
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from annotation.models import Rubric, Trajectory
+from annotation.jobs import job_start
+from annotation.models import Job, Rubric, Trajectory
 from annotation.rubric import DEFAULT_RUBRIC
-from annotation.tasks import judge_trajectories_task
-from trials.agents.llm import LLMError
+
+POLL_S = 0.5
 
 
 class Command(BaseCommand):
-    help = "Score trajectories with the LLM judge (LEGALSIM_MODEL_JUDGE) on a rubric, as a Celery task."
+    help = (
+        "Score trajectories with the LLM judge (LEGALSIM_MODEL_JUDGE) on a rubric, as a Celery job with a progress bar."
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("ids", nargs="*", help="trajectory ids (default: all)")
@@ -18,17 +24,36 @@ class Command(BaseCommand):
         parser.add_argument("--model", default=None, help="judge model (default LEGALSIM_MODEL_JUDGE)")
 
     def handle(self, *args, ids: list[str], rubric: str, model: str | None, **options) -> None:
-        if not Rubric.objects.filter(pk=rubric).exists():
+        stored = Rubric.objects.filter(pk=rubric).first()
+        if stored is None:
             raise CommandError(f"no rubric {rubric!r}")
         ids = ids or list(Trajectory.objects.values_list("pk", flat=True))
         missing = sorted(set(ids) - set(Trajectory.objects.filter(pk__in=ids).values_list("pk", flat=True)))
         if missing:
             raise CommandError(f"no trajectory {', '.join(missing)}")
         model = model or settings.LEGALSIM_MODEL_JUDGE
-        try:
-            result = judge_trajectories_task.delay(rubric, model, ids).get()
-        except LLMError as error:
-            raise CommandError(f"the judge could not be reached: {error}") from None
-        self.stdout.write(f"judge {model}: scored {len(result['scored'])}, flagged for audit {len(result['flagged'])}")
-        for trajectory_id in result["flagged"]:
+        job = job_start(
+            kind=Job.Kind.JUDGE, rubric=stored, study=None, params={"model": model, "trajectory_ids": ids}, user=None
+        )
+        job = self._follow(job)
+        if job.status == Job.Status.FAILED:
+            raise CommandError(f"judge run {job.pk} failed: {job.error}")
+        scored, flagged = job.result["scored"], job.result["flagged"]
+        self.stdout.write(f"judge {model}: scored {len(scored)}, flagged for audit {len(flagged)}")
+        for trajectory_id in flagged:
             self.stdout.write(f"  flagged: {trajectory_id}")
+
+    def _follow(self, job: Job) -> Job:
+        """Draw the progress bar until a worker (or the eager run) finishes the job."""
+        while True:
+            job.refresh_from_db()
+            filled = job.percent // 5
+            line = (
+                f"\r[{'#' * filled}{'.' * (20 - filled)}] {job.done}/{job.total or len(job.params['trajectory_ids'])}"
+            )
+            self.stderr.write(line, ending="")
+            if job.finished:
+                self.stderr.write("")
+                return job
+            sys.stderr.flush()
+            time.sleep(POLL_S)

@@ -1,0 +1,133 @@
+"""Background jobs of the annotation app: LLM judge runs and large exports.
+
+A ``Job`` row is created in the request (or command), the work runs in a Celery worker (in
+process when Celery is eager), and the row carries the progress and, for exports, the file
+that the download view streams. Only the job's own fields are written while it runs, so a
+page polling it never waits on the work.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.files.base import ContentFile, File
+from django.utils import timezone
+from django.utils.text import slugify
+
+from annotation.exports import LAYOUTS, ratings_csv_write
+from annotation.models import Job, Rubric, Study
+from annotation.reports import RENDERERS
+from annotation.selectors import agreement_build, reason_bands
+from annotation.services import trajectories_judge
+
+logger = logging.getLogger(__name__)
+REPORT_FORMATS = tuple(RENDERERS)
+
+
+class JobError(ValueError):
+    """A job that cannot be started as asked; the message says why."""
+
+
+def job_start(*, kind: str, rubric: Rubric, study: Study | None, params: dict, user: AbstractBaseUser | None) -> Job:
+    """Create the job and hand it to a worker (or run it here when Celery is eager).
+
+    Call it outside a transaction, as views and commands do: a worker must see the row."""
+    from annotation.tasks import job_run_task
+
+    _check(kind, params)
+    job = Job.objects.create(kind=kind, rubric=rubric, study=study, params=params, created_by=user)
+    job_run_task.delay(job.pk)
+    job.refresh_from_db()
+    return job
+
+
+def _check(kind: str, params: dict) -> None:
+    if kind == Job.Kind.JUDGE:
+        if not params.get("model") or not params.get("trajectory_ids"):
+            raise JobError("a judge run needs a model and at least one trajectory")
+    elif kind == Job.Kind.AGREEMENT_REPORT:
+        if params.get("format") not in REPORT_FORMATS:
+            raise JobError(f"format must be one of {', '.join(REPORT_FORMATS)}")
+    elif kind == Job.Kind.RATINGS_EXPORT:
+        if params.get("layout") not in LAYOUTS:
+            raise JobError(f"layout must be one of {', '.join(LAYOUTS)}")
+    else:
+        raise JobError(f"unknown job kind {kind!r}")
+
+
+def job_run(job_id: int) -> Job:
+    """Run a queued job to the end. A failure is recorded on the job (kind and message, for
+    the page and the command line) rather than raised: the row is the record of the run."""
+    job = Job.objects.select_related("rubric", "study").get(pk=job_id)
+    if job.finished:
+        return job
+    _update(job, status=Job.Status.RUNNING)
+    try:
+        RUNNERS[job.kind](job, lambda done, total: _update(job, done=done, total=total))
+    except Exception as error:
+        logger.exception("job %s failed", job.pk)
+        _update(job, status=Job.Status.FAILED, error=f"{type(error).__name__}: {error}", finished_at=timezone.now())
+        return job
+    _update(job, status=Job.Status.DONE, finished_at=timezone.now())
+    return job
+
+
+def _update(job: Job, **fields) -> None:
+    for name, value in fields.items():
+        setattr(job, name, value)
+    Job.objects.filter(pk=job.pk).update(**fields)
+
+
+def _run_judge(job: Job, progress: Callable[[int, int], None]) -> None:
+    ids = job.params["trajectory_ids"]
+    progress(0, len(ids))
+    report = trajectories_judge(
+        rubric_id=job.rubric_id, model=job.params["model"], trajectory_ids=ids, progress=progress
+    )
+    _update(job, result={"scored": report.scored, "flagged": report.flagged})
+
+
+def _run_agreement_report(job: Job, progress: Callable[[int, int], None]) -> None:
+    fmt = job.params["format"]
+    progress(0, 2)
+    result = agreement_build(
+        rubric=job.rubric,
+        judge=job.params.get("judge") or None,
+        study=job.study,
+        replicates=job.params.get("bootstrap", 1000),
+    )
+    progress(1, 2)
+    reasons = reason_bands(rubric=job.rubric, study=job.study) if fmt == "html" else None
+    content = RENDERERS[fmt](result, job.rubric.definition, reasons)
+    job.file.save(f"{_stem(job)}-agreement-{slugify(result.report['judge'])}.{fmt}", ContentFile(content), save=False)
+    _update(
+        job, file=job.file.name, result={"judge": result.report["judge"], "pairs": result.report["overall"]["n_pairs"]}
+    )
+    progress(2, 2)
+
+
+def _run_ratings_export(job: Job, progress: Callable[[int, int], None]) -> None:
+    """Written to a scratch file first (exports can be large), then stored as the job's file."""
+    layout = job.params["layout"]
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "ratings.csv"
+        with path.open("w", newline="", encoding="utf-8") as handle:
+            count = ratings_csv_write(handle, rubric=job.rubric, layout=layout, study=job.study, progress=progress)
+        with path.open("rb") as handle:
+            job.file.save(f"{_stem(job)}-ratings-{layout}.csv", File(handle), save=False)
+    _update(job, file=job.file.name, result={"rows": count})
+
+
+def _stem(job: Job) -> str:
+    return slugify(job.study.name) if job.study else job.rubric_id
+
+
+RUNNERS: dict[str, Callable[[Job, Callable[[int, int], None]], None]] = {
+    Job.Kind.JUDGE: _run_judge,
+    Job.Kind.AGREEMENT_REPORT: _run_agreement_report,
+    Job.Kind.RATINGS_EXPORT: _run_ratings_export,
+}

@@ -1,0 +1,132 @@
+"""Staff pages of the annotation app: studies, the agreement report, judge runs and exports
+as background jobs. Raters never reach these (403)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.db.models import Count, Q
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from annotation.agreement import AgreementError
+from annotation.bootstrap import REPLICATES
+from annotation.jobs import REPORT_FORMATS, JobError, job_start
+from annotation.models import Assignment, Job, Study, Trajectory
+from annotation.reports import report_context
+from annotation.selectors import agreement_build, judges_in_scope, reason_bands
+from legalsim.access import staff_required
+
+
+@staff_required
+def study_list(request: HttpRequest) -> HttpResponse:
+    studies = Study.objects.select_related("rubric").annotate(
+        n_raters=Count("raters", distinct=True),
+        n_assignments=Count("assignments", distinct=True),
+        n_submitted=Count("assignments", filter=Q(assignments__status=Assignment.Status.SUBMITTED), distinct=True),
+    )
+    return render(request, "annotation/study_list.html", {"studies": studies})
+
+
+def _progress_by_rater(study: Study) -> list[dict]:
+    rows = study.assignments.values("rater__username").annotate(
+        total=Count("id"),
+        submitted=Count("id", filter=Q(status=Assignment.Status.SUBMITTED)),
+        drafts=Count("id", filter=Q(status=Assignment.Status.DRAFT)),
+    )
+    return sorted(rows, key=lambda row: row["rater__username"])
+
+
+@staff_required
+def study_dashboard(request: HttpRequest, study_id: int) -> HttpResponse:
+    study = get_object_or_404(Study.objects.select_related("rubric"), pk=study_id)
+    context = {
+        "study": study,
+        "raters": _progress_by_rater(study),
+        "judges": judges_in_scope(rubric_id=study.rubric_id, study=study),
+        "stored_trajectories": Trajectory.objects.filter(pk__in=study.trajectory_ids).count(),
+        "default_judge": settings.LEGALSIM_MODEL_JUDGE,
+        "report_formats": REPORT_FORMATS,
+        "jobs": study.jobs.all()[:20],
+    }
+    return render(request, "annotation/study_dashboard.html", context)
+
+
+@staff_required
+def study_jobs(request: HttpRequest, study_id: int) -> HttpResponse:
+    """The jobs table alone, polled by the dashboard while a job runs."""
+    study = get_object_or_404(Study, pk=study_id)
+    return render(request, "annotation/_jobs.html", {"study": study, "jobs": study.jobs.all()[:20]})
+
+
+@staff_required
+def study_report(request: HttpRequest, study_id: int) -> HttpResponse:
+    study = get_object_or_404(Study.objects.select_related("rubric"), pk=study_id)
+    judges = judges_in_scope(rubric_id=study.rubric_id, study=study)
+    judge = request.GET.get("judge") or (judges[0] if len(judges) == 1 else None)
+    context = {"study": study, "judges": judges, "judge": judge}
+    if judge is None:
+        context["problem"] = (
+            "Several LLM judges scored this study; choose one." if judges else "No LLM judge has scored this study yet."
+        )
+        return render(request, "annotation/study_report.html", context)
+    try:
+        result = agreement_build(rubric=study.rubric, judge=judge, study=study, replicates=REPLICATES)
+    except AgreementError as error:
+        context["problem"] = str(error)
+        return render(request, "annotation/study_report.html", context, status=404)
+    reasons = reason_bands(rubric=study.rubric, study=study)
+    context |= report_context(result, study.rubric.definition, reasons)
+    return render(request, "annotation/study_report.html", context)
+
+
+def _start(request: HttpRequest, study: Study, kind: str, params: dict) -> HttpResponse:
+    try:
+        job = job_start(kind=kind, rubric=study.rubric, study=study, params=params, user=request.user)
+    except JobError as error:
+        messages.error(request, str(error))
+        return redirect("annotation:study_dashboard", study_id=study.pk)
+    return redirect("annotation:job", job_id=job.pk)
+
+
+@staff_required
+@require_POST
+def study_judge(request: HttpRequest, study_id: int) -> HttpResponse:
+    """Score the study's stored trajectories with the LLM judge, as a background job."""
+    study = get_object_or_404(Study.objects.select_related("rubric"), pk=study_id)
+    stored = list(Trajectory.objects.filter(pk__in=study.trajectory_ids).values_list("pk", flat=True))
+    model = request.POST.get("model", "").strip() or settings.LEGALSIM_MODEL_JUDGE
+    return _start(request, study, Job.Kind.JUDGE, {"model": model, "trajectory_ids": stored})
+
+
+@staff_required
+@require_POST
+def study_export(request: HttpRequest, study_id: int) -> HttpResponse:
+    study = get_object_or_404(Study.objects.select_related("rubric"), pk=study_id)
+    if request.POST.get("kind") == Job.Kind.RATINGS_EXPORT:
+        return _start(request, study, Job.Kind.RATINGS_EXPORT, {"layout": request.POST.get("layout")})
+    params = {"format": request.POST.get("format"), "judge": request.POST.get("judge") or None}
+    return _start(request, study, Job.Kind.AGREEMENT_REPORT, params)
+
+
+@staff_required
+def job_page(request: HttpRequest, job_id: int) -> HttpResponse:
+    job = get_object_or_404(Job.objects.select_related("study", "rubric"), pk=job_id)
+    return render(request, "annotation/job.html", {"job": job})
+
+
+@staff_required
+def job_progress(request: HttpRequest, job_id: int) -> HttpResponse:
+    """The progress fragment; it stops asking to be polled once the job has finished."""
+    job = get_object_or_404(Job, pk=job_id)
+    return render(request, "annotation/_job_progress.html", {"job": job})
+
+
+@staff_required
+def job_download(request: HttpRequest, job_id: int) -> FileResponse:
+    """Streams the export from storage in chunks; large files never sit in memory."""
+    job = get_object_or_404(Job, pk=job_id)
+    if job.status != Job.Status.DONE or not job.file:
+        raise Http404("this job has no file to download")
+    return FileResponse(job.file.open("rb"), as_attachment=True, filename=job.filename)

@@ -1,0 +1,94 @@
+"""The questionnaire in a real browser (Debian's chromium through Playwright): a rater fills
+all sixteen items with the keyboard alone."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.staticfiles.testing import StaticLiveServerTestCase
+
+from annotation.models import Assignment, Rating, Study
+from annotation.rubric import RUBRIC_DIR
+from annotation.services import rubric_import
+from annotation.studies import study_plan
+from tests.conftest import DEMO_CASES
+from trials.models import Case
+from trials.services import cases_import, trial_simulate
+
+CHROMIUM = shutil.which("chromium")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
+
+
+class QuestionnaireByKeyboard(StaticLiveServerTestCase):
+    host = "127.0.0.1"
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+        super().setUpClass()
+        from playwright.sync_api import sync_playwright
+
+        cls.playwright = sync_playwright().start()
+        cls.browser = cls.playwright.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--no-first-run"]
+        )
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.browser.close()
+        cls.playwright.stop()
+        super().tearDownClass()
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+    def setUp(self) -> None:
+        rubric_import(path=RUBRIC_DIR / "legalworld16.json")  # a transactional test's flush removes it
+        cases_import(paths=[DEMO_CASES / "en-civil-traffic-accident.json"])
+        trajectory = trial_simulate(case=Case.objects.get(), backend="scripted").trajectory
+        study = Study.objects.create(name="keys", rubric_id="legalworld16", trajectory_ids=[trajectory.id])
+        study.raters.set([get_user_model().objects.create_user("rater", password="a-rater-password-1")])
+        study.raters_per_trajectory = 1
+        study.save()
+        study_plan(study=study)
+        self.assignment = Assignment.objects.get()
+        self.page = self.browser.new_page()
+        self.page.set_default_timeout(30_000)
+        self.page.goto(f"{self.live_server_url}/accounts/login/")
+        self.page.fill("#id_username", "rater")
+        self.page.fill("#id_password", "a-rater-password-1")
+        self.page.click("button[type=submit]")
+
+    def tearDown(self) -> None:
+        self.page.close()
+
+    def test_a_rater_fills_and_submits_the_questionnaire_with_the_keyboard_alone(self) -> None:
+        page = self.page
+        page.goto(f"{self.live_server_url}/rate/{self.assignment.pk}/")
+        page.wait_for_selector("#stage-panel .turn")
+        first_stage = page.inner_text("#stage-panel")
+        page.keyboard.press("Alt+ArrowRight")
+        page.wait_for_function(f"document.querySelector('#stage-panel').innerText !== {first_stage!r}")
+        assert page.get_attribute('[role="tab"]:nth-child(2)', "aria-selected") == "true"
+
+        page.focus('input[type="number"]')
+        items = self.assignment.study.rubric.definition.item_ids
+        for index, item in enumerate(items):
+            page.keyboard.type(str(index % 11))
+            page.keyboard.press("Enter")
+            page.keyboard.type(f"reason {index} for {item}")
+            if index == 1:
+                page.keyboard.press("Control+s")
+                page.wait_for_selector("#autosave:has-text('Draft saved')")
+                assert set(Assignment.objects.get().draft) >= set(items[:2])
+            page.keyboard.press("Control+Enter")
+        assert page.evaluate("document.activeElement.type") == "submit"
+        page.keyboard.press("Enter")
+        page.wait_for_selector("text=Submitted. Thank you.")
+
+        ratings = {rating.item: rating for rating in Rating.objects.filter(rater="rater")}
+        assert {item: (ratings[item].score, ratings[item].reason) for item in items} == {
+            item: (index % 11, f"reason {index} for {item}") for index, item in enumerate(items)
+        }
+        assert all(rating.active_seconds > 0 for rating in ratings.values())
