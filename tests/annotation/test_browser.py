@@ -4,7 +4,6 @@ all sixteen items with the keyboard alone."""
 from __future__ import annotations
 
 import os
-import shutil
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -14,11 +13,11 @@ from annotation.models import Assignment, Rating, Study
 from annotation.rubric import RUBRIC_DIR
 from annotation.services import rubric_import
 from annotation.studies import study_plan
+from tests.browser import CHROMIUM, chromium_start, page_logged_in
 from tests.conftest import DEMO_CASES
 from trials.models import Case
 from trials.services import cases_import, trial_simulate
 
-CHROMIUM = shutil.which("chromium")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
 
 
@@ -29,12 +28,7 @@ class QuestionnaireByKeyboard(StaticLiveServerTestCase):
     def setUpClass(cls) -> None:
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
         super().setUpClass()
-        from playwright.sync_api import sync_playwright
-
-        cls.playwright = sync_playwright().start()
-        cls.browser = cls.playwright.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--no-first-run"]
-        )
+        cls.playwright, cls.browser = chromium_start()
 
     @classmethod
     def tearDownClass(cls) -> None:
@@ -53,12 +47,7 @@ class QuestionnaireByKeyboard(StaticLiveServerTestCase):
         study.save()
         study_plan(study=study)
         self.assignment = Assignment.objects.get()
-        self.page = self.browser.new_page()
-        self.page.set_default_timeout(30_000)
-        self.page.goto(f"{self.live_server_url}/accounts/login/")
-        self.page.fill("#id_username", "rater")
-        self.page.fill("#id_password", "a-rater-password-1")
-        self.page.click("button[type=submit]")
+        self.page = page_logged_in(self.browser, self.live_server_url, "rater", "a-rater-password-1")
 
     def tearDown(self) -> None:
         self.page.close()

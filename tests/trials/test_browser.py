@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import os
-import shutil
 
 import pytest
 from channels.testing import ChannelsLiveServerTestCase
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
+from tests.browser import CHROMIUM, chromium_start, page_logged_in
 from tests.conftest import DEMO_CASES
 from trials.procedures.civil import CIVIL_LIFE_CYCLE
 from trials.services import cases_import
 
-CHROMIUM = shutil.which("chromium")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
 
 
@@ -33,19 +32,7 @@ class TrialRoomInTheBrowser(ChannelsLiveServerTestCase):
         database = settings.DATABASES["default"]
         database.setdefault("TEST", {})["NAME"] = database["NAME"]
         super().setUpClass()
-        from playwright.sync_api import sync_playwright
-
-        cls.playwright = sync_playwright().start()
-        cls.browser = cls.playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--no-first-run",
-            ],
-        )
+        cls.playwright, cls.browser = chromium_start()
 
     @classmethod
     def tearDownClass(cls) -> None:
@@ -57,12 +44,7 @@ class TrialRoomInTheBrowser(ChannelsLiveServerTestCase):
     def setUp(self) -> None:
         cases_import(paths=[DEMO_CASES / "en-civil-traffic-accident.json"])
         get_user_model().objects.create_user("student", password="a-demo-password-1")
-        self.page = self.browser.new_page()
-        self.page.set_default_timeout(60_000)
-        self.page.goto(f"{self.live_server_url}/accounts/login/")
-        self.page.fill("#id_username", "student")
-        self.page.fill("#id_password", "a-demo-password-1")
-        self.page.click("button[type=submit]")
+        self.page = page_logged_in(self.browser, self.live_server_url, "student", "a-demo-password-1")
 
     def tearDown(self) -> None:
         self.page.close()
