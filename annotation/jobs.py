@@ -18,14 +18,13 @@ from django.core.files.base import ContentFile, File
 from django.utils import timezone
 from django.utils.text import slugify
 
+from annotation.bootstrap import REPLICATES
 from annotation.exports import LAYOUTS, ratings_csv_write
 from annotation.models import Job, Rubric, Study
-from annotation.reports import RENDERERS
-from annotation.selectors import agreement_build, reason_bands
+from annotation.reports import FORMATS, report_file
 from annotation.services import trajectories_judge
 
 logger = logging.getLogger(__name__)
-REPORT_FORMATS = tuple(RENDERERS)
 
 
 class JobError(ValueError):
@@ -50,8 +49,8 @@ def _check(kind: str, params: dict) -> None:
         if not params.get("model") or not params.get("trajectory_ids"):
             raise JobError("a judge run needs a model and at least one trajectory")
     elif kind == Job.Kind.AGREEMENT_REPORT:
-        if params.get("format") not in REPORT_FORMATS:
-            raise JobError(f"format must be one of {', '.join(REPORT_FORMATS)}")
+        if params.get("format") not in FORMATS:
+            raise JobError(f"format must be one of {', '.join(FORMATS)}")
     elif kind == Job.Kind.RATINGS_EXPORT:
         if params.get("layout") not in LAYOUTS:
             raise JobError(f"layout must be one of {', '.join(LAYOUTS)}")
@@ -93,21 +92,19 @@ def _run_judge(job: Job, progress: Callable[[int, int], None]) -> None:
 
 def _run_agreement_report(job: Job, progress: Callable[[int, int], None]) -> None:
     fmt = job.params["format"]
-    progress(0, 2)
-    result = agreement_build(
+    progress(0, 1)
+    content, summary = report_file(
         rubric=job.rubric,
         judge=job.params.get("judge") or None,
         study=job.study,
-        replicates=job.params.get("bootstrap", 1000),
+        fmt=fmt,
+        replicates=job.params.get("bootstrap", REPLICATES),
     )
-    progress(1, 2)
-    reasons = reason_bands(rubric=job.rubric, study=job.study) if fmt == "html" else None
-    content = RENDERERS[fmt](result, job.rubric.definition, reasons)
-    job.file.save(f"{_stem(job)}-agreement-{slugify(result.report['judge'])}.{fmt}", ContentFile(content), save=False)
-    _update(
-        job, file=job.file.name, result={"judge": result.report["judge"], "pairs": result.report["overall"]["n_pairs"]}
+    job.file.save(
+        f"{_stem(job)}-agreement-{slugify(summary['judge'] or 'no-judge')}.{fmt}", ContentFile(content), save=False
     )
-    progress(2, 2)
+    _update(job, file=job.file.name, result=summary)
+    progress(1, 1)
 
 
 def _run_ratings_export(job: Job, progress: Callable[[int, int], None]) -> None:

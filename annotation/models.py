@@ -144,6 +144,34 @@ class Study(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        """A pairwise study's units are pairs FIRST|SECOND of trajectories of one case."""
+        from django.core.exceptions import ValidationError
+
+        from annotation.rubric import pair_split
+
+        if not self.rubric_id or not self.rubric.definition.pairwise:
+            return
+        problems = [unit for unit in self.trajectory_ids if pair_split(str(unit)) is None]
+        if problems:
+            raise ValidationError(
+                {
+                    "trajectory_ids": f"a pairwise rubric rates pairs FIRST|SECOND; not pairs: {', '.join(map(str, problems))}"
+                }
+            )
+        pairs = [pair_split(unit) for unit in self.trajectory_ids]
+        stored = Trajectory.objects.filter(pk__in={tid for pair in pairs for tid in pair})
+        case_of = dict(stored.values_list("pk", "case_id"))
+        mixed = [
+            f"{first}|{second}"
+            for first, second in pairs
+            if first in case_of and second in case_of and case_of[first] != case_of[second]
+        ]
+        if mixed:
+            raise ValidationError(
+                {"trajectory_ids": f"both trajectories of a pair must be of one case: {', '.join(mixed)}"}
+            )
+
 
 class Assignment(models.Model):
     """One rater's questionnaire on one trajectory: a draft until submitted, then final."""
@@ -158,6 +186,9 @@ class Assignment(models.Model):
     rater = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assignments")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ASSIGNED)
     draft = models.JSONField(default=dict, help_text="item -> {score, reason, active_ms}")
+    shown_first = models.CharField(
+        max_length=200, blank=True, help_text="pairwise rubrics: the trajectory this rater sees as A (random per rater)"
+    )
     submitted_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -171,6 +202,11 @@ class Assignment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rater} on {self.trajectory_id} ({self.status})"
+
+    @property
+    def label(self) -> str:
+        """What the rater is shown: a pair's ids would tell them which trajectory is which."""
+        return f"pair #{self.pk}" if self.shown_first else self.trajectory_id
 
 
 class Job(models.Model):

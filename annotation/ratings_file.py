@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from annotation.rubric import RubricDefinition
+from annotation.rubric import RubricDefinition, pair_split
 from trials.case_file import Problem
 
 RATING_KEYS = ("trajectory_id", "rubric", "item", "rater", "source", "score", "reason")
@@ -91,8 +91,18 @@ def read_ratings(path: Path, rubrics: Mapping[str, RubricDefinition]) -> tuple[l
         elif rubric is not None:
             if not rubric.scale_min <= score <= rubric.scale_max:
                 problem("score", f"{_show(score)} is outside the scale {rubric.scale_min}-{rubric.scale_max}")
+            elif rubric.pairwise and score not in (-1, 0, 1):
+                problem(
+                    "score", f"a pairwise answer is 1 (first preferred), 0 (draw) or -1 (second), got {_show(score)}"
+                )
             elif source == "human" and score != int(score):
                 problem("score", f"a person's score must be a whole number, got {_show(score)}")
+        if rubric is not None and rubric.pairwise and isinstance(values["trajectory_id"], str):
+            if values["trajectory_id"].strip() and pair_split(values["trajectory_id"].strip()) is None:
+                problem(
+                    "trajectory_id",
+                    f"a pairwise rating names two trajectories as FIRST|SECOND, got {values['trajectory_id']!r}",
+                )
         reason = values["reason"] if values["reason"] is not None else ""
         if not isinstance(reason, str):
             problem("reason", "must be text")

@@ -1,4 +1,5 @@
-"""Rendering an agreement report as JSON, CSV, XLSX or a self-contained HTML page."""
+"""Rendering agreement reports (scale and pairwise rubrics) as JSON, CSV, XLSX or a self-contained
+HTML page."""
 
 from __future__ import annotations
 
@@ -11,7 +12,11 @@ import numpy as np
 from django.template.loader import render_to_string
 
 from annotation.agreement import AgreementResult
+from annotation.models import Rubric, Study
+from annotation.pairwise import FIGURES as PAIRWISE_FIGURES
+from annotation.pairwise import pairwise_report
 from annotation.rubric import RubricDefinition
+from annotation.selectors import agreement_build, ratings_frame, reason_bands
 
 FORMATS = ("json", "csv", "xlsx", "html")
 ROW_FIELDS = ("n_pairs", "human_avg", "llm_avg", "mean_diff", "sd_diff", "mae", "within1_pct")
@@ -165,3 +170,105 @@ def render_html(result: AgreementResult, rubric: RubricDefinition, reasons: list
 
 
 RENDERERS = {"json": render_json, "csv": render_csv, "xlsx": render_xlsx, "html": render_html}
+
+
+PAIRWISE_COLUMNS = ("level", "group", "id", "n_answers", *PAIRWISE_FIGURES)
+PAIRWISE_TABLE = (
+    *PAIRWISE_COLUMNS,
+    *(f"{name}_ci_{end}" for name in PAIRWISE_FIGURES for end in ("low", "high")),
+)
+
+
+def pairwise_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every line of a pairwise report (rows, group overalls, overall, items) flattened."""
+    lines = [line for group in report["groups"] for line in (*group["rows"], group["overall"])]
+    lines += [report["overall"], *report["items"]]
+    table = []
+    for line in lines:
+        flat = {key: line[key] for key in PAIRWISE_COLUMNS}
+        for name in PAIRWISE_FIGURES:
+            flat[f"{name}_ci_low"], flat[f"{name}_ci_high"] = line["ci95"].get(name) or (None, None)
+        table.append(flat)
+    return table
+
+
+def _pairwise_csv(report: dict[str, Any], rubric: RubricDefinition) -> bytes:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=PAIRWISE_TABLE)
+    writer.writeheader()
+    for row in pairwise_rows(report):
+        writer.writerow({key: "" if value is None else value for key, value in row.items()})
+    return buffer.getvalue().encode()
+
+
+def _pairwise_xlsx(report: dict[str, Any], rubric: RubricDefinition) -> bytes:
+    from openpyxl import Workbook
+
+    workbook = Workbook()
+    sheet = workbook.active
+    sheet.title = "pairwise"
+    sheet.append(list(PAIRWISE_TABLE))
+    for row in pairwise_rows(report):
+        sheet.append([row[key] for key in PAIRWISE_TABLE])
+    notes = workbook.create_sheet("notes")
+    for key in ("rubric", "judge", "units"):
+        notes.append([key, report[key]])
+    for note in report["notes"]:
+        notes.append(["note", note])
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+def pairwise_context(report: dict[str, Any], rubric: RubricDefinition) -> dict[str, Any]:
+    """SimCourt's Table 3 layout: per group, its items with the majority shares, then the
+    agreement figures; item titles from the rubric."""
+    titles = {
+        item["id"]: item["title"] for group in rubric.data["groups"] for row in group["rows"] for item in row["items"]
+    }
+    items = {line["id"]: line for line in report["items"]}
+    groups = [
+        {
+            "title": title,
+            "rows": [
+                {"title": row.title, "items": [items[item] | {"title": titles[item]} for item in row.items]}
+                for row in rubric.rows_of(group_id)
+            ],
+        }
+        for group_id, title in rubric.groups
+    ]
+    summary = [line for group in report["groups"] for line in (*group["rows"], group["overall"])]
+    return {"report": report, "pairwise_groups": groups, "summary": [*summary, report["overall"]]}
+
+
+def _pairwise_html(report: dict[str, Any], rubric: RubricDefinition) -> bytes:
+    return render_to_string("annotation/pairwise_report.html", pairwise_context(report, rubric)).encode()
+
+
+PAIRWISE_RENDERERS = {
+    "json": lambda report, rubric: json.dumps(report, ensure_ascii=False, indent=2).encode(),
+    "csv": _pairwise_csv,
+    "xlsx": _pairwise_xlsx,
+    "html": _pairwise_html,
+}
+
+
+def report_file(
+    *, rubric: Rubric, judge: str | None, study: Study | None, fmt: str, replicates: int
+) -> tuple[bytes, dict[str, Any]]:
+    """A rubric's (or a study's) report in ``fmt`` and a summary of it: scale rubrics get the
+    agreement report, pairwise rubrics the pairwise one. Raises ``AgreementError``."""
+    definition = rubric.definition
+    if definition.pairwise:
+        frame = ratings_frame(rubric_id=rubric.pk, study=study)
+        report = pairwise_report(rubric=definition, frame=frame, judge=judge, replicates=replicates)
+        return PAIRWISE_RENDERERS[fmt](report, definition), {
+            "judge": report["judge"],
+            "answers": report["overall"]["n_answers"],
+        }
+    result = agreement_build(rubric=rubric, judge=judge, study=study, replicates=replicates)
+    reasons = reason_bands(rubric=rubric, study=study) if fmt == "html" else None
+    return RENDERERS[fmt](result, definition, reasons), {
+        "judge": result.report["judge"],
+        "pairs": result.report["overall"]["n_pairs"],
+    }

@@ -14,6 +14,19 @@ from typing import Any
 
 RUBRIC_DIR = Path(__file__).resolve().parent / "rubrics"
 DEFAULT_RUBRIC = "legalworld16"
+SCALE, PAIRWISE = "scale", "pairwise"
+PAIRWISE_SCALE = {"min": -1, "max": 1}
+PAIR_SEPARATOR = "|"
+
+
+def pair_key(first: str, second: str) -> str:
+    """The unit of a pairwise rubric: two trajectories of one case, in canonical order."""
+    return f"{first}{PAIR_SEPARATOR}{second}"
+
+
+def pair_split(unit: str) -> tuple[str, str] | None:
+    first, separator, second = unit.partition(PAIR_SEPARATOR)
+    return (first, second) if separator and first and second and PAIR_SEPARATOR not in second else None
 
 
 class RubricError(ValueError):
@@ -37,6 +50,11 @@ class RubricDefinition:
     groups: tuple[tuple[str, str], ...]
     rows: tuple[RubricRow, ...]
     data: dict[str, Any]
+    kind: str = SCALE
+
+    @property
+    def pairwise(self) -> bool:
+        return self.kind == PAIRWISE
 
     @property
     def item_ids(self) -> tuple[str, ...]:
@@ -58,8 +76,17 @@ def rubric_parse(data: Any) -> RubricDefinition:
     for key in ("id", "title"):
         if not _text(data.get(key)):
             problems.append(f"{key}: is required and must be a non-empty string")
+    kind = data.get("kind", SCALE)
+    if kind not in (SCALE, PAIRWISE):
+        problems.append(f"kind: must be {SCALE!r} or {PAIRWISE!r}")
     scale = data.get("scale")
-    if (
+    if kind == PAIRWISE:
+        if scale not in (None, PAIRWISE_SCALE):
+            problems.append(
+                'scale: a pairwise rubric answers first (1), draw (0) or second (-1): omit it or give {"min": -1, "max": 1}'
+            )
+        scale = PAIRWISE_SCALE
+    elif (
         not isinstance(scale, dict)
         or not all(
             isinstance(scale.get(bound), int) and not isinstance(scale.get(bound), bool) for bound in ("min", "max")
@@ -107,6 +134,7 @@ def rubric_parse(data: Any) -> RubricDefinition:
         groups=tuple(groups),
         rows=tuple(rows),
         data=data,
+        kind=kind,
     )
 
 

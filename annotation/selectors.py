@@ -8,8 +8,8 @@ from django.db.models import Count, Q, QuerySet
 
 from annotation.agreement import AgreementResult, RatingsFrame, agreement_compute
 from annotation.bootstrap import REPLICATES, bootstrap_attach
-from annotation.models import Rating, Rubric, Study
-from annotation.rubric import RubricDefinition
+from annotation.models import Rating, Rubric, Study, Trajectory
+from annotation.rubric import RubricDefinition, pair_split
 
 REASON_EXAMPLES = 8
 
@@ -91,3 +91,14 @@ def reason_bands(
         count = sum(per_item.values())
         bands.append({"label": label, "count": count, "share": 100 * count / total if total else None, "items": items})
     return bands
+
+
+def study_units_stored(study: Study) -> list[str]:
+    """The study's units whose trajectories are stored here (imported studies may name
+    trajectories only by id): trajectories, or for a pairwise rubric pairs of them."""
+    if not study.rubric.definition.pairwise:
+        return list(Trajectory.objects.filter(pk__in=study.trajectory_ids).values_list("pk", flat=True))
+    pairs = {unit: pair_split(unit) for unit in study.trajectory_ids}
+    wanted = {tid for pair in pairs.values() if pair for tid in pair}
+    stored = set(Trajectory.objects.filter(pk__in=wanted).values_list("pk", flat=True))
+    return [unit for unit, pair in pairs.items() if pair and set(pair) <= stored]

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.db import transaction
 from django.db.models import Q
 
-from annotation.judge import trajectory_judge
+from annotation.judge import Judgment, pair_judge, trajectory_judge
 from annotation.models import JudgeFlag, Rating, Rubric, Trajectory
 from annotation.ratings_file import RatingRow, read_ratings
-from annotation.rubric import rubric_load
+from annotation.rubric import RubricDefinition, pair_split, rubric_load
 from trials.agents.llm import LLMClient
 from trials.agents.prompts import PROMPT_VERSION
 from trials.case_file import Problem, read_records
@@ -245,25 +246,20 @@ def trajectories_judge(*, rubric_id: str, model: str, trajectory_ids: list[str],
     definition = rubric.definition
     client = LLMClient.from_settings()
     report = JudgeReport()
-    for index, trajectory in enumerate(Trajectory.objects.filter(pk__in=trajectory_ids).order_by("pk"), 1):
-        judgment = trajectory_judge(client=client, model=model, rubric=definition, trajectory=trajectory.as_contract())
+    for index, (unit, judgment) in enumerate(_judgments(client, model, definition, trajectory_ids), 1):
         with transaction.atomic():
-            Rating.objects.filter(rubric=rubric, trajectory_id=trajectory.pk, source="llm", rater=model).delete()
-            JudgeFlag.objects.filter(rubric=rubric, trajectory_id=trajectory.pk, model=model).delete()
+            Rating.objects.filter(rubric=rubric, trajectory_id=unit, source="llm", rater=model).delete()
+            JudgeFlag.objects.filter(rubric=rubric, trajectory_id=unit, model=model).delete()
             if judgment.scores is None:
                 JudgeFlag.objects.create(
-                    rubric=rubric,
-                    trajectory_id=trajectory.pk,
-                    model=model,
-                    problem=judgment.problem,
-                    reply=judgment.reply,
+                    rubric=rubric, trajectory_id=unit, model=model, problem=judgment.problem, reply=judgment.reply
                 )
-                report.flagged.append(trajectory.pk)
+                report.flagged.append(unit)
             else:
                 Rating.objects.bulk_create(
                     Rating(
                         rubric=rubric,
-                        trajectory_id=trajectory.pk,
+                        trajectory_id=unit,
                         item=item,
                         rater=model,
                         source="llm",
@@ -272,7 +268,28 @@ def trajectories_judge(*, rubric_id: str, model: str, trajectory_ids: list[str],
                     )
                     for item, (score, reason) in judgment.scores.items()
                 )
-                report.scored.append(trajectory.pk)
+                report.scored.append(unit)
         if progress is not None:
             progress(index, len(trajectory_ids))
     return report
+
+
+def _judgments(
+    client: LLMClient, model: str, rubric: RubricDefinition, units: list[str]
+) -> Iterator[tuple[str, Judgment]]:
+    """(unit, judgment) for every unit whose trajectories are stored: one trajectory, or for a
+    pairwise rubric the pair ``FIRST|SECOND``."""
+    needed = {tid for unit in units for tid in (pair_split(unit) or (unit,))} if rubric.pairwise else set(units)
+    stored = {trajectory.pk: trajectory.as_contract() for trajectory in Trajectory.objects.filter(pk__in=needed)}
+    for unit in sorted(units):
+        if rubric.pairwise:
+            pair = pair_split(unit)
+            if pair and all(tid in stored for tid in pair):
+                yield (
+                    unit,
+                    pair_judge(
+                        client=client, model=model, rubric=rubric, unit=unit, pair=(stored[pair[0]], stored[pair[1]])
+                    ),
+                )
+        elif unit in stored:
+            yield unit, trajectory_judge(client=client, model=model, rubric=rubric, trajectory=stored[unit])

@@ -12,10 +12,11 @@ from django.views.decorators.http import require_POST
 
 from annotation.agreement import AgreementError
 from annotation.bootstrap import REPLICATES
-from annotation.jobs import REPORT_FORMATS, JobError, job_start
-from annotation.models import Assignment, Job, Study, Trajectory
-from annotation.reports import report_context
-from annotation.selectors import agreement_build, judges_in_scope, reason_bands
+from annotation.jobs import JobError, job_start
+from annotation.models import Assignment, Job, Study
+from annotation.pairwise import pairwise_report
+from annotation.reports import FORMATS, pairwise_context, report_context
+from annotation.selectors import agreement_build, judges_in_scope, ratings_frame, reason_bands, study_units_stored
 from legalsim.access import staff_required
 
 
@@ -45,9 +46,9 @@ def study_dashboard(request: HttpRequest, study_id: int) -> HttpResponse:
         "study": study,
         "raters": _progress_by_rater(study),
         "judges": judges_in_scope(rubric_id=study.rubric_id, study=study),
-        "stored_trajectories": Trajectory.objects.filter(pk__in=study.trajectory_ids).count(),
+        "stored_units": len(study_units_stored(study)),
         "default_judge": settings.LEGALSIM_MODEL_JUDGE,
-        "report_formats": REPORT_FORMATS,
+        "report_formats": FORMATS,
         "jobs": study.jobs.all()[:20],
     }
     return render(request, "annotation/study_dashboard.html", context)
@@ -66,19 +67,24 @@ def study_report(request: HttpRequest, study_id: int) -> HttpResponse:
     judges = judges_in_scope(rubric_id=study.rubric_id, study=study)
     judge = request.GET.get("judge") or (judges[0] if len(judges) == 1 else None)
     context = {"study": study, "judges": judges, "judge": judge}
-    if judge is None:
+    definition = study.rubric.definition
+    if judge is None and (judges or not definition.pairwise):
         context["problem"] = (
             "Several LLM judges scored this study; choose one." if judges else "No LLM judge has scored this study yet."
         )
         return render(request, "annotation/study_report.html", context)
     try:
-        result = agreement_build(rubric=study.rubric, judge=judge, study=study, replicates=REPLICATES)
+        if definition.pairwise:
+            frame = ratings_frame(rubric_id=study.rubric_id, study=study)
+            report = pairwise_report(rubric=definition, frame=frame, judge=judge, replicates=REPLICATES)
+            context |= pairwise_context(report, definition)
+        else:
+            result = agreement_build(rubric=study.rubric, judge=judge, study=study, replicates=REPLICATES)
+            context |= report_context(result, definition, reason_bands(rubric=study.rubric, study=study))
     except AgreementError as error:
         context["problem"] = str(error)
         return render(request, "annotation/study_report.html", context, status=404)
-    reasons = reason_bands(rubric=study.rubric, study=study)
-    context |= report_context(result, study.rubric.definition, reasons)
-    return render(request, "annotation/study_report.html", context)
+    return render(request, "annotation/study_report.html", context | {"pairwise": definition.pairwise})
 
 
 def _start(request: HttpRequest, study: Study, kind: str, params: dict) -> HttpResponse:
@@ -95,9 +101,8 @@ def _start(request: HttpRequest, study: Study, kind: str, params: dict) -> HttpR
 def study_judge(request: HttpRequest, study_id: int) -> HttpResponse:
     """Score the study's stored trajectories with the LLM judge, as a background job."""
     study = get_object_or_404(Study.objects.select_related("rubric"), pk=study_id)
-    stored = list(Trajectory.objects.filter(pk__in=study.trajectory_ids).values_list("pk", flat=True))
     model = request.POST.get("model", "").strip() or settings.LEGALSIM_MODEL_JUDGE
-    return _start(request, study, Job.Kind.JUDGE, {"model": model, "trajectory_ids": stored})
+    return _start(request, study, Job.Kind.JUDGE, {"model": model, "trajectory_ids": study_units_stored(study)})
 
 
 @staff_required

@@ -3,6 +3,7 @@ server, under row locks; the browser only displays the outcome."""
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -11,6 +12,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from annotation.models import Assignment, Rating, Study
+from annotation.rubric import pair_split
 
 REASON_MAX = 2000
 
@@ -42,7 +44,7 @@ def study_plan(*, study: Study) -> int:
             ):
                 if len(have) >= study.raters_per_trajectory:
                     break
-                Assignment.objects.create(study=study, trajectory_id=trajectory_id, rater=user)
+                assignment_new(study=study, unit=trajectory_id, rater=user)
                 have.add(user.pk)
                 load[user.pk] += 1
                 created += 1
@@ -66,7 +68,19 @@ def assignment_claim(*, study_id: int, rater: AbstractBaseUser) -> Assignment | 
         if not open_ones:
             return None
         chosen = min(open_ones, key=lambda tid: (counts.get(tid, 0), study.trajectory_ids.index(tid)))
-        return Assignment.objects.create(study=study, trajectory_id=chosen, rater=rater)
+        return assignment_new(study=study, unit=chosen, rater=rater)
+
+
+def assignment_new(*, study: Study, unit: str, rater: AbstractBaseUser) -> Assignment:
+    """For a pairwise rubric the unit is two trajectories; which one this rater sees as A is
+    drawn here, at random, and recorded (SimCourt shuffles the order per annotator)."""
+    shown_first = ""
+    if study.rubric.definition.pairwise:
+        pair = pair_split(unit)
+        if pair is None:
+            raise StudyError(f"{unit!r} is not a pair of trajectories FIRST|SECOND")
+        shown_first = secrets.choice(pair)
+    return Assignment.objects.create(study=study, trajectory_id=unit, rater=rater, shown_first=shown_first)
 
 
 def _locked(assignment_id: int, rater: AbstractBaseUser) -> Assignment:
@@ -103,11 +117,30 @@ class SubmitResult:
     already: bool = False
 
 
+PAIRWISE_ANSWERS = ("A", "B", "draw")
+
+
+def pairwise_score(assignment: Assignment, answer: str) -> int:
+    """The rater's A / B / draw as the stored score: 1 if the pair's first trajectory is
+    preferred, -1 if the second, 0 for a draw, whichever order the rater saw them in."""
+    if answer == "draw":
+        return 0
+    first, _second = pair_split(assignment.trajectory_id)
+    preferred_is_a = answer == "A"
+    return 1 if preferred_is_a == (assignment.shown_first == first) else -1
+
+
 def questionnaire_problems(assignment: Assignment) -> dict[str, str]:
     definition = assignment.study.rubric.definition
     problems = {}
     for item in definition.item_ids:
         answer = assignment.draft.get(item) or {}
+        if definition.pairwise:
+            if answer.get("score") not in PAIRWISE_ANSWERS:
+                problems[item] = "choose A, B or draw"
+            elif not 1 <= len(str(answer.get("reason", "")).strip()) <= REASON_MAX:
+                problems[item] = f"a reason of 1 to {REASON_MAX} characters is required"
+            continue
         try:
             score = int(str(answer.get("score", "")).strip())
         except ValueError:
@@ -130,6 +163,7 @@ def assignment_submit(*, assignment_id: int, rater: AbstractBaseUser) -> SubmitR
         problems = questionnaire_problems(assignment)
         if problems:
             return SubmitResult(assignment, problems)
+        pairwise = assignment.study.rubric.definition.pairwise
         Rating.objects.bulk_create(
             Rating(
                 rubric=assignment.study.rubric,
@@ -137,7 +171,7 @@ def assignment_submit(*, assignment_id: int, rater: AbstractBaseUser) -> SubmitR
                 item=item,
                 rater=rater.get_username(),
                 source=Rating.Source.HUMAN,
-                score=int(answer["score"]),
+                score=pairwise_score(assignment, answer["score"]) if pairwise else int(answer["score"]),
                 reason=str(answer["reason"]).strip(),
                 active_seconds=(answer.get("active_ms") or 0) / 1000,
             )

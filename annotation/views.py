@@ -7,7 +7,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from annotation.models import Assignment, Study, Trajectory
-from annotation.studies import StudyError, assignment_claim, assignment_submit, draft_save
+from annotation.rubric import pair_split
+from annotation.studies import PAIRWISE_ANSWERS, StudyError, assignment_claim, assignment_submit, draft_save
 
 
 def _mine(request: HttpRequest, assignment_id: int) -> Assignment:
@@ -63,28 +64,58 @@ def _questionnaire(assignment: Assignment, problems: dict[str, str] | None = Non
     return groups
 
 
+def _shown(assignment: Assignment) -> dict[str, str]:
+    """What the rater reads: the trajectory, or for a pairwise rubric the two trajectories
+    as A and B in the order drawn for this rater (their ids never reach the page)."""
+    if not assignment.shown_first:
+        return {"": assignment.trajectory_id}
+    first, second = pair_split(assignment.trajectory_id)
+    return {"A": assignment.shown_first, "B": second if assignment.shown_first == first else first}
+
+
+def _page_context(assignment: Assignment, problems: dict[str, str] | None = None) -> dict:
+    shown = _shown(assignment)
+    stored = Trajectory.objects.in_bulk(list(shown.values()))
+    panels = [
+        {
+            "side": side,
+            "trajectory": stored.get(tid),
+            "stages": [s["stage"] for s in stored[tid].stages] if tid in stored else [],
+        }
+        for side, tid in shown.items()
+    ]
+    definition = assignment.study.rubric.definition
+    return {
+        "assignment": assignment,
+        "panels": panels,
+        "title": next((panel["trajectory"].title for panel in panels if panel["trajectory"]), ""),
+        "groups": _questionnaire(assignment, problems),
+        "scale": definition,
+        "pairwise": definition.pairwise,
+        "choices": PAIRWISE_ANSWERS,
+        "instructions": definition.data.get("instructions", ""),
+        "problems": problems,
+    }
+
+
 @login_required
 def assignment_page(request: HttpRequest, assignment_id: int) -> HttpResponse:
     assignment = _mine(request, assignment_id)
-    trajectory = Trajectory.objects.filter(pk=assignment.trajectory_id).first()
-    context = {
-        "assignment": assignment,
-        "trajectory": trajectory,
-        "stages": [stage["stage"] for stage in trajectory.stages] if trajectory else [],
-        "groups": _questionnaire(assignment),
-        "scale": assignment.study.rubric.definition,
-    }
-    return render(request, "annotation/assignment.html", context)
+    return render(request, "annotation/assignment.html", _page_context(assignment))
 
 
 @login_required
-def assignment_stage(request: HttpRequest, assignment_id: int, index: int) -> HttpResponse:
-    """One stage of the trajectory, loaded when its tab is opened (long transcripts are normal)."""
+def assignment_stage(request: HttpRequest, assignment_id: int, index: int, side: str = "") -> HttpResponse:
+    """One stage of a trajectory (side A or B of a pair), loaded when its tab is opened
+    (long transcripts are normal)."""
     assignment = _mine(request, assignment_id)
-    trajectory = get_object_or_404(Trajectory, pk=assignment.trajectory_id)
+    shown = _shown(assignment)
+    if side not in shown:
+        raise Http404("no such trajectory")
+    trajectory = get_object_or_404(Trajectory, pk=shown[side])
     if not 0 <= index < len(trajectory.stages):
         raise Http404("no such stage")
-    return render(request, "annotation/_stage.html", {"stage": trajectory.stages[index]})
+    return render(request, "annotation/_stage.html", {"stage": trajectory.stages[index], "blind": bool(side)})
 
 
 def _answers(post) -> dict[str, dict]:
@@ -117,15 +148,8 @@ def assignment_submit_view(request: HttpRequest, assignment_id: int) -> HttpResp
         draft_save(assignment_id=assignment_id, rater=request.user, answers=_answers(request.POST))
     result = assignment_submit(assignment_id=assignment_id, rater=request.user)
     if result.problems:
-        trajectory = Trajectory.objects.filter(pk=assignment.trajectory_id).first()
-        context = {
-            "assignment": result.assignment,
-            "trajectory": trajectory,
-            "stages": [stage["stage"] for stage in trajectory.stages] if trajectory else [],
-            "groups": _questionnaire(result.assignment, result.problems),
-            "scale": assignment.study.rubric.definition,
-            "problems": result.problems,
-        }
-        return render(request, "annotation/assignment.html", context, status=400)
+        return render(
+            request, "annotation/assignment.html", _page_context(result.assignment, result.problems), status=400
+        )
     messages.success(request, "Already submitted; nothing changed." if result.already else "Submitted. Thank you.")
     return redirect("annotation:rater_queue")

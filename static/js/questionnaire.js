@@ -29,7 +29,7 @@
 })();
 
 // Keyboard entry: the whole questionnaire can be filled without the mouse.
-//   Enter in a score           -> its reason
+//   Enter in a score           -> its reason (pairwise: A, B, D choose A, B or draw)
 //   Ctrl/Cmd+Enter in a reason -> the next item's score (after the last one: Submit)
 //   Alt+ArrowDown / Alt+ArrowUp       -> next / previous item
 //   Alt+ArrowRight / Alt+ArrowLeft    -> next / previous stage tab of the trajectory
@@ -39,24 +39,27 @@
   const form = document.getElementById("questionnaire");
   if (!form) return;
   const items = () => Array.from(form.querySelectorAll("[data-item]"));
-  const scoreOf = (item) => item.querySelector('input[type="number"]');
+  const scoreOf = (item) => item.querySelector('input[type="number"], input[type="radio"]:checked') || item.querySelector("input");
   const currentItem = () => document.activeElement && document.activeElement.closest("[data-item]");
   const focusItem = (offset) => {
     const all = items();
     const index = all.indexOf(currentItem());
     const next = all[index < 0 ? 0 : index + offset];
-    if (next) { scoreOf(next).focus(); scoreOf(next).select(); return true; }
+    if (next) { const score = scoreOf(next); score.focus(); if (score.select) score.select(); return true; }
     return false;
   };
+  let lastTablist = document.querySelector('[role="tablist"]');
   const switchTab = (offset) => {
-    const tabs = Array.from(document.querySelectorAll('[role="tab"]'));
-    if (!tabs.length) return;
+    if (!lastTablist) return;
+    const tabs = Array.from(lastTablist.querySelectorAll('[role="tab"]'));
     const selected = tabs.findIndex((tab) => tab.getAttribute("aria-selected") === "true");
-    const next = tabs[Math.min(tabs.length - 1, Math.max(0, selected + offset))];
-    next.click();
+    tabs[Math.min(tabs.length - 1, Math.max(0, selected + offset))].click();
   };
-  document.querySelectorAll('[role="tab"]').forEach((tab) => tab.addEventListener("click", () => {
-    document.querySelectorAll('[role="tab"]').forEach((other) => other.setAttribute("aria-selected", String(other === tab)));
+  document.querySelectorAll('[role="tablist"]').forEach((tablist) => tablist.addEventListener("click", (event) => {
+    const tab = event.target.closest('[role="tab"]');
+    if (!tab) return;
+    lastTablist = tablist;
+    tablist.querySelectorAll('[role="tab"]').forEach((other) => other.setAttribute("aria-selected", String(other === tab)));
   }));
   document.addEventListener("keydown", (event) => {
     const target = event.target;
@@ -70,7 +73,14 @@
     } else if (command && event.key.toLowerCase() === "s") {
       event.preventDefault();
       window.htmx.trigger(document.getElementById("answers"), "change");
-    } else if (event.key === "Enter" && target.matches('[data-item] input[type="number"]')) {
+    } else if (!command && !event.altKey && target.matches('[data-item] input[type="radio"]') && ["a", "b", "d"].includes(event.key.toLowerCase())) {
+      event.preventDefault();
+      const value = { a: "A", b: "B", d: "draw" }[event.key.toLowerCase()];
+      const choice = target.closest("[data-item]").querySelector(`input[type="radio"][value="${value}"]`);
+      choice.checked = true;
+      choice.focus();
+      choice.dispatchEvent(new Event("change", { bubbles: true }));
+    } else if (event.key === "Enter" && target.matches('[data-item] input[type="number"], [data-item] input[type="radio"]')) {
       event.preventDefault();
       target.closest("[data-item]").querySelector("textarea").focus();
     } else if (event.key === "Enter" && command && target.matches("[data-item] textarea")) {

@@ -7,13 +7,12 @@ from django.core.management.base import BaseCommand, CommandError
 from annotation.agreement import AgreementError
 from annotation.bootstrap import REPLICATES
 from annotation.models import Rubric, Study
-from annotation.reports import FORMATS, RENDERERS
+from annotation.reports import FORMATS, report_file
 from annotation.rubric import DEFAULT_RUBRIC
-from annotation.selectors import agreement_build, reason_bands
 
 
 class Command(BaseCommand):
-    help = "Human-LLM agreement and inter-rater reliability of a rubric's ratings, as JSON, CSV, XLSX or HTML."
+    help = "Human-LLM agreement and inter-rater reliability of a rubric's ratings (scale or pairwise), as JSON, CSV, XLSX or HTML."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--rubric", default=DEFAULT_RUBRIC)
@@ -39,11 +38,13 @@ class Command(BaseCommand):
             if chosen is None:
                 raise CommandError(f"no study {study!r} on rubric {rubric!r}")
         try:
-            result = agreement_build(rubric=stored, judge=judge, study=chosen, replicates=max(bootstrap, 0))
+            content, summary = report_file(
+                rubric=stored, judge=judge, study=chosen, fmt=options["format"], replicates=max(bootstrap, 0)
+            )
         except AgreementError as error:
             raise CommandError(str(error)) from None
-        reasons = reason_bands(rubric=stored, study=chosen) if options["format"] == "html" else None
         out: Path = options["out"]
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_bytes(RENDERERS[options["format"]](result, stored.definition, reasons))
-        self.stdout.write(f"{result.report['overall']['n_pairs']} pairs, judge {result.report['judge']}: wrote {out}")
+        out.write_bytes(content)
+        counted = f"{summary['pairs']} pairs" if "pairs" in summary else f"{summary['answers']} answers"
+        self.stdout.write(f"{counted}, judge {summary['judge']}: wrote {out}")

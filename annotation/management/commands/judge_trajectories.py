@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from annotation.jobs import job_start
 from annotation.models import Job, Rubric, Trajectory
-from annotation.rubric import DEFAULT_RUBRIC
+from annotation.rubric import DEFAULT_RUBRIC, pair_split
 
 POLL_S = 0.5
 
@@ -19,7 +19,9 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("ids", nargs="*", help="trajectory ids (default: all)")
+        parser.add_argument(
+            "ids", nargs="*", help="trajectory ids (default: all); pairs FIRST|SECOND for a pairwise rubric"
+        )
         parser.add_argument("--rubric", default=DEFAULT_RUBRIC)
         parser.add_argument("--model", default=None, help="judge model (default LEGALSIM_MODEL_JUDGE)")
 
@@ -27,8 +29,14 @@ class Command(BaseCommand):
         stored = Rubric.objects.filter(pk=rubric).first()
         if stored is None:
             raise CommandError(f"no rubric {rubric!r}")
+        pairwise = stored.definition.pairwise
+        if pairwise and not ids:
+            raise CommandError("a pairwise rubric judges pairs: name them as FIRST|SECOND")
         ids = ids or list(Trajectory.objects.values_list("pk", flat=True))
-        missing = sorted(set(ids) - set(Trajectory.objects.filter(pk__in=ids).values_list("pk", flat=True)))
+        if pairwise and (bad := [unit for unit in ids if pair_split(unit) is None]):
+            raise CommandError(f"not a pair FIRST|SECOND: {', '.join(bad)}")
+        needed = {tid for unit in ids for tid in (pair_split(unit) if pairwise else (unit,))}
+        missing = sorted(needed - set(Trajectory.objects.filter(pk__in=needed).values_list("pk", flat=True)))
         if missing:
             raise CommandError(f"no trajectory {', '.join(missing)}")
         model = model or settings.LEGALSIM_MODEL_JUDGE
