@@ -70,6 +70,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
                 text=str(content.get("text") or ""),
                 client_id=str(content.get("client_id") or ""),
                 decision=content.get("decision"),
+                sections=content.get("sections") if isinstance(content.get("sections"), dict) else None,
             )
         except LiveError as error:
             await self.send_json(error_frame(error.code, str(error)))
@@ -129,7 +130,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         if state.finished:
             await self.send_json(END)
         elif isinstance(step, Speak) and step.seat in state.human_seats and trial.status == Trial.Status.WAITING:
-            await self.send_json(await_frame(step, f"{step.speaker}: {step.act.replace('_', ' ')}"))
+            await self.send_json(await_frame(step, state.language))
 
     async def trial_frame(self, event: dict) -> None:
         await self._send_turn(event["frame"])

@@ -23,12 +23,11 @@ from django.utils import timezone
 from trials.agents.base import MemoryRequest, ParticipantFailed, TurnRequest
 from trials.agents.visibility import build_view
 from trials.engine.machine import (
-    apply_interjection,
     apply_memory_update,
+    apply_objection,
     apply_reply,
     apply_stage_end,
     apply_stage_start,
-    interjection_step,
     next_step,
 )
 from trials.engine.state import TrialState
@@ -173,51 +172,36 @@ async def _loop(trial_id: int) -> None:
             if result is not None and result is not True:
                 await broadcast(trial_id, artifact_frame(result.kind, result.title))
         elif step.seat in state.human_seats:
-            await _await_human(trial_id, step)
+            await _await_human(trial_id, step, state.language)
         elif isinstance(step, Speak):
-            await _agent_turn(trial_id, step, participants[step.seat], state, participants.get("judge"))
+            await _agent_turn(trial_id, step, participants[step.seat], state)
         else:
             update = await asyncio.to_thread(_memory_update, participants[step.seat], step, state)
             await _record(trial_id, step, update)
 
 
-async def _objection_record(trial_id: int, step: Speak, judge: Any) -> None:
+async def _objection_record(trial_id: int, step: Speak) -> None:
     """An objection stopped ``step``: only what was shown stays on the record, then the
-    objection and the judge's ruling are recorded as turns of their own."""
+    objection; the judge's ruling is the next step of the trial (agent or person)."""
     seat, ground = objections.pop(trial_id)
     shown = (in_progress.get(trial_id) or {}).get("text", "")
     in_progress.pop(trial_id, None)
     cut = await _record(trial_id, step, Reply(text=f"{shown.rstrip()} —", tokens=0))
     if cut is not None:
         await broadcast(trial_id, turn_end(cut))
-    objection = await _interject(trial_id, seat=seat, act="object", text=f"Objection: {ground}", author="human")
-    await broadcast(trial_id, turn_end(objection))
-    ruling = await _rule(trial_id, judge)
-    if ruling is not None:
-        await broadcast(trial_id, turn_end(ruling))
+        await broadcast(trial_id, turn_end(await _object(trial_id, seat=seat, ground=ground)))
 
 
 @database_sync_to_async
-def _interject(trial_id: int, *, seat: str, act: str, text: str, author: str) -> Any:
+def _object(trial_id: int, *, seat: str, ground: str) -> Any:
     with transaction.atomic():
         trial = Trial.objects.select_for_update().get(pk=trial_id)
         state = trial.engine_state
-        turn = apply_interjection(state, seat=seat, act=act, text=text, author=author)
+        turn = apply_objection(state, seat=seat, ground=ground)
         records_store(trial, state)
         trial.state = state.to_dict()
         trial.save(update_fields=["state"])
         return turn
-
-
-async def _rule(trial_id: int, judge: Any) -> Any:
-    """The judge rules: an agent judge answers at once; a human judge's seat rules with its
-    next words (it is awaited as usual), so no ruling is invented for a person."""
-    _, state, _ = await _snapshot(trial_id)
-    if "judge" in state.human_seats or judge is None:
-        return None
-    step = interjection_step(state, seat="judge", act="rule_objection")
-    reply = await asyncio.to_thread(_respond, judge, step, state)
-    return await _interject(trial_id, seat="judge", act="rule_objection", text=reply.text, author="agent")
 
 
 def _respond(agent: Any, step: Speak, state: TrialState) -> Any:
@@ -238,17 +222,17 @@ async def _wait(trial_id: int) -> None:
     event.clear()
 
 
-async def _await_human(trial_id: int, step: Step) -> None:
+async def _await_human(trial_id: int, step: Step, language: str) -> None:
     if isinstance(step, Speak):
         await _set_status(trial_id, Trial.Status.WAITING)
-        await broadcast(trial_id, await_frame(step, f"{step.speaker}: {step.act.replace('_', ' ')}"))
+        await broadcast(trial_id, await_frame(step, language))
         await _wait(trial_id)
         await _set_status(trial_id, Trial.Status.RUNNING)
     else:
         await _record(trial_id, step, MemoryUpdate())
 
 
-async def _agent_turn(trial_id: int, step: Speak, agent: Any, state: TrialState, judge: Any) -> None:
+async def _agent_turn(trial_id: int, step: Speak, agent: Any, state: TrialState) -> None:
     start = turn_start(step)
     objections.pop(trial_id, None)
     in_progress[trial_id] = {"start": start, "text": ""}
@@ -261,7 +245,7 @@ async def _agent_turn(trial_id: int, step: Speak, agent: Any, state: TrialState,
     generation = asyncio.create_task(asyncio.to_thread(_respond, agent, step, state))
     while not generation.done() or not live.empty():
         if trial_id in objections:
-            await _objection_record(trial_id, step, judge)
+            await _objection_record(trial_id, step)
             return
         try:
             delta = await asyncio.wait_for(live.get(), timeout=0.05)
@@ -276,7 +260,7 @@ async def _agent_turn(trial_id: int, step: Speak, agent: Any, state: TrialState,
         await broadcast(trial_id, {"type": "error", "code": "agent_failed", "message": str(failure)})
         return
     if not streams_itself and not await _pace(trial_id, step.seq, reply.text):
-        await _objection_record(trial_id, step, judge)
+        await _objection_record(trial_id, step)
         return
     turn = await _record(trial_id, step, reply)
     in_progress.pop(trial_id, None)

@@ -14,6 +14,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from trials.agents.visibility import build_view
+from trials.documents import DOCUMENTS, document_compose
 from trials.engine.machine import apply_reply, next_step, stage_participants, trial_start
 from trials.engine.runner import trial_run
 from trials.engine.state import TrialState, TurnRecord
@@ -91,12 +92,19 @@ class SayResult:
 
 
 def human_say(
-    *, trial_id: int, user: AbstractBaseUser, text: str, client_id: str = "", decision: str | None = None
+    *,
+    trial_id: int,
+    user: AbstractBaseUser,
+    text: str,
+    client_id: str = "",
+    decision: str | None = None,
+    sections: dict[str, str] | None = None,
 ) -> SayResult:
     """Record what a person says in the seat the trial is waiting for; a retried message
-    (same ``client_id``) returns the turn it already recorded."""
+    (same ``client_id``) returns the turn it already recorded. A document written in the
+    sectioned editor arrives as ``sections`` and is assembled here, under its headings."""
     text = text.strip()
-    if not text:
+    if not text and not sections:
         raise LiveError(ErrorCode.BAD_MESSAGE, "say needs some text")
     with transaction.atomic():
         trial = Trial.objects.select_for_update().get(pk=trial_id)
@@ -113,6 +121,12 @@ def human_say(
             raise LiveError(ErrorCode.NOT_YOUR_SEAT, "you hold no seat in this trial")
         if not isinstance(step, Speak) or step.seat not in held:
             raise LiveError(ErrorCode.NOT_YOUR_TURN, "it is not your seat's turn to speak")
+        if sections and step.artifact in DOCUMENTS:
+            text = document_compose(step.artifact, state.language, {str(k): str(v) for k, v in sections.items()})
+            if text.strip() == DOCUMENTS[step.artifact].title(state.language):
+                raise LiveError(ErrorCode.BAD_MESSAGE, "the document has no section written yet")
+        elif not text:
+            raise LiveError(ErrorCode.BAD_MESSAGE, "say needs some text")
         reply = Reply(
             text=text,
             author="human",

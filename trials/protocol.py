@@ -11,6 +11,7 @@ import time
 from enum import StrEnum
 from typing import Any
 
+from trials.documents import DOCUMENTS
 from trials.engine.state import TurnRecord
 from trials.engine.steps import Speak
 
@@ -50,15 +51,25 @@ def turn_end(turn: TurnRecord) -> dict[str, Any]:
     return {"type": "turn.end", **turn_meta(turn), "text": turn.text, "author": turn.author}
 
 
-def await_frame(step: Speak, prompt: str) -> dict[str, Any]:
-    return {
+def await_frame(step: Speak, language: str) -> dict[str, Any]:
+    """A human seat must act. When the act writes the stage's document, ``document`` carries
+    its kind, title and sections so the room can offer one field per section."""
+    frame = {
         "type": "await",
         "seat": step.seat,
         "stage": step.stage,
         "phase": step.phase,
-        "prompt": prompt,
+        "prompt": f"{step.speaker}: {step.act.replace('_', ' ')}",
         "act": step.act,
     }
+    template = DOCUMENTS.get(step.artifact or "")
+    if template is not None:
+        frame["document"] = {
+            "kind": step.artifact,
+            "title": template.title(language),
+            "sections": [{"id": section_id, "heading": heading} for section_id, heading in template.headings(language)],
+        }
+    return frame
 
 
 def stage_frame(stage: str, status: str) -> dict[str, Any]:

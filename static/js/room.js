@@ -39,13 +39,45 @@
     return item;
   }
 
+  // The sectioned editor: one field per section of the document the awaited act writes
+  // (complaint, defence, appeal, judgment...); drafts live in localStorage until filed.
+  const editor = { box: document.getElementById("document-editor"), title: document.getElementById("document-title"), sections: document.getElementById("document-sections") };
+  const draftKey = (frame) => `legalsim:${room.dataset.wsPath}:${frame.seat}:${frame.document.kind}`;
+
+  function showEditor(frame) {
+    const documentSpec = frame && frame.document;
+    if (!editor.box) return;
+    editor.box.hidden = !documentSpec;
+    composer.text.hidden = Boolean(documentSpec);
+    editor.sections.replaceChildren();
+    if (!documentSpec) return;
+    editor.title.textContent = documentSpec.title;
+    const saved = JSON.parse(localStorage.getItem(draftKey(frame)) || "{}");
+    documentSpec.sections.forEach((section) => {
+      const label = document.createElement("label");
+      label.textContent = section.heading;
+      const field = document.createElement("textarea");
+      field.rows = 3;
+      field.name = section.id;
+      field.dataset.section = section.id;
+      field.value = saved[section.id] || "";
+      field.addEventListener("input", () => localStorage.setItem(draftKey(frame), JSON.stringify(editorValues())));
+      label.append(field);
+      editor.sections.append(label);
+    });
+    editor.sections.querySelector("textarea").focus();
+  }
+
+  const editorValues = () => Object.fromEntries(Array.from(editor.sections.querySelectorAll("textarea")).map((field) => [field.dataset.section, field.value]));
+
   function setAwaited(frame) {
     awaited = frame && mySeats.has(frame.seat) ? frame : null;
     if (!composer.form) return;
     composer.text.disabled = composer.send.disabled = !awaited;
     composer.decision.hidden = !(awaited && awaited.act === "answer_mediation");
     composer.label.textContent = awaited ? `Your turn as ${awaited.seat}: ${awaited.prompt}` : "Waiting for your turn";
-    if (awaited) composer.text.focus();
+    showEditor(awaited);
+    if (awaited && !awaited.document) composer.text.focus();
   }
 
   const handlers = {
@@ -63,7 +95,10 @@
       item.querySelector(".text").textContent = frame.text;
       item.classList.remove("streaming");
       if (frame.author === "human") item.classList.add("human");
-      if (awaited && frame.seat === awaited.seat) setAwaited(null);
+      if (awaited && frame.seat === awaited.seat) {
+        if (awaited.document) localStorage.removeItem(draftKey(awaited));
+        setAwaited(null);
+      }
       if (objectButton) objectButton.disabled = true;
       transcript.scrollTop = transcript.scrollHeight;
     },
@@ -89,8 +124,15 @@
   if (composer.form) {
     composer.form.addEventListener("submit", (event) => {
       event.preventDefault();
+      if (!awaited || !socket || socket.readyState !== WebSocket.OPEN) return;
+      if (awaited.document) {
+        const sections = editorValues();
+        if (!Object.values(sections).some((value) => value.trim())) return;
+        socket.send(JSON.stringify({ type: "say", text: "", sections, client_id: crypto.randomUUID() }));
+        return;
+      }
       const text = composer.text.value.trim();
-      if (!text || !awaited || !socket || socket.readyState !== WebSocket.OPEN) return;
+      if (!text) return;
       socket.send(JSON.stringify({ type: "say", text, client_id: crypto.randomUUID(), decision: composer.decision.value }));
       composer.text.value = "";
     });

@@ -58,7 +58,7 @@ class TrialRoomInTheBrowser(ChannelsLiveServerTestCase):
         page.click("text=Start the trial")
         page.wait_for_selector("#connection:has-text('live')")
         turns = 0
-        self.objected = False
+        self.objected, self.documents = False, 0
         page.on("dialog", lambda dialog: dialog.accept("Relevance: this goes beyond the points in dispute"))
         while not page.locator("#banner-stage:has-text('The trial has ended')").count():
             page.wait_for_function(
@@ -72,11 +72,18 @@ class TrialRoomInTheBrowser(ChannelsLiveServerTestCase):
                 self.objected = True
                 page.wait_for_selector("li.turn:has-text('Sustained')")
                 continue
-            if page.locator("#composer-text").is_enabled():
+            if page.locator("#composer-send").is_enabled():
                 turns += 1
-                page.fill("#composer-text", f"{words} ({turns})")
+                said = f"{words} ({turns})"
+                if page.locator("#document-editor").is_visible():
+                    fields = page.locator("#document-sections textarea")
+                    for index in range(fields.count()):
+                        fields.nth(index).fill(f"{said} §{index + 1}")
+                    self.documents += 1
+                else:
+                    page.fill("#composer-text", said)
                 page.click("#composer-send")
-                page.wait_for_selector(f"li.turn.human:has-text('{words} ({turns})')")
+                page.wait_for_selector(f"li.turn.human:has-text('{said}')")
         self.turns = turns
 
     def test_a_student_argues_as_plaintiff_counsel_and_sees_the_judgment(self) -> None:
@@ -91,7 +98,12 @@ class TrialRoomInTheBrowser(ChannelsLiveServerTestCase):
         assert "Your case file: plaintiff_lawyer" in self.page.content()
 
     def test_a_student_presides_and_pronounces(self) -> None:
-        self.play("judge", "Civil judgment: the defendant shall pay RMB 74,900")
+        self.play("judge", "The defendant shall pay RMB 74,900")
         transcript = self.page.inner_text("#transcript")
-        assert "Civil judgment: the defendant shall pay RMB 74,900" in transcript
+        assert "The defendant shall pay RMB 74,900" in transcript
         assert self.page.locator("li.turn.human").count() == self.turns
+        assert self.documents == 1, "the judgment is written in the sectioned editor"
+        judgment = self.page.locator("li.turn.human").last.inner_text()
+        for heading in ("Civil judgment (first instance)", "facts found", "reasoning", "legal basis", "orders"):
+            assert heading in judgment
+        assert "§6" in judgment, "every section reached the judgment"

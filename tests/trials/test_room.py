@@ -261,3 +261,82 @@ async def test_an_objection_stops_the_stream_and_the_judge_rules(settings):
     full = await database_sync_to_async(lambda: Turn.objects.get(trial=trial, seq=objected_seq).text)()
     shown = "".join(f["text"] for f in frames if f["type"] == "turn.delta" and f["seq"] == objected_seq)
     assert full == f"{shown.rstrip()} —", "only what was already shown stays on the record"
+
+
+async def test_a_student_judge_rules_on_an_objection_before_the_trial_goes_on(settings):
+    settings.LEGALSIM_SCRIPTED_TOKENS_PER_S = 20
+    trial = await make_trial({"plaintiff_lawyer": "counsel", "judge": "presiding"})
+    counsel, judge = await connect(trial, "counsel"), await connect(trial, "presiding")
+    objected_seq, ruling_await = None, None
+    frames: list[dict] = []
+    while ruling_await is None:
+        frame = await counsel.receive_json_from(timeout=15)
+        frames.append(frame)
+        if frame["type"] == "await" and frame["seat"] == "plaintiff_lawyer":
+            await counsel.send_json_to({"type": "say", "text": "Counsel speaks.", "client_id": f"p{len(frames)}"})
+        elif frame["type"] == "await" and frame["seat"] == "judge" and frame["act"] == "rule_objection":
+            ruling_await = frame
+        elif frame["type"] == "await" and frame["seat"] == "judge":
+            await judge.send_json_to({"type": "say", "text": "Proceed.", "client_id": f"j{len(frames)}"})
+        elif frame["type"] == "turn.delta" and objected_seq is None:
+            start = next(f for f in frames if f["type"] == "turn.start" and f["seq"] == frame["seq"])
+            if start["seat"] == "defendant_lawyer" and frame["offset"] > 0:
+                objected_seq = frame["seq"]
+                await counsel.send_json_to({"type": "objection", "ground": "Leading the witness"})
+    premature = {"type": "say", "text": "I continue my statement.", "client_id": "early"}
+    await counsel.send_json_to(premature)
+    while (refusal := await counsel.receive_json_from(timeout=10))["type"] != "error":
+        pass
+    assert refusal["code"] == "not_your_turn", "nothing goes on until the judge rules"
+    await judge.send_json_to({"type": "say", "text": "Overruled: the question is proper.", "client_id": "ruling"})
+    while (ruled := await counsel.receive_json_from(timeout=10))["type"] != "turn.end" or ruled[
+        "seq"
+    ] != objected_seq + 2:
+        pass
+    await counsel.disconnect()
+    await judge.disconnect()
+    assert ruled["seat"] == "judge" and ruled["author"] == "human" and ruled["text"].startswith("Overruled")
+    stored = await database_sync_to_async(lambda: list(Turn.objects.filter(trial=trial).order_by("seq")))()
+    assert [turn.act for turn in stored[objected_seq : objected_seq + 2]] == ["object", "rule_objection"]
+    assert [turn.seq for turn in stored] == list(range(1, len(stored) + 1))
+
+
+async def test_a_student_drafts_the_complaint_section_by_section():
+    trial = await make_trial({"plaintiff_lawyer": "student"}, stages=("CD",))
+    communicator = await connect(trial, "student")
+    sections = {
+        "claims": "Pay damages of RMB 80,000.",
+        "parties": "Plaintiff Wang v. Defendant Zhao",
+        "court": "District Court",
+    }
+    document_await = None
+    while True:
+        frame = await communicator.receive_json_from(timeout=10)
+        if frame["type"] == "await" and frame["seat"] == "plaintiff_lawyer":
+            if "document" in frame:
+                document_await = frame
+                empty = {"type": "say", "text": "", "sections": {"claims": "  "}, "client_id": "empty"}
+                await communicator.send_json_to(empty)
+                refused = await communicator.receive_json_from(timeout=10)
+                assert refused["type"] == "error" and "no section written yet" in refused["message"]
+                await communicator.send_json_to({"type": "say", "text": "", "sections": sections, "client_id": "doc"})
+            else:
+                await communicator.send_json_to(
+                    {"type": "say", "text": "Noted.", "client_id": f"c{frame['phase']}{id(frame)}"}
+                )
+        if frame["type"] == "end":
+            break
+    await communicator.disconnect()
+    assert document_await["document"]["kind"] == "complaint"
+    assert [s["heading"] for s in document_await["document"]["sections"]] == [
+        "parties",
+        "claims",
+        "facts and reasons",
+        "court addressed",
+    ]
+    complaint = await database_sync_to_async(lambda: trial.artifacts.get(kind="complaint"))()
+    assert complaint.title == "Civil complaint"
+    assert complaint.text == (
+        "Civil complaint\n\nparties\nPlaintiff Wang v. Defendant Zhao\n\nclaims\nPay damages of RMB 80,000.\n\n"
+        "court addressed\nDistrict Court"
+    ), "sections in the template's order under their headings; the empty one left out"

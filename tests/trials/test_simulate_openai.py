@@ -11,6 +11,7 @@ from django.core.management import CommandError, call_command
 from tests.conftest import DEMO_CASES
 from tests.llm_server import tool_names
 from tests.trials.agents.test_visibility import plant
+from trials.agents.prompts import PROMPT_VERSION
 from trials.models import Case, Trial, Turn
 from trials.services import cases_import
 
@@ -45,7 +46,7 @@ def test_an_llm_life_cycle_runs_every_stage_with_per_role_models(openai_settings
     assert {call.model for call in calls} == {"env-model", "target-model"}
     assert all(call.prompt_tokens > 0 and call.latency_s > 0 for call in calls)
     assert sum(call.prompt_tokens + call.completion_tokens for call in calls) == trial.tokens
-    assert trial.trajectory.meta["prompt_version"] == "legalsim-prompts/1"
+    assert trial.trajectory.meta["prompt_version"] == PROMPT_VERSION == "legalsim-prompts/2"
     statute_answers = Turn.objects.filter(
         trial=trial, seat="plaintiff_lawyer", text__contains="relying on 《中华人民共和国民法典》"
     )

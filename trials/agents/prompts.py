@@ -8,8 +8,9 @@ import json
 
 from trials.agents.skills import loaded_skills
 from trials.agents.visibility import SeatView
+from trials.documents import DOCUMENTS
 
-PROMPT_VERSION = "legalsim-prompts/1"
+PROMPT_VERSION = "legalsim-prompts/2"
 
 ROLE_BRIEFS = {
     "client": (
@@ -111,68 +112,6 @@ ACT_TITLES = {
     ),
 }
 
-DOCUMENTS = {
-    "consultation_record": (
-        "法律咨询记录",
-        "咨询人、咨询事项、律师意见、后续安排",
-        "Consultation record",
-        "client, questions raised, advice, next steps",
-    ),
-    "complaint": (
-        "民事起诉状",
-        "当事人、诉讼请求、事实与理由、此致法院",
-        "Civil complaint",
-        "parties, claims, facts and reasons, court addressed",
-    ),
-    "defence": (
-        "民事答辩状",
-        "答辩人、答辩意见、事实与理由、此致法院",
-        "Statement of defence",
-        "parties, response to each claim, facts and reasons, court addressed",
-    ),
-    "first_instance_judgment": (
-        "民事判决书（一审）",
-        "当事人、诉讼请求、本院查明、本院认为、法律依据、判决主文",
-        "Civil judgment (first instance)",
-        "parties, claims, facts found, reasoning, legal basis, orders",
-    ),
-    "mediation_record": (
-        "民事调解书",
-        "当事人、调解协议内容、生效条款",
-        "Mediation agreement",
-        "parties, agreed terms, effect",
-    ),
-    "appeal": (
-        "民事上诉状",
-        "上诉人、被上诉人、上诉请求、上诉理由、新证据",
-        "Notice of appeal",
-        "appellant, appellee, appeal requests, grounds, new evidence",
-    ),
-    "appeal_response": (
-        "二审答辩状",
-        "答辩人、针对上诉请求的答辩意见、请求",
-        "Response to appeal",
-        "respondent, answer to each ground, relief sought",
-    ),
-    "second_instance_judgment": (
-        "民事判决书（二审）",
-        "当事人、上诉请求、本院查明、本院认为、法律依据、判决主文（维持、改判、撤销发回或变更）",
-        "Civil judgment (second instance)",
-        "parties, appeal requests, facts found, reasoning, legal basis, orders (affirm, vary, set aside and remand)",
-    ),
-    "criminal_judgment": (
-        "刑事判决书",
-        "公诉机关、被告人、经审理查明、本院认为、法律依据、判决主文（罪名和刑罚）",
-        "Criminal judgment",
-        "prosecution, defendant, facts found, reasoning, legal basis, orders (offence and sentence)",
-    ),
-    "trial_record": (
-        "庭审笔录",
-        "案由、到庭人员、庭审经过摘要、宣判情况",
-        "Trial record",
-        "cause, attendance, summary of proceedings, pronouncement",
-    ),
-}
 DECISION_MARK = "DECISION:"
 
 
@@ -228,11 +167,11 @@ def dialogue(view: SeatView) -> str:
 
 def instruction(view: SeatView, act: str, artifact: str | None) -> str:
     if artifact is not None:
-        zh_title, zh_sections, en_title, en_sections = DOCUMENTS[artifact]
+        template = DOCUMENTS[artifact]
         return _say(
             view,
-            f"现在请写出完整的《{zh_title}》。第一行是文书标题，然后依次包含：{zh_sections}。",
-            f"Now write the complete {en_title}. The first line is the title; then, in order: {en_sections}.",
+            f"现在请写出完整的《{template.zh_title}》。第一行是文书标题，然后依次包含：{template.listing('zh')}。",
+            f"Now write the complete {template.en_title}. The first line is the title; then, in order: {template.listing('en')}.",
         )
     zh, en = ACT_TITLES.get(act, (act, act.replace("_", " ")))
     text = _say(

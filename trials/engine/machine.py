@@ -62,10 +62,16 @@ def trial_start(
     return state
 
 
+JUDGE_SEAT = "judge"
+RULE_OBJECTION = "rule_objection"
+
+
 def next_step(state: TrialState) -> Step:
     """What must happen next. Reads the state only; the ``apply_*`` functions move it."""
     if state.finished:
         return End()
+    if state.pending_ruling is not None:
+        return interjection_step(state, seat=JUDGE_SEAT, act=RULE_OBJECTION)
     stage = procedure_for(state.procedure).stages[state.stage_index]
     if state.stage_status == "pending":
         return StageStart(stage.id)
@@ -103,6 +109,12 @@ def apply_reply(state: TrialState, step: Speak, reply: Reply) -> TurnRecord:
     expected = next_step(state)
     if expected != step:
         raise EngineError(f"expected {expected}, got {step}")
+    if step.act == RULE_OBJECTION and state.pending_ruling is not None:
+        state.pending_ruling = None
+        author = "human" if step.seat in state.human_seats else reply.author
+        return apply_interjection(
+            state, seat=step.seat, act=step.act, text=reply.text, author=author, tokens=reply.tokens
+        )
     turn = TurnRecord(
         seq=step.seq,
         stage=step.stage,
@@ -161,6 +173,14 @@ def apply_interjection(
     )
     turn = TurnRecord(state.next_seq, stage.id, phase, seat, info.role, info.side, title, author, act, text, tokens)
     state.turns.append(turn)
+    return turn
+
+
+def apply_objection(state: TrialState, *, seat: str, ground: str) -> TurnRecord:
+    """Counsel objects: the objection is on the record and the judge must rule before the
+    procedure goes on (``next_step`` asks the judge seat, agent or person, for the ruling)."""
+    turn = apply_interjection(state, seat=seat, act="object", text=f"Objection: {ground}", author="human")
+    state.pending_ruling = ground
     return turn
 
 

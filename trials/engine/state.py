@@ -69,6 +69,8 @@ class TrialState:
     memory: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     memory_log: list[MemoryLogEntry] = field(default_factory=list)
     stage_history: list[str] = field(default_factory=list)
+    pending_ruling: str | None = None
+    """The ground of an objection the judge has not ruled on yet; the judge rules next."""
 
     @property
     def language(self) -> str:

@@ -16,19 +16,11 @@ from typing import Any
 
 from trials.agents.memory import MEMORY_KEYS, MemoryOp, MemoryOperationError, memory_apply
 from trials.agents.visibility import SeatView
+from trials.documents import DOCUMENTS, document_compose, document_missing
 from trials.tools.statutes import citations_check, statute_search
 
 MAX_TOOL_CALLS = 8
 CaseSearch = Callable[[str], list[dict[str, str]]]
-
-DOCUMENT_SECTIONS = {
-    "complaint": ("parties", "claims", "facts_and_reasons", "court"),
-    "defence": ("parties", "response_to_claims", "facts_and_reasons", "court"),
-    "appeal": ("parties", "appeal_requests", "grounds", "new_evidence"),
-    "appeal_response": ("parties", "response_to_grounds", "relief_sought"),
-    "first_instance_judgment": ("parties", "claims", "facts_found", "reasoning", "legal_basis", "orders"),
-    "second_instance_judgment": ("parties", "appeal_requests", "facts_found", "reasoning", "legal_basis", "orders"),
-}
 
 
 def _schema(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
@@ -65,9 +57,11 @@ TOOL_SPECS: dict[str, tuple[str, dict[str, Any]]] = {
         _schema({"kind": _STRING}, ["kind"]),
     ),
     "export_document": (
-        "Assemble a document from its sections in the standard order; reports missing sections.",
+        "Assemble a document (title, then its sections in the standard order, under localised headings) from "
+        "sections keyed by id; reports missing sections. Ids: "
+        + "; ".join(f"{kind}: {', '.join(s.id for s in template.sections)}" for kind, template in DOCUMENTS.items()),
         _schema(
-            {"kind": {"type": "string", "enum": list(DOCUMENT_SECTIONS)}, "sections": {"type": "object"}},
+            {"kind": {"type": "string", "enum": list(DOCUMENTS)}, "sections": {"type": "object"}},
             ["kind", "sections"],
         ),
     ),
@@ -163,10 +157,8 @@ class ToolBox:
         return {"kind": artifact["kind"], "title": artifact["title"], "text": artifact["text"]}
 
     def _tool_export_document(self, kind: str, sections: dict[str, str]) -> dict[str, Any]:
-        order = DOCUMENT_SECTIONS[kind]
-        missing = [name for name in order if not str(sections.get(name, "")).strip()]
-        text = "\n\n".join(f"{name.replace('_', ' ').title()}\n{sections[name]}" for name in order if name in sections)
-        return {"kind": kind, "text": text, "missing_sections": missing}
+        text = document_compose(kind, self.view.language, sections)
+        return {"kind": kind, "text": text, "missing_sections": document_missing(kind, sections)}
 
     def _tool_compare_documents(self, first: str, second: str) -> dict[str, Any]:
         a, b = self._visible(first), self._visible(second)

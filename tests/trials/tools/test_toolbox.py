@@ -5,6 +5,7 @@ import json
 from tests.conftest import CIVIL_CASE
 from trials.agents.scripted import ScriptedAgent
 from trials.agents.visibility import build_view
+from trials.documents import DOCUMENTS
 from trials.engine.machine import trial_start
 from trials.engine.runner import trial_run
 from trials.procedures.civil import CIVIL_SEATS
@@ -75,5 +76,9 @@ def test_exporter_orders_sections_and_reports_missing_ones():
     exported = results(
         box, "export_document", kind="complaint", sections={"claims": "Repay RMB 50,000", "parties": "Zhang v. Li"}
     )
-    assert exported["result"]["text"].index("Parties") < exported["result"]["text"].index("Claims")
+    language = box.view.language
+    headings = dict(DOCUMENTS["complaint"].headings(language))
+    text = exported["result"]["text"]
+    assert text.startswith(DOCUMENTS["complaint"].title(language)), "the document's title comes first"
+    assert text.index(f"{headings['parties']}\nZhang v. Li") < text.index(f"{headings['claims']}\nRepay RMB 50,000")
     assert exported["result"]["missing_sections"] == ["facts_and_reasons", "court"]
