@@ -10,9 +10,9 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from trials import driver
-from trials.engine.machine import next_step
+from trials.engine.machine import JUDGE_CONTROLS, next_step
 from trials.engine.steps import Speak
-from trials.live import LiveError, human_say, seats_of, turns_after
+from trials.live import LiveError, human_say, judge_control, seats_of, turns_after
 from trials.models import Trial
 from trials.procedures.seats import seat_info
 from trials.protocol import END, ErrorCode, await_frame, error_frame, turn_delta, turn_end
@@ -104,13 +104,35 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             )
             return
         action = content.get("action")
+        if action in (*JUDGE_CONTROLS, "question"):
+            await self._steer(action, content)
+            return
         if action not in ("pause", "resume"):
-            await self.send_json(error_frame(ErrorCode.UNSUPPORTED, f"control {action!r} is not supported yet"))
+            await self.send_json(error_frame(ErrorCode.UNSUPPORTED, f"control {action!r} is not supported"))
             return
         status = Trial.Status.PAUSED if action == "pause" else Trial.Status.RUNNING
         await database_sync_to_async(Trial.objects.filter(pk=self.trial_id).update)(status=status)
         driver.wake(self.trial_id)
         await driver.broadcast(self.trial_id, {"type": "control", "action": action})
+
+    async def _steer(self, action: str, content: dict) -> None:
+        """Waits for the statement being made to end, then changes the procedure."""
+        async with driver.step_lock(self.trial_id):
+            try:
+                result = await database_sync_to_async(judge_control)(
+                    trial_id=self.trial_id,
+                    user=self.user,
+                    action=action,
+                    seat=str(content.get("seat") or ""),
+                    text=str(content.get("text") or ""),
+                )
+            except LiveError as error:
+                await self.send_json(error_frame(error.code, str(error)))
+                return
+        if result.turn is not None:
+            await driver.broadcast(self.trial_id, turn_end(result.turn))
+        await driver.broadcast(self.trial_id, {"type": "control", "action": action, "phase": result.phase})
+        driver.wake(self.trial_id)
 
     async def _replay(self, after_seq: int) -> None:
         """Every stored turn after ``after_seq``, the turn in progress, then the pending await."""

@@ -43,6 +43,7 @@ TOKEN = re.compile(r"[\u3400-\u9fff]|\w+\s*|\s+|[^\w\s]")
 
 _drivers: dict[int, asyncio.Task] = {}
 _wakeups: dict[int, asyncio.Event] = {}
+_step_locks: dict[int, asyncio.Lock] = {}
 in_progress: dict[int, dict[str, Any]] = {}
 """trial id -> the turn being generated: its ``turn.start`` frame and the text sent so far."""
 objections: dict[int, tuple[str, str]] = {}
@@ -89,6 +90,7 @@ async def stop_all() -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
     _drivers.clear()
     _wakeups.clear()
+    _step_locks.clear()
     in_progress.clear()
 
 
@@ -157,27 +159,38 @@ async def _loop(trial_id: int) -> None:
         trial.procedure, trial.backend, target_side=trial.target_side, supervised=trial.supervised
     )
     while True:
-        trial, state, step = await _snapshot(trial_id)
-        if isinstance(step, End):
-            await broadcast(trial_id, END)
-            return
-        if trial.status == Trial.Status.PAUSED:
+        awaited = None
+        async with step_lock(trial_id):
+            trial, state, step = await _snapshot(trial_id)
+            if isinstance(step, End):
+                await broadcast(trial_id, END)
+                return
+            if trial.status == Trial.Status.PAUSED:
+                awaited = "paused"
+            elif isinstance(step, StageStart | StageEnd):
+                result = await _record(trial_id, step)
+                await broadcast(
+                    trial_id, stage_frame(step.stage, "started" if isinstance(step, StageStart) else "finished")
+                )
+                if result is not None and result is not True:
+                    await broadcast(trial_id, artifact_frame(result.kind, result.title))
+            elif step.seat in state.human_seats:
+                awaited = step
+            elif isinstance(step, Speak):
+                await _agent_turn(trial_id, step, participants[step.seat], state)
+            else:
+                update = await asyncio.to_thread(_memory_update, participants[step.seat], step, state)
+                await _record(trial_id, step, update)
+        if awaited == "paused":
             await _wait(trial_id)
-            continue
-        if isinstance(step, StageStart | StageEnd):
-            result = await _record(trial_id, step)
-            await broadcast(
-                trial_id, stage_frame(step.stage, "started" if isinstance(step, StageStart) else "finished")
-            )
-            if result is not None and result is not True:
-                await broadcast(trial_id, artifact_frame(result.kind, result.title))
-        elif step.seat in state.human_seats:
-            await _await_human(trial_id, step, state.language)
-        elif isinstance(step, Speak):
-            await _agent_turn(trial_id, step, participants[step.seat], state)
-        else:
-            update = await asyncio.to_thread(_memory_update, participants[step.seat], step, state)
-            await _record(trial_id, step, update)
+        elif awaited is not None:
+            await _await_human(trial_id, awaited, state.language)
+
+
+def step_lock(trial_id: int) -> asyncio.Lock:
+    """Held by the driver while it takes a step (an agent's whole statement included) and by
+    a judge's control while it changes the procedure, so neither overtakes the other."""
+    return _step_locks.setdefault(trial_id, asyncio.Lock())
 
 
 async def _objection_record(trial_id: int, step: Speak) -> None:

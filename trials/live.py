@@ -15,7 +15,15 @@ from django.db import transaction
 
 from trials.agents.visibility import build_view
 from trials.documents import DOCUMENTS, document_compose
-from trials.engine.machine import apply_reply, next_step, stage_participants, trial_start
+from trials.engine.machine import (
+    EngineError,
+    apply_judge_control,
+    apply_judge_question,
+    apply_reply,
+    next_step,
+    stage_participants,
+    trial_start,
+)
 from trials.engine.runner import trial_run
 from trials.engine.state import TrialState, TurnRecord
 from trials.engine.steps import ArtifactDraft, Reply, Speak
@@ -139,6 +147,39 @@ def human_say(
         turn = apply_reply(state, step, reply)
         _state_save(trial, state)
     return SayResult(turn, duplicate=False)
+
+
+@dataclass(frozen=True)
+class ControlResult:
+    turn: TurnRecord | None
+    phase: str
+
+
+def judge_control(
+    *, trial_id: int, user: AbstractBaseUser, action: str, seat: str = "", text: str = ""
+) -> ControlResult:
+    """The presiding judge (the person in the judge seat, or an instructor) steers the
+    hearing: advance to the next phase, offer mediation, go to the judgment, or question a
+    party (recorded as the judge's turn; that party answers next)."""
+    with transaction.atomic():
+        trial = Trial.objects.select_for_update().get(pk=trial_id)
+        if "judge" not in seats_of(trial, user) and not user.is_staff:
+            raise LiveError(ErrorCode.NOT_YOUR_SEAT, "only the judge seat or an instructor steers the hearing")
+        state = trial.engine_state
+        turn = None
+        try:
+            if action == "question":
+                if not text.strip():
+                    raise LiveError(ErrorCode.BAD_MESSAGE, "a question needs some text")
+                author = "human" if "judge" in state.human_seats else "agent"
+                turn = apply_judge_question(state, seat=seat, text=text.strip(), author=author)
+            else:
+                apply_judge_control(state, action)
+        except EngineError as error:
+            raise LiveError(ErrorCode.BAD_MESSAGE, str(error)) from None
+        _state_save(trial, state)
+    step = next_step(state)
+    return ControlResult(turn, getattr(step, "phase", ""))
 
 
 def _state_save(trial: Trial, state: TrialState) -> None:

@@ -6,6 +6,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from trials.engine.machine import stage_participants
 from trials.live import LiveError, seat_release, seat_take, seat_view_for, seats_of, transcript_for, trial_create
 from trials.models import Case, Trial
 from trials.procedures import procedure_for
@@ -98,8 +99,17 @@ def trial_room(request: HttpRequest, trial_id: int) -> HttpResponse:
         "seat_views": seat_views,
         "open_seats": open_seats,
         "ws_path": f"/ws/trials/{trial.pk}/",
+        "question_seats": _questionable_seats(trial) if "judge" in my_seats or request.user.is_staff else [],
     }
     return render(request, "trials/room.html", context)
+
+
+def _questionable_seats(trial: Trial) -> list[str]:
+    """Who a presiding judge may question: the other participants of the trial's hearings."""
+    state = trial.engine_state
+    hearings = [stage for stage in procedure_for(trial.procedure).stages if stage.kind == "trial"]
+    seats = {seat for stage in hearings for seat in stage_participants(state, stage)} - {"judge", "stenographer"}
+    return sorted(seats)
 
 
 @login_required

@@ -11,6 +11,7 @@
   const banner = { stage: document.getElementById("banner-stage"), turn: document.getElementById("banner-turn"), link: document.getElementById("connection") };
   const composer = { form: document.getElementById("composer"), text: document.getElementById("composer-text"), send: document.getElementById("composer-send"), label: document.getElementById("composer-label"), decision: document.getElementById("composer-decision") };
   const objectButton = document.getElementById("object");
+  const controlStatus = document.getElementById("control-status");
   let socket = null, retry = 0, awaited = null;
 
   const lastSeq = () => {
@@ -105,7 +106,15 @@
     await: (frame) => { setAwaited(frame); banner.turn.textContent = `Waiting for ${frame.seat} (${frame.phase})`; },
     stage: (frame) => { banner.stage.textContent = `${frame.stage}: ${frame.status}`; },
     artifact: (frame) => { banner.turn.textContent = `Document filed: ${frame.title}`; },
-    error: (frame) => { banner.link.textContent = `${frame.code}: ${frame.message}`; },
+    error: (frame) => {
+      banner.link.textContent = `${frame.code}: ${frame.message}`;
+      if (controlStatus) controlStatus.textContent = frame.message;
+    },
+    control: (frame) => {
+      // The procedure moved: whatever was awaited may be no longer; a fresh await follows.
+      setAwaited(null);
+      if (controlStatus) controlStatus.textContent = `${frame.action}${frame.phase ? ` → ${frame.phase}` : ""}`;
+    },
     end: () => { banner.stage.textContent = "The trial has ended"; setAwaited(null); },
   };
 
@@ -146,5 +155,15 @@
   document.querySelectorAll("[data-control]").forEach((button) => button.addEventListener("click", () => {
     socket?.send(JSON.stringify({ type: "control", action: button.dataset.control }));
   }));
+  const question = document.getElementById("question");
+  if (question) {
+    question.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const text = document.getElementById("question-text");
+      if (!text.value.trim() || !socket) return;
+      socket.send(JSON.stringify({ type: "control", action: "question", seat: document.getElementById("question-seat").value, text: text.value }));
+      text.value = "";
+    });
+  }
   connect();
 })();

@@ -340,3 +340,41 @@ async def test_a_student_drafts_the_complaint_section_by_section():
         "Civil complaint\n\nparties\nPlaintiff Wang v. Defendant Zhao\n\nclaims\nPay damages of RMB 80,000.\n\n"
         "court addressed\nDistrict Court"
     ), "sections in the template's order under their headings; the empty one left out"
+
+
+async def test_a_student_judge_questions_a_party_and_moves_to_the_judgment():
+    trial = await make_trial({"judge": "presiding", "plaintiff_lawyer": "counsel"})
+    judge, counsel = await connect(trial, "presiding"), await connect(trial, "counsel")
+    await counsel.send_json_to({"type": "control", "action": "advance"})
+    while (refused := await counsel.receive_json_from(timeout=10))["type"] != "error":
+        pass
+    assert refused["code"] == "not_your_seat", "counsel does not steer the hearing"
+
+    async def next_await(communicator) -> dict:
+        while (frame := await communicator.receive_json_from(timeout=10))["type"] != "await":
+            pass
+        return frame
+
+    first = await next_await(judge)
+    assert first["seat"] == "judge"
+    question = {"type": "control", "action": "question", "seat": "defendant_lawyer", "text": "Did your client brake?"}
+    await judge.send_json_to(question)
+    frames = []
+    while not (frames and frames[-1]["type"] == "await"):
+        frames.append(await judge.receive_json_from(timeout=10))
+    ends = [frame for frame in frames if frame["type"] == "turn.end"]
+    assert [(f["seat"], f["author"]) for f in ends] == [("judge", "human"), ("defendant_lawyer", "agent")]
+    assert ends[0]["text"] == "Did your client brake?" and ends[1]["seq"] == ends[0]["seq"] + 1
+    assert frames[-1]["seat"] == "judge" and frames[-1]["act"] == first["act"], "the judge's own turn comes back"
+
+    await judge.send_json_to({"type": "control", "action": "pronounce"})
+    pronounce = await next_await(judge)
+    assert pronounce["act"] == "pronounce_judgment" and pronounce["document"]["kind"] == "first_instance_judgment"
+    sections = {"orders": "The defendant shall pay RMB 74,900.", "reasoning": "Fault at the crossing."}
+    await judge.send_json_to({"type": "say", "text": "", "sections": sections, "client_id": "judgment"})
+    while (await judge.receive_json_from(timeout=10))["type"] != "end":
+        pass
+    await judge.disconnect()
+    await counsel.disconnect()
+    judgment = await database_sync_to_async(lambda: trial.artifacts.get(kind="first_instance_judgment").text)()
+    assert judgment.index("reasoning\nFault at the crossing.") < judgment.index("orders\nThe defendant shall pay")

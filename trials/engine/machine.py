@@ -64,14 +64,16 @@ def trial_start(
 
 JUDGE_SEAT = "judge"
 RULE_OBJECTION = "rule_objection"
+ANSWER_JUDGE = "answer_judge"
+JUDGE_CONTROLS = ("advance", "mediation", "pronounce")
 
 
 def next_step(state: TrialState) -> Step:
     """What must happen next. Reads the state only; the ``apply_*`` functions move it."""
     if state.finished:
         return End()
-    if state.pending_ruling is not None:
-        return interjection_step(state, seat=JUDGE_SEAT, act=RULE_OBJECTION)
+    if state.pending:
+        return interjection_step(state, seat=state.pending[0]["seat"], act=state.pending[0]["act"])
     stage = procedure_for(state.procedure).stages[state.stage_index]
     if state.stage_status == "pending":
         return StageStart(stage.id)
@@ -109,8 +111,8 @@ def apply_reply(state: TrialState, step: Speak, reply: Reply) -> TurnRecord:
     expected = next_step(state)
     if expected != step:
         raise EngineError(f"expected {expected}, got {step}")
-    if step.act == RULE_OBJECTION and state.pending_ruling is not None:
-        state.pending_ruling = None
+    if state.pending:
+        state.pending.pop(0)
         author = "human" if step.seat in state.human_seats else reply.author
         return apply_interjection(
             state, seat=step.seat, act=step.act, text=reply.text, author=author, tokens=reply.tokens
@@ -180,8 +182,47 @@ def apply_objection(state: TrialState, *, seat: str, ground: str) -> TurnRecord:
     """Counsel objects: the objection is on the record and the judge must rule before the
     procedure goes on (``next_step`` asks the judge seat, agent or person, for the ruling)."""
     turn = apply_interjection(state, seat=seat, act="object", text=f"Objection: {ground}", author="human")
-    state.pending_ruling = ground
+    state.pending.append({"seat": JUDGE_SEAT, "act": RULE_OBJECTION})
     return turn
+
+
+def apply_judge_question(state: TrialState, *, seat: str, text: str, author: str) -> TurnRecord:
+    """The presiding judge puts a question to one party out of turn; that seat answers next."""
+    stage = _steerable(state)
+    if seat == JUDGE_SEAT or seat not in stage_participants(state, stage):
+        raise EngineError(f"{seat} does not take part in {stage.id}")
+    turn = apply_interjection(state, seat=JUDGE_SEAT, act="question_party", text=text, author=author)
+    state.pending.append({"seat": seat, "act": ANSWER_JUDGE})
+    return turn
+
+
+def apply_judge_control(state: TrialState, action: str) -> None:
+    """The presiding judge steers the hearing: ``advance`` closes the current phase,
+    ``mediation`` goes to the mediation inquiry, ``pronounce`` to the judgment."""
+    stage = _steerable(state)
+    if action == "advance":
+        _advance_cursor(state, ends_phase=True)
+    elif action == "mediation":
+        index = next((i for i, phase in enumerate(stage.phases) if phase.decision == "mediation"), None)
+        if index is None:
+            raise EngineError(f"{stage.id} has no mediation inquiry")
+        if index < state.phase_index:
+            raise EngineError("mediation has already been offered in this stage")
+        state.phase_index, state.round_index, state.slot_index, state.decisions = index, 0, 0, {}
+    elif action == "pronounce":
+        state.phase_index, state.round_index, state.slot_index = len(stage.phases), 0, 0
+    else:
+        raise EngineError(f"unknown control {action!r}; controls: {', '.join(JUDGE_CONTROLS)}")
+    _settle(state)
+
+
+def _steerable(state: TrialState) -> Stage:
+    stage = procedure_for(state.procedure).stages[state.stage_index] if not state.finished else None
+    if stage is None or stage.kind != "trial" or state.stage_status != "running":
+        raise EngineError("the judge steers a hearing only while it is in progress")
+    if state.pending:
+        raise EngineError(f"{state.pending[0]['seat']} must first {state.pending[0]['act'].replace('_', ' ')}")
+    return stage
 
 
 def interjection_step(state: TrialState, *, seat: str, act: str) -> Speak:

@@ -69,8 +69,9 @@ class TrialState:
     memory: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     memory_log: list[MemoryLogEntry] = field(default_factory=list)
     stage_history: list[str] = field(default_factory=list)
-    pending_ruling: str | None = None
-    """The ground of an objection the judge has not ruled on yet; the judge rules next."""
+    pending: list[dict[str, str]] = field(default_factory=list)
+    """Interjections owed before the procedure goes on, first first: ``{"seat", "act"}`` (the
+    judge's ruling on an objection, a party's answer to the judge's question)."""
 
     @property
     def language(self) -> str:
@@ -90,6 +91,7 @@ class TrialState:
         data["turns"] = [dict(turn.__dict__) for turn in self.turns]
         data["artifacts"] = [dict(artifact.__dict__) for artifact in self.artifacts]
         data["memory_log"] = [dict(entry.__dict__) for entry in self.memory_log]
+        data["pending"] = [dict(entry) for entry in self.pending]
         data["memory"] = {
             seat: {key: list(entries) for key, entries in memory.items()} for seat, memory in self.memory.items()
         }

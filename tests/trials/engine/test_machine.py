@@ -6,12 +6,20 @@ import pytest
 
 from trials.agents.base import HumanParticipant
 from trials.agents.scripted import ScriptedAgent
-from trials.engine.machine import EngineError, apply_reply, next_step, trial_start
+from trials.engine.machine import (
+    EngineError,
+    apply_judge_control,
+    apply_judge_question,
+    apply_reply,
+    apply_stage_start,
+    next_step,
+    trial_start,
+)
 from trials.engine.runner import Awaiting, trial_run
 from trials.engine.state import TrialState
 from trials.engine.steps import End, Reply, Speak
 from trials.procedures import DIALOGUE_TURN_BUDGET, TRIAL_TURN_BUDGET
-from trials.procedures.civil import CIVIL_SEATS
+from trials.procedures.civil import CIVIL_LIFE_CYCLE, CIVIL_SEATS
 
 
 def agents() -> dict:
@@ -158,3 +166,47 @@ def test_until_names_a_stage_or_its_alternative(civil_seed):
         "AR",
     ]
     assert run(civil_seed, target_side="plaintiff", last_stage="AD-Det").stage_history == ["LC", "CD", "FIT", "AD-Det"]
+
+
+def at_fit(seed: dict) -> TrialState:
+    """A state whose first-instance trial has just started (earlier stages played by agents)."""
+    state = trial_start(case=seed, target_side="plaintiff")
+    trial_run(state, agents(), stop_before="FIT")
+    apply_stage_start(state, next_step(state))
+    return state
+
+
+def test_a_presiding_judge_moves_the_hearing_on(civil_seed):
+    state = at_fit(civil_seed)
+    phases = [phase.id for phase in CIVIL_LIFE_CYCLE.stage("FIT").phases]
+    first = next_step(state).phase
+    apply_judge_control(state, "advance")
+    assert next_step(state).phase == phases[phases.index(first) + 1]
+    apply_judge_control(state, "mediation")
+    mediation = next(phase.id for phase in CIVIL_LIFE_CYCLE.stage("FIT").phases if phase.decision == "mediation")
+    assert next_step(state).phase == mediation
+    apply_judge_control(state, "pronounce")
+    step = next_step(state)
+    assert step.seat == "judge" and step.artifact == "first_instance_judgment", "straight to the judgment"
+    with pytest.raises(EngineError, match="only while it is in progress"):
+        apply_judge_control(state, "advance")
+
+
+def test_a_party_the_judge_questions_answers_before_anything_else(civil_seed):
+    state = at_fit(civil_seed)
+    before = next_step(state)
+    question = apply_judge_question(
+        state, seat="defendant_lawyer", text="When did you first see the car?", author="human"
+    )
+    assert (question.seat, question.act, question.author) == ("judge", "question_party", "human")
+    answer = next_step(state)
+    assert (answer.seat, answer.act, answer.seq) == ("defendant_lawyer", "answer_judge", question.seq + 1)
+    with pytest.raises(EngineError, match="defendant_lawyer must first answer judge"):
+        apply_judge_control(state, "advance")
+    apply_reply(state, answer, Reply(text="At the crossing."))
+    resumed = next_step(state)
+    assert (resumed.seat, resumed.act, resumed.phase) == (before.seat, before.act, before.phase)
+    assert resumed.seq == before.seq + 2, "the procedure picks up where it was, numbering on"
+    with pytest.raises(EngineError, match="does not take part"):
+        apply_judge_question(state, seat="witness", text="?", author="human")
+    assert TrialState.from_dict(json.loads(json.dumps(state.to_dict()))).to_dict() == state.to_dict()
