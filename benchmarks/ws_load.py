@@ -73,6 +73,7 @@ def prepare(trials: int) -> list[tuple[int, str]]:
 
 async def play(port: int, trial_id: int, session_key: str, deadline: float, stats: dict) -> None:
     headers = {"Cookie": f"sessionid={session_key}", "Origin": f"http://127.0.0.1:{port}"}
+    answered: set[int] = set()
     try:
         async with websockets.connect(
             f"ws://127.0.0.1:{port}/ws/trials/{trial_id}/", additional_headers=headers
@@ -86,7 +87,8 @@ async def play(port: int, trial_id: int, session_key: str, deadline: float, stat
                 stats["frames"] += 1
                 if frame["type"] == "turn.delta":
                     stats["latency"].append(time.time() - frame["ts"])
-                elif frame["type"] == "await" and frame["seat"] == "plaintiff_lawyer":
+                elif frame["type"] == "await" and frame["seat"] == "plaintiff_lawyer" and frame["seq"] not in answered:
+                    answered.add(frame["seq"])
                     await socket_.send(
                         json.dumps(
                             {"type": "say", "text": "Counsel submits.", "client_id": f"{trial_id}-{stats['frames']}"}
@@ -94,6 +96,7 @@ async def play(port: int, trial_id: int, session_key: str, deadline: float, stat
                     )
                 elif frame["type"] == "error":
                     stats["errors"] += 1
+                    print(f"  error frame in trial {trial_id}: {frame['code']}: {frame['message']}")
                 elif frame["type"] == "end":
                     break
     except (OSError, websockets.WebSocketException):

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from trials import driver
@@ -30,11 +29,11 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json(error_frame(ErrorCode.NOT_AUTHENTICATED, "log in first"))
             await self.close(code=4401)
             return
-        trial = await database_sync_to_async(Trial.objects.filter(pk=self.trial_id).first)()
+        trial = await driver.in_pool(Trial.objects.filter(pk=self.trial_id).first)()
         if trial is None:
             await self.close(code=4404)
             return
-        self.seats = await database_sync_to_async(seats_of)(trial, self.user)
+        self.seats = await driver.in_pool(seats_of)(trial, self.user)
         self.procedure = trial.procedure
         self.group = driver.group_name(self.trial_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -64,7 +63,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
 
     async def _say(self, content: dict) -> None:
         try:
-            result = await database_sync_to_async(human_say)(
+            result = await driver.in_pool(human_say)(
                 trial_id=self.trial_id,
                 user=self.user,
                 text=str(content.get("text") or ""),
@@ -111,7 +110,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json(error_frame(ErrorCode.UNSUPPORTED, f"control {action!r} is not supported"))
             return
         status = Trial.Status.PAUSED if action == "pause" else Trial.Status.RUNNING
-        await database_sync_to_async(Trial.objects.filter(pk=self.trial_id).update)(status=status)
+        await driver.in_pool(Trial.objects.filter(pk=self.trial_id).update)(status=status)
         driver.wake(self.trial_id)
         await driver.broadcast(self.trial_id, {"type": "control", "action": action})
 
@@ -119,7 +118,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         """Waits for the statement being made to end, then changes the procedure."""
         async with driver.step_lock(self.trial_id):
             try:
-                result = await database_sync_to_async(judge_control)(
+                result = await driver.in_pool(judge_control)(
                     trial_id=self.trial_id,
                     user=self.user,
                     action=action,
@@ -139,8 +138,8 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         self.sent_starts = {seq for seq in self.sent_starts if seq <= after_seq}
         self.sent_ends = {seq for seq in self.sent_ends if seq <= after_seq}
         self.sent_text = {seq: sent for seq, sent in self.sent_text.items() if seq <= after_seq}
-        trial = await database_sync_to_async(Trial.objects.get)(pk=self.trial_id)
-        for turn in await database_sync_to_async(turns_after)(trial, after_seq):
+        trial = await driver.in_pool(Trial.objects.get)(pk=self.trial_id)
+        for turn in await driver.in_pool(turns_after)(trial, after_seq):
             await self._send_turn(turn_end(turn))
         current = driver.in_progress.get(self.trial_id)
         if current is not None and current["start"]["seq"] > after_seq:

@@ -10,11 +10,12 @@ steps; a human's ``say`` is recorded by ``trials.live.human_say`` and wakes the 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import re
 from typing import Any
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
@@ -40,6 +41,10 @@ logger = logging.getLogger(__name__)
 POLL_S = 2.0
 FRAME_S = 0.05
 TOKEN = re.compile(r"[\u3400-\u9fff]|\w+\s*|\s+|[^\w\s]")
+
+in_pool = functools.partial(DatabaseSyncToAsync, thread_sensitive=False)
+"""Driver database work runs in the executor's threads, in parallel across trials; the
+default (one thread for every sync call of the process) made a hundred trials queue."""
 
 _drivers: dict[int, asyncio.Task] = {}
 _wakeups: dict[int, asyncio.Event] = {}
@@ -94,7 +99,7 @@ async def stop_all() -> None:
     in_progress.clear()
 
 
-@database_sync_to_async
+@in_pool
 def _snapshot(trial_id: int) -> tuple[Trial, TrialState, Step]:
     """The trial, its state and next step, decoded off the event loop."""
     trial = Trial.objects.get(pk=trial_id)
@@ -102,7 +107,7 @@ def _snapshot(trial_id: int) -> tuple[Trial, TrialState, Step]:
     return trial, state, next_step(state)
 
 
-@database_sync_to_async
+@in_pool
 def _record(trial_id: int, step: Step, outcome: Any = None) -> Any:
     """Apply ``step`` under a row lock if it is still the step the engine asks for."""
     with transaction.atomic():
@@ -136,7 +141,7 @@ def _record(trial_id: int, step: Step, outcome: Any = None) -> Any:
         return result
 
 
-@database_sync_to_async
+@in_pool
 def _set_status(trial_id: int, status: str, reason: str = "") -> None:
     Trial.objects.filter(pk=trial_id).update(status=status, pause_reason=reason)
 
@@ -155,7 +160,7 @@ async def _drive(trial_id: int) -> None:
 
 async def _loop(trial_id: int) -> None:
     trial, _, _ = await _snapshot(trial_id)
-    participants = await database_sync_to_async(agent_participants)(
+    participants = await in_pool(agent_participants)(
         trial.procedure, trial.backend, target_side=trial.target_side, supervised=trial.supervised
     )
     while True:
@@ -205,7 +210,7 @@ async def _objection_record(trial_id: int, step: Speak) -> None:
         await broadcast(trial_id, turn_end(await _object(trial_id, seat=seat, ground=ground)))
 
 
-@database_sync_to_async
+@in_pool
 def _object(trial_id: int, *, seat: str, ground: str) -> Any:
     with transaction.atomic():
         trial = Trial.objects.select_for_update().get(pk=trial_id)

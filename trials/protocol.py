@@ -56,6 +56,7 @@ def await_frame(step: Speak, language: str) -> dict[str, Any]:
     its kind, title and sections so the room can offer one field per section."""
     frame = {
         "type": "await",
+        "seq": step.seq,
         "seat": step.seat,
         "stage": step.stage,
         "phase": step.phase,

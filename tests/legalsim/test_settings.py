@@ -38,7 +38,7 @@ def test_embedded_defaults_need_no_service():
     chosen = settings_under({})
     assert chosen == {
         "engine": "django.db.backends.sqlite3",
-        "layer": "channels.layers.InMemoryChannelLayer",
+        "layer": "legalsim.channel_layers.InMemoryChannelLayer",
         "eager": True,
         "broker": "memory://",
         "backend": "scripted",
@@ -50,7 +50,7 @@ def test_production_urls_switch_to_postgres_redis_and_a_real_broker():
         {"DATABASE_URL": "postgres://u@db.example:5432/legalsim", "REDIS_URL": "redis://cache:6379/1"}
     )
     assert chosen["engine"] == "django.db.backends.postgresql"
-    assert chosen["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert chosen["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     assert chosen["eager"] is False and chosen["broker"] == "redis://cache:6379/1"
 
 
@@ -77,10 +77,10 @@ def test_the_suite_runs_on_the_configured_database():
 @pytest.mark.skipif(not REDIS_URL, reason="REDIS_URL is not set (the production channel layer is tested in CI)")
 async def test_redis_channel_layer_delivers_a_group_message():
     from channels.layers import get_channel_layer
-    from channels_redis.core import RedisChannelLayer
+    from channels_redis.pubsub import RedisPubSubChannelLayer
 
     layer = get_channel_layer()
-    assert isinstance(layer, RedisChannelLayer)
+    assert isinstance(layer, RedisPubSubChannelLayer)
     channel = await layer.new_channel()
     await layer.group_add("trial-test", channel)
     await layer.group_send("trial-test", {"type": "turn.delta", "text": "法庭现在开庭"})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from channels.layers import channel_layers
 from channels.testing import ChannelsLiveServerTestCase
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -31,6 +32,9 @@ class TrialRoomInTheBrowser(ChannelsLiveServerTestCase):
         # test database by now); channels would otherwise prefix "test_" a second time.
         database = settings.DATABASES["default"]
         database.setdefault("TEST", {})["NAME"] = database["NAME"]
+        # The server process is forked from this one: it must build its own channel layer,
+        # not inherit one bound to the event loops of the tests that ran before.
+        channel_layers.backends.clear()
         super().setUpClass()
         cls.playwright, cls.browser = chromium_start()
 
