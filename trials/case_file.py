@@ -305,6 +305,18 @@ def _check_sentence(check: _Checker, data: dict, key: str) -> None:
     fine = sentence.get("fine", 0)
     if isinstance(fine, bool) or not isinstance(fine, int | float) or fine < 0:
         check.problem(f"{key}.fine", "must be a number >= 0")
+    bounds = sentence.get("statutory_range_months")
+    if bounds is not None and not _is_month_range(bounds):
+        check.problem(f"{key}.statutory_range_months", "must be [lower, upper] whole months, 0 <= lower <= upper")
+
+
+def _is_month_range(bounds: object) -> bool:
+    return (
+        isinstance(bounds, list)
+        and len(bounds) == 2
+        and all(isinstance(bound, int) and not isinstance(bound, bool) for bound in bounds)
+        and 0 <= bounds[0] <= bounds[1]
+    )
 
 
 def _check_criminal(check: _Checker, data: dict) -> None:

@@ -29,8 +29,9 @@ from trials.engine.state import TrialState, TurnRecord
 from trials.engine.steps import ArtifactDraft, Reply, Speak
 from trials.models import Case, Seat, Trial, Turn
 from trials.procedures import procedure_for
+from trials.procedures.seats import target_seat
 from trials.protocol import ErrorCode
-from trials.services import agent_model_name, agent_participants, records_store, target_seat
+from trials.services import agent_model_name, agent_participants, records_store
 
 
 class LiveError(Exception):

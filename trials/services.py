@@ -22,6 +22,7 @@ from trials.engine.runner import Paused, trial_run
 from trials.engine.state import TrialState
 from trials.models import Artifact, Case, LLMCallRecord, MemoryOperation, Seat, Trial, Turn
 from trials.procedures import procedure_for
+from trials.procedures.seats import target_seat
 from trials.selectors import case_library_search
 
 
@@ -129,10 +130,6 @@ def agent_participants(
         )
         for seat in seats
     }
-
-
-def target_seat(procedure: str, target_side: str) -> str:
-    return "attorney" if procedure == "criminal" else f"{target_side}_lawyer"
 
 
 def agent_model_name(backend: str, is_target: bool = False) -> str:

@@ -11,4 +11,7 @@ urlpatterns = [
     path("trials/<int:trial_id>/join/", views.trial_join, name="trial_join"),
     path("trials/<int:trial_id>/leave/", views.trial_leave, name="trial_leave"),
     path("trials/<int:trial_id>/transcript/", views.trial_transcript, name="trial_transcript"),
+    path("trials/<int:trial_id>/scorecard/", views.trial_scorecard, name="trial_scorecard"),
+    path("scorecards/", views.my_scorecards, name="my_scorecards"),
+    path("scoring/models/", views.model_profile_page, name="model_profile"),
 ]

@@ -4,13 +4,19 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
+from legalsim.access import staff_required
 from trials.engine.machine import stage_participants
 from trials.live import LiveError, seat_release, seat_take, seat_view_for, seats_of, transcript_for, trial_create
 from trials.models import Case, Trial
 from trials.procedures import procedure_for
 from trials.procedures.seats import seat_info
+from trials.scoring.capabilities import CAPABILITIES
+from trials.scoring.charts import heatmap_svg, trend_svg
+from trials.scoring.selectors import model_profile, scorecard_context, scorecards_of
+from trials.scoring.services import scorecard_for
 from trials.selectors import case_public_seed, case_search
 from trials.services import BackendUnavailable
 
@@ -151,3 +157,37 @@ def trial_join(request: HttpRequest, trial_id: int) -> HttpResponse:
     except LiveError as error:
         return HttpResponseBadRequest(str(error))
     return redirect("trials:trial_room", trial_id=trial_id)
+
+
+@login_required
+def trial_scorecard(request: HttpRequest, trial_id: int) -> HttpResponse:
+    """The target lawyer's scorecard: capabilities with their items, each deduction linked to
+    the transcript; what the reference held that was not raised only once the trial is over."""
+    trial = get_object_or_404(Trial.objects.select_related("case"), pk=trial_id)
+    if not (request.user.is_staff or seats_of(trial, request.user)):
+        raise Http404("no such trial")
+    score = scorecard_for(trial)
+    finished = trial.status == Trial.Status.FINISHED
+    return render(
+        request, "trials/scorecard.html", {"trial": trial, "score": score, **scorecard_context(score, finished)}
+    )
+
+
+@login_required
+def my_scorecards(request: HttpRequest) -> HttpResponse:
+    """The person's scorecards across trials, with the trend of their overall score."""
+    scores = scorecards_of(request.user)
+    points = [(f"trial {score.trial_id}", score.overall) for score in scores if score.overall is not None]
+    return render(request, "trials/scorecards.html", {"scores": scores, "trend": mark_safe(trend_svg(points))})
+
+
+@staff_required
+def model_profile_page(request: HttpRequest) -> HttpResponse:
+    """Table 3 and Figure 6: the capability profile of each target-lawyer model."""
+    scorer = request.GET.get("scorer", "rule-based")
+    rows = model_profile(scorer=scorer)
+    return render(
+        request,
+        "trials/model_profile.html",
+        {"rows": rows, "scorer": scorer, "heatmap": mark_safe(heatmap_svg(rows)), "capabilities": CAPABILITIES},
+    )

@@ -82,13 +82,17 @@ def test_criminal_sentence_fields_are_typed(write_json):
             {"side": "prosecution", "name": "District Procuratorate", "kind": "organization"},
             {"side": "defendant", "name": "Wu", "kind": "person"},
         ],
-        "sentence": {"imprisonment_months": "six", "probation": False, "fine": -1},
+        "sentence": {"imprisonment_months": "six", "probation": False, "fine": -1, "statutory_range_months": [36, 0]},
     }
     problems = problems_of(write_json("crim.json", case))
     assert any(
         problem.endswith("sentence.imprisonment_months: must be a whole number of months >= 0") for problem in problems
     )
     assert any(problem.endswith("sentence.fine: must be a number >= 0") for problem in problems)
+    assert any(
+        problem.endswith("sentence.statutory_range_months: must be [lower, upper] whole months, 0 <= lower <= upper")
+        for problem in problems
+    )
 
 
 def test_command_exits_non_zero_and_prints_every_problem(civil_seed, write_json, capsys):

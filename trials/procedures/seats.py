@@ -34,6 +34,11 @@ def seat_info(procedure: str, seat: str) -> SeatInfo:
     return SeatInfo(seat, role, side)
 
 
+def target_seat(procedure: str, target_side: str) -> str:
+    """The seat under evaluation: the target side's lawyer (criminal: defence counsel)."""
+    return "attorney" if procedure == "criminal" else f"{target_side}_lawyer"
+
+
 def opposite(side: str) -> str:
     return {
         "plaintiff": "defendant",

@@ -1,0 +1,254 @@
+"""Rule-based judgment alignment (legalworld.txt C.4): each component against a
+hand-computed example, and the demo cases' own real judgments."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from trials.documents import document_compose
+from trials.scoring.alignment import (
+    appeal_action,
+    disposition_items,
+    judgment_alignment,
+    judgment_sections,
+    key_points,
+    phi,
+)
+
+DEMO_CASES = Path(__file__).resolve().parents[3] / "demo" / "cases"
+PARTIES = [
+    {"side": "plaintiff", "name": "青岛某某五金制品有限公司", "kind": "organization", "details": ""},
+    {"side": "defendant", "name": "潍坊某某机电设备有限公司", "kind": "organization", "details": ""},
+]
+
+
+def demo_case(name: str) -> dict:
+    return json.loads((DEMO_CASES / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def first_instance_from_real_fields(case: dict, **replaced: str) -> str:
+    """A generated first-instance judgment whose every section is the case's real counterpart."""
+    stage = case["first_instance"]
+    sections = {
+        "parties": "、".join(party["name"] for party in case["parties"]),
+        "claims": "；".join(stage["claims"]),
+        "facts_found": stage["court_findings"],
+        "reasoning": stage["court_findings"],
+        "legal_basis": "、".join(stage["legal_references"]),
+        "orders": stage["disposition"],
+    }
+    return document_compose("first_instance_judgment", case["language"], sections | replaced)
+
+
+def test_phi_is_the_clamped_square_root():
+    assert [phi(-0.2), phi(0.25), phi(1.7)] == [0.0, 0.5, 1.0]
+
+
+def test_unavailable_components_are_skipped_and_partial_matches_go_through_the_square_root():
+    case = {
+        "language": "en",
+        "parties": [{"side": "plaintiff", "name": "Zhang Wei"}, {"side": "defendant", "name": "Li Na"}],
+        "first_instance": {"court_findings": "The lease is valid and rent is reduced."},
+    }
+    generated = document_compose(
+        "first_instance_judgment",
+        "en",
+        {"facts_found": "The lease is valid.", "reasoning": "The deposit is forfeited."},
+    )
+    scores = judgment_alignment(generated=generated, case=case, instance="first")
+    # reasoning terms: real {lease, valid, rent, reduced}, generated {lease, valid, deposit, forfeited}
+    #   2 shared → P = 2/4, R = 2/4, F1 = 0.5 → φ = sqrt(0.5) = 0.70711 → 7.0711
+    # structure: 2 of 6 sections → φ = sqrt(1/3) = 0.57735 → 5.7735
+    # no disposition and no references: verdict, legal_reference, entity unavailable (None)
+    # overall = (7.0711 + 5.7735) / 2 = 6.4223, not lowered by the three skipped components
+    assert scores == {
+        "verdict": None,
+        "reasoning": pytest.approx(10 * math.sqrt(0.5)),
+        "legal_reference": None,
+        "entity": None,
+        "structure": pytest.approx(10 * math.sqrt(1 / 3)),
+        "overall": pytest.approx(6.4223, abs=1e-4),
+    }
+
+
+def test_legal_reference_is_the_f1_of_cited_articles():
+    case = {
+        "language": "zh",
+        "parties": PARTIES,
+        "first_instance": {
+            "legal_references": [
+                "《中华人民共和国民法典》第五百七十七条",
+                "《中华人民共和国民法典》第五百八十五条",
+                "《中华人民共和国民法典》第六百二十一条",
+            ]
+        },
+    }
+    generated = document_compose(
+        "first_instance_judgment",
+        "zh",
+        {"legal_basis": "《民法典》第577条、《中华人民共和国民法典》第五百八十五条、《民法典》第五百零九条"},
+    )
+    scores = judgment_alignment(generated=generated, case=case, instance="first")
+    # 2 of 3 references cited (577 and 585; 第577条 = 第五百七十七条) and 1 extra (509):
+    #   P = 2/3, R = 2/3, F1 = 0.667 → 6.67
+    assert scores["legal_reference"] == pytest.approx(20 / 3)
+
+
+def test_disposition_splits_into_orders_without_court_fees():
+    disposition = (
+        "一、被告于本判决生效之日起十日内支付原告货款356000元；二、被告以356000元为基数按日万分之五支付违约金；"
+        "三、驳回原告的其他诉讼请求。案件受理费6640元，由被告负担。"
+    )
+    assert disposition_items(disposition) == [
+        "被告于本判决生效之日起十日内支付原告货款356000元；",
+        "被告以356000元为基数按日万分之五支付违约金；",
+        "驳回原告的其他诉讼请求。",
+    ]
+    assert key_points(disposition) == {("order", 356000.0), ("accrue", 356000.0), ("reject", None)}
+
+
+def test_verdict_and_entity_compare_key_points_and_amounts():
+    case = {
+        "language": "zh",
+        "parties": PARTIES,
+        "first_instance": {
+            "disposition": "一、被告潍坊某某机电设备有限公司支付原告青岛某某五金制品有限公司货款356000元；"
+            "二、被告以356000元为基数按日万分之五支付违约金；三、驳回原告的其他诉讼请求。案件受理费6640元由被告负担。"
+        },
+    }
+    orders = "一、被告潍坊某某机电设备有限公司支付原告货款356000元；二、驳回原告的其他诉讼请求。"
+    generated = document_compose("first_instance_judgment", "zh", {"orders": orders})
+    scores = judgment_alignment(generated=generated, case=case, instance="first")
+    # verdict: real {(order, 356000), (accrue, 356000), (reject, -)}, generated {(order, 356000), (reject, -)}
+    #   P = 2/2, R = 2/3, F1 = 2·1·(2/3) / (1 + 2/3) = 0.8 → 8.0
+    assert scores["verdict"] == pytest.approx(8.0)
+    # entity: real {plaintiff, defendant, 356000} (court fee 6640 excluded), generated {defendant, 356000}
+    #   (the plaintiff's name is not in the generated judgment) P = 2/2, R = 2/3, F1 = 0.8 → 8.0
+    assert scores["entity"] == pytest.approx(8.0)
+
+
+def test_an_english_order_matching_one_amount_matches_one_key_point():
+    case = demo_case("en-civil-commercial-lease")
+    orders = (
+        "1. The defendant Green Leaf Cafe Co., Ltd. shall pay the plaintiff RMB 43,200 within ten days;\n"
+        "2. The plaintiff's other claims are dismissed."
+    )
+    generated = document_compose("first_instance_judgment", "en", {"orders": orders})
+    # real key points: (order, 67200), (order, 24000), (order, 48000), (order, 43200), (reject, -)
+    # generated: (order, 43200), (reject, -) → P = 2/2, R = 2/5, F1 = 2·0.4 / 1.4 = 0.5714 → 5.714
+    assert judgment_alignment(generated=generated, case=case, instance="first")["verdict"] == pytest.approx(40 / 7)
+
+
+def test_sections_are_read_from_headings_in_either_language_and_inline():
+    text = "民事判决书\n\n当事人：原告王某\n本院认为，借贷关系成立。\n**Orders**\n1. 驳回原告的诉讼请求。\n法律依据\n"
+    assert judgment_sections(text, "first_instance_judgment") == {
+        "parties": "原告王某",
+        "reasoning": "借贷关系成立。",
+        "orders": "1. 驳回原告的诉讼请求。",
+    }
+
+
+@pytest.mark.parametrize(
+    ("disposition", "action"),
+    [
+        ("驳回上诉，维持原判。二审案件受理费10元，由上诉人负担。", "affirm"),
+        ("The appeal is dismissed and the judgment affirmed. Appeal court fees are borne by the appellant.", "affirm"),
+        ("一、维持一审判决第一项；二、撤销一审判决第二项；三、上诉人支付违约金。", "vary"),
+        (
+            "1. Item 1 of the first-instance judgment is varied: the appellant shall pay RMB 72,660; 2. Item 2 is affirmed.",
+            "vary",
+        ),
+        ("一、撤销一审判决；二、驳回被上诉人的诉讼请求。", "reverse"),
+        ("撤销原判，发回重审。", "remand"),
+        ("一、驳回上诉人的其他诉讼请求。", None),
+    ],
+)
+def test_appeal_action_is_read_from_the_disposition(disposition: str, action: str | None):
+    assert appeal_action(disposition) == action
+
+
+def test_a_generated_judgment_made_of_the_real_fields_scores_ten():
+    case = demo_case("zh-civil-private-lending")
+    scores = judgment_alignment(generated=first_instance_from_real_fields(case), case=case, instance="first")
+    assert scores == {
+        "verdict": 10.0,
+        "reasoning": 10.0,
+        "legal_reference": 10.0,
+        "entity": 10.0,
+        "structure": 10.0,
+        "overall": 10.0,
+    }
+
+
+def test_other_articles_and_amounts_lower_the_scores():
+    case = demo_case("zh-civil-private-lending")
+    generated = first_instance_from_real_fields(
+        case,
+        legal_basis="《中华人民共和国民法典》第六百六十七条、《中华人民共和国民法典》第五百七十七条",
+        orders="一、被告周某某于本判决生效之日起十日内归还原告陈某某借款本金200000元；二、驳回原告陈某某的其他诉讼请求。",
+    )
+    scores = judgment_alignment(generated=generated, case=case, instance="first")
+    # verdict: real {(order, 120000), (accrue, 120000), (reject, -)}, generated {(order, 200000), (reject, -)}
+    #   P = 1/2, R = 1/3, F1 = 2·(1/6) / (5/6) = 0.4 → 4.0
+    # legal_reference: real {667, 675, 676, 规定 28}, generated {667, 577}
+    #   P = 1/2, R = 1/4, F1 = 2·(1/8) / (3/4) = 1/3 → 3.333
+    # entity: real {陈某某, 周某某, 120000}, generated {陈某某, 周某某, 200000}: P = R = 2/3 → 6.667
+    # reasoning and structure unchanged: 10; overall = (4 + 10 + 3.333 + 6.667 + 10) / 5 = 6.8
+    assert scores == {
+        "verdict": pytest.approx(4.0),
+        "reasoning": pytest.approx(10.0),
+        "legal_reference": pytest.approx(10 / 3),
+        "entity": pytest.approx(20 / 3),
+        "structure": pytest.approx(10.0),
+        "overall": pytest.approx(6.8),
+    }
+
+
+def test_second_instance_scores_the_appeal_action():
+    case = demo_case("en-civil-traffic-accident")
+    stage = case["second_instance"]
+    sections = {
+        "parties": "Appellant Huang Jun; appellee Liu Fang",
+        "appeal_requests": "; ".join(stage["appeal_requests"]),
+        "facts_found": stage["appellate_findings"],
+        "reasoning": stage["appellate_findings"],
+        "legal_basis": "Civil Code of the People's Republic of China, Article 1179",
+        "orders": "1. The first-instance judgment is set aside;\n"
+        "2. The appellant Huang Jun shall pay the appellee Liu Fang RMB 72,660 within ten days.",
+    }
+    generated = document_compose("second_instance_judgment", "en", sections)
+    scores = judgment_alignment(generated=generated, case=case, instance="second")
+    # appeal action: real "Item 1 ... is varied" → vary; generated sets aside the whole judgment → reverse → 0
+    # verdict: real {(vary, 72660), (affirm, -)}, generated {(set_aside, -), (order, 72660)} → no overlap → 0
+    # entity: {huang jun, liu fang, 72660} on both sides → 10; reasoning and structure (6 of 6) → 10
+    # legal_reference: the real appellate texts cite no parseable article → unavailable
+    # overall = (0 + 10 + 10 + 10 + 0) / 5 = 6.0
+    assert scores == {
+        "verdict": 0.0,
+        "reasoning": pytest.approx(10.0),
+        "legal_reference": None,
+        "entity": pytest.approx(10.0),
+        "structure": pytest.approx(10.0),
+        "appeal_action": 0.0,
+        "overall": pytest.approx(6.0),
+    }
+
+
+def test_a_case_without_a_second_instance_leaves_only_structure():
+    case = demo_case("zh-civil-sales-contract")
+    del case["second_instance"]
+    generated = document_compose("second_instance_judgment", "zh", {"orders": "驳回上诉，维持原判。"})
+    # only structure is available: 1 of 6 sections → φ = sqrt(1/6) = 0.40825 → 4.0825
+    assert judgment_alignment(generated=generated, case=case, instance="second") == {
+        "verdict": None,
+        "reasoning": None,
+        "legal_reference": None,
+        "entity": None,
+        "structure": pytest.approx(10 * math.sqrt(1 / 6)),
+        "appeal_action": None,
+        "overall": pytest.approx(10 * math.sqrt(1 / 6)),
+    }

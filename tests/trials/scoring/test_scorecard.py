@@ -1,0 +1,72 @@
+"""A student plays plaintiff counsel through a trial and reads the scorecard."""
+
+from __future__ import annotations
+
+import copy
+import re
+
+import pytest
+from channels.db import database_sync_to_async
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from tests.conftest import CIVIL_CASE
+from tests.trials.test_room import connect, make_trial, play, stop_drivers  # noqa: F401 (fixture)
+from trials.models import Trial
+
+pytestmark = pytest.mark.django_db(transaction=True)
+CANARY = "CANARY-FINDINGS-7731 the court finds the loan proved"
+
+
+def seed_with_canary() -> dict:
+    seed = copy.deepcopy(CIVIL_CASE)
+    seed["first_instance"]["court_findings"] = f"{CANARY}. The defendant repaid nothing."
+    return seed
+
+
+@database_sync_to_async
+def page(path: str, username: str = "student") -> str:
+    client = Client()
+    client.force_login(get_user_model().objects.get(username=username))
+    response = client.get(path, HTTP_HOST="127.0.0.1")
+    assert response.status_code == 200, path
+    return response.content.decode()
+
+
+async def test_the_scorecard_links_every_deduction_and_reveals_only_after_the_end():
+    trial = await make_trial({"plaintiff_lawyer": "student"}, seed=seed_with_canary())
+    early = await page(f"/trials/{trial.pk}/scorecard/")
+    assert 'id="reveal"' not in early and "CANARY-FINDINGS" not in early
+
+    communicator = await connect(trial, "student")
+    await play(communicator, {"plaintiff_lawyer"})
+    await communicator.disconnect()
+    trial = await database_sync_to_async(Trial.objects.get)(pk=trial.pk)
+    assert trial.status == Trial.Status.FINISHED
+    history = await page("/scorecards/")
+    assert f"/trials/{trial.pk}/scorecard/" in history and "<svg" in history, "stored when the trial ended"
+
+    card = await page(f"/trials/{trial.pk}/scorecard/")
+    assert "Rule-based scorer" in card
+    assert "LC: played by an agent" in card and "CD: played by an agent" in card
+    deductions = re.findall(r'<li class="deduction">(.*?)</li>', card, re.DOTALL)
+    assert deductions, "a student who says the same line everywhere loses points"
+    transcript = await page(f"/trials/{trial.pk}/transcript/")
+    for deduction in deductions:
+        links = re.findall(rf'href="/trials/{trial.pk}/transcript/(#[\w-]+)"', deduction)
+        assert links, deduction
+        assert all(f'id="{anchor[1:]}"' in transcript for anchor in links)
+    assert 'id="reveal"' in card and CANARY in card
+
+
+async def test_a_stranger_cannot_open_the_scorecard():
+    trial = await make_trial({"plaintiff_lawyer": "student"}, seed=seed_with_canary())
+
+    @database_sync_to_async
+    def as_stranger() -> int:
+        stranger = get_user_model().objects.create(username="stranger")
+        client = Client()
+        client.force_login(stranger)
+        return client.get(f"/trials/{trial.pk}/scorecard/", HTTP_HOST="127.0.0.1").status_code
+
+    assert await as_stranger() == 404

@@ -1,0 +1,65 @@
+"""The two scorers: rule-based coverage by hand, and the LLM scorer through the real openai
+client against the loopback chat-completions server."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from trials.agents.llm import LLMClient
+from trials.scoring.scorers import STRICT, Criterion, LLMScorer, RuleBasedScorer, ScoringFailed
+
+CRITERION = Criterion(
+    "FIT.debate.legal_reasoning",
+    "legal reasoning",
+    "The defendant must repay the loan under Civil Code Article 675.",
+    "Repay the loan now, Civil Code Article 675",
+)
+
+
+def test_rule_based_score_is_term_coverage_averaged_with_article_recall():
+    rating = RuleBasedScorer().rate([CRITERION], "en")[CRITERION.id]
+    # reference terms {defendant, repay, loan, civil, code, article, 675}: 6 of 7 covered;
+    # the one cited article is cited: 10 * (6/7 + 1) / 2
+    assert rating.score == pytest.approx(10 * (6 / 7 + 1) / 2, abs=1e-4)
+    assert rating.reason == "covers 6 of 7 reference terms; cites 1 of 1 reference articles"
+
+
+def test_rule_based_scores_nothing_said_as_zero():
+    silent = Criterion("x", "y", "The loan is proved.", "  ")
+    assert RuleBasedScorer().rate([silent], "en")["x"].score == 0.0
+
+
+def scores_for(request: dict, score: int = 7) -> str:
+    items = json.loads(request["messages"][-1]["content"].split("\n")[0])
+    return json.dumps({"scores": {item["id"]: {"score": score, "reason": "fair"} for item in items}})
+
+
+def client_for(server) -> LLMClient:
+    return LLMClient(base_url=server.base_url, api_key="k", backoff_s=0.0)
+
+
+def test_llm_scorer_sends_reference_and_candidate_in_one_call(llm_server):
+    llm_server.brain = scores_for
+    ratings = LLMScorer(client=client_for(llm_server), model="judge-model").rate([CRITERION], "en")
+    assert ratings[CRITERION.id].score == 7.0 and ratings[CRITERION.id].reason == "fair"
+    (request,) = llm_server.requests
+    assert request["model"] == "judge-model"
+    assert "Civil Code Article 675" in request["messages"][-1]["content"]
+
+
+def test_llm_scorer_regenerates_once_with_a_strict_prompt(llm_server):
+    llm_server.brain = lambda request: (
+        scores_for(request) if STRICT in request["messages"][0]["content"] else "Fine work."
+    )
+    ratings = LLMScorer(client=client_for(llm_server), model="judge-model").rate([CRITERION], "en")
+    assert ratings[CRITERION.id].score == 7.0
+    assert len(llm_server.requests) == 2
+
+
+def test_llm_scorer_fails_loudly_when_the_reply_never_parses(llm_server):
+    llm_server.brain = lambda request: scores_for(request, score=11)
+    with pytest.raises(ScoringFailed, match="not within 0-10"):
+        LLMScorer(client=client_for(llm_server), model="judge-model").rate([CRITERION], "en")
+    assert len(llm_server.requests) == 2

@@ -1,0 +1,65 @@
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from trials.agents.llm import LLMError
+from trials.models import Trial
+from trials.scoring.report import capabilities_mean, table2, table3
+from trials.scoring.scorers import ScoringFailed
+from trials.scoring.services import export_csv, export_json, scorer_build, trial_score
+
+
+class Command(BaseCommand):
+    help = (
+        "Score finished trials (LongJud-Bench capabilities, judgment alignment, interaction quality, "
+        "criminal prediction), store the scores and export them as JSON or CSV; prints Tables 2 and 3."
+    )
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("trial_ids", nargs="*", type=int)
+        parser.add_argument("--all", action="store_true", help="every finished trial")
+        parser.add_argument("--out", required=True, help="FILE.json or FILE.csv")
+        parser.add_argument("--scorer", choices=("rule-based", "llm"), default="rule-based")
+
+    def handle(self, *args, trial_ids: list[int], **options) -> None:
+        out = Path(options["out"])
+        if out.suffix not in (".json", ".csv"):
+            raise CommandError(f"--out must end in .json or .csv, not {out.name!r}")
+        trials = self._trials(trial_ids, options["all"])
+        try:
+            scorer = scorer_build(options["scorer"])
+            scores = [trial_score(trial=trial, scorer=scorer) for trial in trials]
+        except (LLMError, ScoringFailed) as error:
+            raise CommandError(f"scoring stopped: {error}") from None
+        (export_json if out.suffix == ".json" else export_csv)(scores, out)
+        results = [score.result for score in scores]
+        by_model = defaultdict(list)
+        for score in scores:
+            if score.overall is not None:
+                by_model[score.target_model].append(score.result)
+        self.stdout.write(f"Scored {len(scores)} trial(s) with {scorer.label}; wrote {out}\n")
+        self.stdout.write("Table 2: judicial output alignment (0-10)\n" + table2(results) + "\n")
+        self.stdout.write("Table 3: capability profile of the target lawyer ([0,1], first / second)\n")
+        profile = {
+            model: capabilities_mean([result["capabilities"] for result in rows]) for model, rows in by_model.items()
+        }
+        self.stdout.write(table3(profile) + "\n")
+
+    @staticmethod
+    def _trials(trial_ids: list[int], every: bool) -> list[Trial]:
+        if every == bool(trial_ids):
+            raise CommandError("name trial ids or pass --all (not both)")
+        trials = Trial.objects.select_related("case").order_by("pk")
+        if every:
+            return list(trials.filter(status=Trial.Status.FINISHED))
+        found = {trial.pk: trial for trial in trials.filter(pk__in=trial_ids)}
+        unknown = [str(pk) for pk in trial_ids if pk not in found]
+        if unknown:
+            raise CommandError(f"no trial {', '.join(unknown)}")
+        unfinished = [str(pk) for pk, trial in found.items() if trial.status != Trial.Status.FINISHED]
+        if unfinished:
+            raise CommandError(f"trial {', '.join(unfinished)} has not finished; only finished trials are scored")
+        return [found[pk] for pk in trial_ids]

@@ -1,0 +1,490 @@
+"""LongJud-Bench capabilities of a trial's target lawyer (legalworld.txt 4.4, C.1-C.2, Table 9).
+
+Every scored item is normalised to [0,1]: exact-match slots are 0 or 1, semantic items are a
+scorer's 0-10 divided by 10. Items are grouped by stage into the eight capabilities; the
+drafting and advocacy capabilities keep their first-instance (CD/DD, FIT) and second-instance
+(AD/AR, SIT) halves apart, as in Table 3. Only what the target seat was responsible for is
+counted: its own turns and the documents it filed. When a person is the subject, a stage the
+target seat's agent played instead (stages simulated before a student joined) is marked and
+left out.
+
+Item-to-capability mapping (Table 9): drafting's party identity and procedural slots feed
+party identification; claims/defences (first instance) and appeal requests or responses with
+their linkage to the first-instance judgment (second instance) feed claim construction;
+facts and reasons / appeal reasons, with the document's coherence (its standard sections),
+feed fact marshalling; the evidence list / new evidence feeds evidence marshalling. Trial
+statements are scored per phase on three dimensions, one per advocacy capability.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from statistics import fmean
+from typing import Any
+
+from trials.documents import DOCUMENTS
+from trials.engine.state import ArtifactRecord, TrialState, TurnRecord
+from trials.procedures.seats import target_seat
+from trials.scoring.scorers import Criterion, Rating, Scorer, points_raised
+from trials.scoring.text import normalise
+
+CAPABILITIES = (
+    "issue_spotting",
+    "party_identification",
+    "claim_construction",
+    "fact_marshalling",
+    "evidence_marshalling",
+    "position_consistency",
+    "evidentiary_advocacy",
+    "legal_reasoning",
+)
+HALF_OF_STAGE = {"CD": "first", "DD": "first", "FIT": "first", "AD": "second", "AR": "second", "SIT": "second"}
+LC_DIMENSIONS = ("relationship", "rule", "risk", "advice")
+TRIAL_DIMENSIONS = {
+    "position_consistency": "consistency between the statements and the pleaded position",
+    "evidentiary_advocacy": "use of facts and evidence",
+    "legal_reasoning": "sufficiency of the legal reasoning",
+}
+SCORED_PHASES = ("investigation", "evidence", "debate")
+"""The trial phases in which counsel makes a required statement (Algorithm 1)."""
+
+
+@dataclass
+class Item:
+    stage: str
+    capability: str
+    id: str
+    kind: str
+    score: float
+    reason: str
+    links: list[dict[str, Any]] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    """Reference points the subject did not raise; shown to a student only after the trial."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Pending:
+    """A semantic item waiting for its scorer's rating."""
+
+    stage: str
+    capability: str
+    criterion: Criterion
+    links: list[dict[str, Any]]
+    missing: list[str]
+
+
+def seat_of_subject(state: TrialState) -> str:
+    return target_seat(state.procedure, state.target_side)
+
+
+def subject_of(state: TrialState) -> str:
+    """``human`` when a person held the target seat in any stage, else ``agent``."""
+    seat = seat_of_subject(state)
+    return "human" if any(turn.seat == seat and turn.author == "human" for turn in state.turns) else "agent"
+
+
+def stage_author(state: TrialState, stage: str) -> str | None:
+    """Who played the target seat in ``stage``: human, agent, or None when it did not act."""
+    authors = {turn.author for turn in state.turns if turn.stage == stage and turn.seat == seat_of_subject(state)}
+    return "human" if "human" in authors else ("agent" if authors else None)
+
+
+def _own_turns(state: TrialState, stage: str, phase: str | None = None) -> list[TurnRecord]:
+    seat = seat_of_subject(state)
+    return [
+        turn
+        for turn in state.turns
+        if turn.stage == stage and turn.seat == seat and (phase is None or turn.phase == phase)
+    ]
+
+
+def _artifact(state: TrialState, stage: str) -> ArtifactRecord | None:
+    return next((artifact for artifact in state.artifacts if artifact.stage == stage), None)
+
+
+def _turn_links(turns: list[TurnRecord]) -> list[dict[str, Any]]:
+    return [{"turn": turn.seq, "stage": turn.stage, "phase": turn.phase} for turn in turns]
+
+
+def _doc_link(artifact: ArtifactRecord, section: str | None = None) -> dict[str, Any]:
+    return {"artifact": artifact.kind, "stage": artifact.stage, "section": section}
+
+
+SENTENCE_END = re.compile(r"(?<=[。！？；!?;])|(?<=[a-z)\]]\.)\s+|\n+")
+LIST_MARK = re.compile(r"^\s*(?:\d+[.、)]|[一二三四五六七八九十]+、|[(（]\d+[)）])\s*")
+
+
+def _sentences(text: str) -> list[str]:
+    """Sentences and lines, list marks dropped; headings (ending in a colon) and one-word
+    fragments are not points of substance."""
+    parts = (LIST_MARK.sub("", part).strip() for part in SENTENCE_END.split(text or ""))
+    return [part for part in parts if len(part) >= 4 and not part.endswith((":", "："))]
+
+
+def _listing(values: Any) -> list[str]:
+    if isinstance(values, str):
+        return [values] if values.strip() else []
+    return [str(value) for value in values or [] if str(value).strip()]
+
+
+def _evidence_points(items: list[dict[str, Any]], side: str) -> list[str]:
+    return [f"{item.get('name', '')} {item.get('purpose', '')}".strip() for item in items if item.get("side") == side]
+
+
+# --- LC: issue spotting (formula 5) ----------------------------------------------------------
+
+
+def _answer_parts(reference: str) -> dict[str, str]:
+    """The reference answer split by dimension: the legal relationship is stated first, risk
+    and advice sentences name themselves, the rest (statutes, reasons) is the rule."""
+    sentences = _sentences(reference)
+    parts: dict[str, list[str]] = {dimension: [] for dimension in LC_DIMENSIONS}
+    for index, sentence in enumerate(sentences):
+        lowered = sentence.lower()
+        if "风险" in sentence or "risk" in lowered:
+            parts["risk"].append(sentence)
+        elif re.search(r"建议|应当尽快|recommend|advise|keep |gather|collect|you should", lowered):
+            parts["advice"].append(sentence)
+        elif index == 0:
+            parts["relationship"].append(sentence)
+        else:
+            parts["rule"].append(sentence)
+    if not parts["advice"] and len(sentences) > 1:
+        parts["advice"].append(sentences[-1])
+    return {dimension: " ".join(found) or reference for dimension, found in parts.items()}
+
+
+def _lc_pending(state: TrialState) -> list[Pending]:
+    from trials.agents.visibility import consultation_questions_for
+
+    questions = consultation_questions_for(state.case, state.target_side)
+    references = {item.get("question"): item.get("reference_answer", "") for item in state.case.get("consultation", [])}
+    answers = [turn for turn in _own_turns(state, "LC") if turn.act == "answer_question"]
+    pending = []
+    for index, question in enumerate(questions):
+        answer = answers[index] if index < len(answers) else None
+        parts = _answer_parts(references.get(question, ""))
+        for dimension in LC_DIMENSIONS:
+            candidate = answer.text if answer else ""
+            _, missing = points_raised(_sentences(parts[dimension]), candidate, state.language)
+            criterion = Criterion(
+                f"LC.q{index + 1}.{dimension}",
+                f"Consultation question {index + 1} ({question}): {dimension} of the answer",
+                parts[dimension],
+                candidate,
+            )
+            pending.append(Pending("LC", "issue_spotting", criterion, _turn_links([answer] if answer else []), missing))
+    return pending
+
+
+# --- Drafting: CD/DD and AD/AR (formula 6) ---------------------------------------------------
+
+
+def _party_names(state: TrialState, side: str) -> list[str]:
+    return [party["name"] for party in state.case.get("parties", []) if party.get("side") == side]
+
+
+def _exact(stage: str, item_id: str, wanted: str, document: ArtifactRecord) -> Item:
+    found = bool(wanted) and normalise(wanted) in normalise(document.text)
+    reason = f"names {wanted}" if found else f"does not name {wanted!r}"
+    return Item(
+        stage, "party_identification", f"{stage}.{item_id}", "exact", float(found), reason, [_doc_link(document)]
+    )
+
+
+def _coherence(stage: str, document: ArtifactRecord, language: str) -> Item:
+    """The share of the document's standard sections it contains (a heading or its body)."""
+    template = DOCUMENTS[document.kind]
+    headings = template.headings(language)
+    present = [heading for _, heading in headings if normalise(heading) in normalise(document.text)]
+    missing = [heading for _, heading in headings if heading not in present]
+    reason = f"{len(present)} of {len(headings)} standard sections" + (
+        f"; missing {', '.join(missing)}" if missing else ""
+    )
+    return Item(
+        stage,
+        "fact_marshalling",
+        f"{stage}.coherence",
+        "exact",
+        len(present) / len(headings),
+        reason,
+        [_doc_link(document)],
+    )
+
+
+def _semantic(
+    stage: str, capability: str, item: str, instruction: str, points: list[str], candidate: str, links, language: str
+) -> Pending:
+    _, missing = points_raised(points, candidate, language)
+    return Pending(
+        stage, capability, Criterion(f"{stage}.{item}", instruction, "\n".join(points), candidate), links, missing
+    )
+
+
+def _first_instance_drafting(
+    state: TrialState, stage: str, document: ArtifactRecord
+) -> tuple[list[Item], list[Pending]]:
+    side, other = state.target_side, "defendant" if state.target_side == "plaintiff" else "plaintiff"
+    first = state.case.get("first_instance") or {}
+    court = (state.case.get("metadata") or {}).get("court_name", "")
+    exact = [
+        _exact(stage, f"party.{party}", name, document)
+        for party in (side, other)
+        for name in _party_names(state, party)[:1]
+    ]
+    if court:
+        exact.append(_exact(stage, "court", court, document))
+    exact.append(_coherence(stage, document, state.language))
+    position = _listing(first.get("claims")) if side == "plaintiff" else _sentences(first.get("defenses", ""))
+    facts = _sentences(first.get("facts_and_reasons", "") if side == "plaintiff" else first.get("defenses", ""))
+    materials = document.text + "\n" + "\n".join(turn.text for turn in _own_turns(state, stage))
+    link = [_doc_link(document)]
+    pending = [
+        _semantic(
+            stage,
+            "claim_construction",
+            "claims",
+            "claims or defences pleaded",
+            position,
+            document.text,
+            link,
+            state.language,
+        ),
+        _semantic(stage, "fact_marshalling", "facts", "facts and reasons", facts, document.text, link, state.language),
+        _semantic(
+            stage,
+            "evidence_marshalling",
+            "evidence",
+            "evidence identified for the pleading",
+            _evidence_points(first.get("evidence", []), side),
+            materials,
+            link + _turn_links(_own_turns(state, stage)),
+            state.language,
+        ),
+    ]
+    return exact, pending
+
+
+def _second_instance_drafting(
+    state: TrialState, stage: str, document: ArtifactRecord
+) -> tuple[list[Item], list[Pending]]:
+    second = state.case.get("second_instance") or {}
+    side = state.target_side
+    other = "defendant" if side == "plaintiff" else "plaintiff"
+    appellant = state.appellant_side == side
+    exact = [
+        _exact(stage, f"party.{party}", name, document)
+        for party in (side, other)
+        for name in _party_names(state, party)[:1]
+    ]
+    exact.append(_coherence(stage, document, state.language))
+    position = _listing(second.get("appeal_requests")) if appellant else _sentences(second.get("appellee_defenses", ""))
+    reasons = _sentences(second.get("appeal_reasons", "") if appellant else second.get("appellee_defenses", ""))
+    judgment = _artifact(state, "FIT")
+    linkage = _listing(second.get("affected_items")) + (_sentences(_orders(judgment)) if judgment else [])
+    link = [_doc_link(document)]
+    pending = [
+        _semantic(
+            stage,
+            "claim_construction",
+            "requests",
+            "appeal requests or response",
+            position,
+            document.text,
+            link,
+            state.language,
+        ),
+        _semantic(
+            stage,
+            "claim_construction",
+            "linkage",
+            "linkage to the first-instance judgment",
+            linkage,
+            document.text,
+            link,
+            state.language,
+        ),
+        _semantic(
+            stage,
+            "fact_marshalling",
+            "reasons",
+            "appeal reasons or answers to them",
+            reasons,
+            document.text,
+            link,
+            state.language,
+        ),
+    ]
+    new_evidence = _evidence_points(second.get("new_evidence", []), side)
+    if new_evidence:
+        materials = document.text + "\n" + "\n".join(turn.text for turn in _own_turns(state, stage))
+        pending.append(
+            _semantic(
+                stage,
+                "evidence_marshalling",
+                "new_evidence",
+                "new evidence",
+                new_evidence,
+                materials,
+                link,
+                state.language,
+            )
+        )
+    return exact, pending
+
+
+def _orders(judgment: ArtifactRecord) -> str:
+    """The orders of a generated judgment: the text after its orders heading, else all of it."""
+    for heading in ("判决主文", "判决如下", "orders", "it is ordered"):
+        position = judgment.text.lower().find(heading)
+        if position >= 0:
+            return judgment.text[position:]
+    return judgment.text
+
+
+# --- FIT/SIT: advocacy (formula 7) -----------------------------------------------------------
+
+
+def _own_pleading(state: TrialState, stage: str) -> str:
+    kinds = ("complaint", "defence") if stage == "FIT" else ("appeal", "appeal_response")
+    filed = [
+        artifact.text
+        for artifact in state.artifacts
+        if artifact.kind in kinds and artifact.author_seat == seat_of_subject(state)
+    ]
+    if filed:
+        return "\n".join(filed)
+    block = state.case.get("first_instance" if stage == "FIT" else "second_instance") or {}
+    if stage == "FIT":
+        return (
+            "\n".join(_listing(block.get("claims"))) if state.target_side == "plaintiff" else block.get("defenses", "")
+        )
+    return "\n".join([*_listing(block.get("appeal_requests")), block.get("appeal_reasons", "")])
+
+
+def _trial_references(state: TrialState, stage: str) -> dict[str, list[str]]:
+    side = state.target_side
+    first = state.case.get("first_instance") or {}
+    second = state.case.get("second_instance") or {}
+    evidence = _evidence_points(first.get("evidence", []), side)
+    findings = first.get("court_findings", "")
+    if stage == "SIT":
+        evidence = _evidence_points(second.get("new_evidence", []), side) + evidence
+        findings = second.get("appellate_findings", "")
+    return {
+        "position_consistency": _sentences(_own_pleading(state, stage)),
+        "evidentiary_advocacy": evidence,
+        "legal_reasoning": _sentences(findings) + _listing(first.get("legal_references")),
+    }
+
+
+def _trial_pending(state: TrialState, stage: str) -> tuple[list[Item], list[Pending]]:
+    references = _trial_references(state, stage)
+    missing_items, pending = [], []
+    for phase in SCORED_PHASES:
+        statements = _own_turns(state, stage, phase)
+        if not statements:
+            invitation = next((turn for turn in state.turns if turn.stage == stage and turn.phase == phase), None)
+            links = _turn_links([invitation] if invitation else [])
+            missing_items += [
+                Item(
+                    stage,
+                    capability,
+                    f"{stage}.{phase}.{capability}",
+                    "semantic",
+                    0.0,
+                    "no statement in this phase",
+                    links,
+                )
+                for capability in TRIAL_DIMENSIONS
+            ]
+            continue
+        candidate = "\n".join(turn.text for turn in statements)
+        for capability, instruction in TRIAL_DIMENSIONS.items():
+            _, missing = points_raised(references[capability], candidate, state.language)
+            criterion = Criterion(
+                f"{stage}.{phase}.{capability}",
+                f"{phase} phase: {instruction}",
+                "\n".join(references[capability]),
+                candidate,
+            )
+            pending.append(Pending(stage, capability, criterion, _turn_links(statements), missing))
+    return missing_items, pending
+
+
+# --- Assembly --------------------------------------------------------------------------------
+
+
+def _stage_items(state: TrialState, stage: str) -> tuple[list[Item], list[Pending]]:
+    if stage == "LC":
+        return [], _lc_pending(state)
+    if stage in ("FIT", "SIT"):
+        return _trial_pending(state, stage)
+    document = _artifact(state, stage)
+    if stage in ("CD", "DD", "AD", "AR") and document is None:
+        return [], []
+    if stage in ("CD", "DD"):
+        return _first_instance_drafting(state, stage, document)
+    if stage in ("AD", "AR"):
+        return _second_instance_drafting(state, stage, document)
+    return [], []
+
+
+def capability_items(state: TrialState, scorer: Scorer) -> tuple[list[Item], dict[str, str]]:
+    """Every scored item of the subject, and the stages left out (stage -> why)."""
+    subject = subject_of(state)
+    items, skipped = [], {}
+    for stage in state.stage_history:
+        if stage != "LC" and stage not in HALF_OF_STAGE:
+            continue
+        if subject == "human" and stage_author(state, stage) == "agent":
+            skipped[stage] = "played by an agent before or instead of the student; not scored for the student"
+            continue
+        exact, pending = _stage_items(state, stage)
+        ratings = scorer.rate([entry.criterion for entry in pending], state.language)
+        items += exact + [_rated(entry, ratings[entry.criterion.id]) for entry in pending]
+    return items, skipped
+
+
+def _rated(entry: Pending, rating: Rating) -> Item:
+    return Item(
+        entry.stage,
+        entry.capability,
+        entry.criterion.id,
+        "semantic",
+        round(rating.score / 10, 6),
+        rating.reason,
+        entry.links,
+        entry.missing,
+    )
+
+
+def capability_scores(items: list[Item]) -> dict[str, Any]:
+    """The eight capabilities: issue spotting single, the others as first/second halves;
+    ``None`` where the stage was not run (or not scored)."""
+    scores: dict[str, Any] = {}
+    for capability in CAPABILITIES:
+        mine = [item for item in items if item.capability == capability]
+        if capability == "issue_spotting":
+            scores[capability] = fmean(item.score for item in mine) if mine else None
+            continue
+        halves = {}
+        for half in ("first", "second"):
+            values = [item.score for item in mine if HALF_OF_STAGE[item.stage] == half]
+            halves[half] = fmean(values) if values else None
+        scores[capability] = halves
+    return scores
+
+
+def stage_scores(items: list[Item]) -> dict[str, float]:
+    """Formulas 5-7: the mean over a stage's items. LC items are per question and dimension
+    and trial items per phase and dimension, all equally many per question/phase, so the
+    plain mean equals the nested means of formulas 5 and 7."""
+    stages: dict[str, list[float]] = {}
+    for item in items:
+        stages.setdefault(item.stage, []).append(item.score)
+    return {stage: fmean(values) for stage, values in stages.items()}

@@ -1,0 +1,116 @@
+"""One trial's scores in the ``score_trials`` layout, and the Table 2 / Table 3 layouts."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from statistics import fmean
+from typing import Any
+
+from trials.engine.state import TrialState
+from trials.scoring.alignment import judgment_alignment
+from trials.scoring.capabilities import CAPABILITIES, capability_items, capability_scores, stage_scores
+from trials.scoring.interaction import interaction_quality
+from trials.scoring.prediction import sentence_extract
+from trials.scoring.scorers import Scorer
+
+JUDGMENTS = {"FIT": ("first_instance_judgment", "first"), "SIT": ("second_instance_judgment", "second")}
+ALIGNMENT_ROWS = ("verdict", "reasoning", "legal_reference", "appeal_action", "entity", "structure", "overall")
+
+
+def trial_scores(state: TrialState, *, scorer: Scorer) -> dict[str, Any]:
+    """Everything LongJud-Bench, C.4, MILE and SimCourt say about the trial's target lawyer
+    and its judgments; ``None`` wherever a stage was not run."""
+    items, skipped = capability_items(state, scorer)
+    result: dict[str, Any] = {
+        "target_side": state.target_side,
+        "scorer": scorer.label,
+        "capabilities": capability_scores(items),
+        "stages": stage_scores(items),
+        "skipped_stages": skipped,
+        "alignment": {stage: _alignment(state, stage) for stage in JUDGMENTS} if state.procedure == "civil" else {},
+        "interaction": interaction_quality(state, scorer),
+        "items": [item.as_dict() for item in items],
+    }
+    if state.procedure == "criminal":
+        result["prediction"] = _prediction(state)
+    return result
+
+
+def _alignment(state: TrialState, stage: str) -> dict[str, float | None] | None:
+    kind, instance = JUDGMENTS[stage]
+    judgment = next((artifact for artifact in state.artifacts if artifact.kind == kind), None)
+    if judgment is None:
+        return None
+    return judgment_alignment(generated=judgment.text, case=state.case, instance=instance)
+
+
+def _prediction(state: TrialState) -> dict[str, Any] | None:
+    judgment = next((artifact for artifact in state.artifacts if artifact.kind == "criminal_judgment"), None)
+    if judgment is None:
+        return None
+    return asdict(sentence_extract(judgment.text, state.language)) | {"judgment": judgment.text}
+
+
+def overall_score(capabilities: dict[str, Any]) -> float | None:
+    """The mean of the available capabilities, each pair of halves averaged first (Figure 6)."""
+    values = [value for value in (_cell(capabilities.get(name)) for name in CAPABILITIES) if value is not None]
+    return fmean(values) if values else None
+
+
+def _cell(value: Any) -> float | None:
+    if isinstance(value, dict):
+        halves = [half for half in value.values() if half is not None]
+        return fmean(halves) if halves else None
+    return value
+
+
+def _number(value: float | None, digits: int = 2) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def table2(results: list[dict[str, Any]]) -> str:
+    """Judicial output alignment (legalworld.txt Table 2): elements x FIT / SIT / Overall, 0-10."""
+    lines = [f"{'Judgment element':<18}{'FIT':>8}{'SIT':>8}{'Overall':>9}"]
+    for row in ALIGNMENT_ROWS:
+        cells = [
+            mean_present([(result["alignment"].get(stage) or {}).get(row) for result in results]) for stage in JUDGMENTS
+        ]
+        both = mean_present(
+            [(result["alignment"].get(stage) or {}).get(row) for result in results for stage in JUDGMENTS]
+        )
+        lines.append(
+            f"{row.replace('_', ' ').capitalize():<18}{_number(cells[0]):>8}{_number(cells[1]):>8}{_number(both):>9}"
+        )
+    return "\n".join(lines)
+
+
+def capabilities_mean(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each capability (and each half) averaged over several trials' capabilities."""
+    averaged: dict[str, Any] = {}
+    for name in CAPABILITIES:
+        if name == "issue_spotting":
+            averaged[name] = mean_present([result[name] for result in results])
+        else:
+            averaged[name] = {
+                half: mean_present([(result[name] or {}).get(half) for result in results])
+                for half in ("first", "second")
+            }
+    return averaged
+
+
+def table3(profile: dict[str, dict[str, Any]]) -> str:
+    """Capability profile (legalworld.txt Table 3): a row per target model (its averaged
+    capabilities); issue spotting single, the others first / second instance, in [0,1]."""
+    lines = [f"{'Model':<28}" + "".join(f"{name.replace('_', ' ')[:20]:>22}" for name in CAPABILITIES)]
+    for model, capabilities in profile.items():
+        cells = [
+            _number(value) if not isinstance(value, dict) else f"{_number(value['first'])} / {_number(value['second'])}"
+            for value in (capabilities[name] for name in CAPABILITIES)
+        ]
+        lines.append(f"{model[:27]:<28}" + "".join(f"{cell:>22}" for cell in cells))
+    return "\n".join(lines)
+
+
+def mean_present(values: list[float | None]) -> float | None:
+    present = [value for value in values if value is not None]
+    return fmean(present) if present else None

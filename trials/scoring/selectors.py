@@ -1,0 +1,78 @@
+"""Reads of stored scores: a person's scorecard history and the model capability profile."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from trials.models import TrialScore
+from trials.scoring.report import ALIGNMENT_ROWS, capabilities_mean, overall_score
+
+
+def scorecards_of(user) -> list[TrialScore]:
+    """The user's scorecards, oldest first (one per trial: the LLM scorer's where it ran)."""
+    scores = TrialScore.objects.filter(subject_user=user).select_related("trial__case").order_by("trial_id", "scorer")
+    chosen: dict[int, TrialScore] = {}
+    for score in scores:
+        if score.trial_id not in chosen or score.scorer != "rule-based":
+            chosen[score.trial_id] = score
+    return sorted(chosen.values(), key=lambda score: score.trial.created_at)
+
+
+def model_profile(*, scorer: str) -> list[dict[str, Any]]:
+    """Table 3 and Figure 6 of legalworld.txt: per target model (agents only), the
+    capabilities averaged over its civil trials, and the overall figure."""
+    grouped: dict[str, list[dict]] = defaultdict(list)
+    for score in TrialScore.objects.filter(scorer=scorer, subject="agent", trial__procedure="civil"):
+        grouped[score.target_model].append(score.result["capabilities"])
+    rows = []
+    for model, results in sorted(grouped.items()):
+        capabilities = capabilities_mean(results)
+        rows.append(
+            {
+                "model": model,
+                "trials": len(results),
+                "capabilities": capabilities,
+                "overall": overall_score(capabilities),
+            }
+        )
+    return rows
+
+
+def scorecard_context(score: TrialScore, finished: bool) -> dict[str, Any]:
+    """What the scorecard page shows. Reference points not raised, an LLM scorer's reasons
+    (which may quote the reference) and the real sentence stay back until the trial is over."""
+    result = score.result
+    reveal = finished
+    stages = []
+    for stage, value in result.get("stages", {}).items():
+        items = [
+            item | {"reason": item["reason"] if reveal or score.scorer == "rule-based" else ""}
+            for item in result["items"]
+            if item["stage"] == stage
+        ]
+        stages.append(
+            {
+                "stage": stage,
+                "score": value,
+                "items": items,
+                "deductions": [item for item in items if item["score"] < 1],
+            }
+        )
+    capabilities = [
+        {"name": name.replace("_", " "), "value": value} for name, value in result.get("capabilities", {}).items()
+    ]
+    return {
+        "reveal": reveal,
+        "rule_based": score.scorer == "rule-based",
+        "capabilities": capabilities,
+        "stages": stages,
+        "skipped": result.get("skipped_stages", {}),
+        "alignment": result.get("alignment") or {},
+        "alignment_rows": ALIGNMENT_ROWS,
+        "interaction": result.get("interaction") or {},
+        "prediction": result.get("prediction") if reveal else None,
+        "missing": [(item["id"], item["missing"]) for item in result.get("items", []) if item["missing"]]
+        if reveal
+        else [],
+    }

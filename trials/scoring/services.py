@@ -1,0 +1,131 @@
+"""Scoring writes and reads: score a trial with a scorer and store it; the export layouts."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+
+from trials.agents.llm import LLMClient
+from trials.models import Trial, TrialScore
+from trials.scoring.capabilities import CAPABILITIES, seat_of_subject, subject_of
+from trials.scoring.prediction import Sentence, article_prf, case_statutory_range, ljp_metrics, sentence_from_case
+from trials.scoring.report import ALIGNMENT_ROWS, JUDGMENTS, overall_score, trial_scores
+from trials.scoring.scorers import LLMScorer, RuleBasedScorer, Scorer
+
+
+def scorer_build(name: str) -> Scorer:
+    """``rule-based`` (offline, deterministic) or ``llm`` (the LLM judge model)."""
+    if name == "llm":
+        return LLMScorer(client=LLMClient.from_settings(), model=settings.LEGALSIM_MODEL_JUDGE)
+    return RuleBasedScorer()
+
+
+def trial_score(*, trial: Trial, scorer: Scorer) -> TrialScore:
+    """Score the trial's target lawyer and store the result (one per trial and scorer)."""
+    state = trial.engine_state
+    result = trial_scores(state, scorer=scorer) | {"trial_id": trial.pk, "case_id": trial.case_id}
+    seat = trial.seats.filter(seat=seat_of_subject(state)).select_related("user").first()
+    subject = subject_of(state)
+    username = state.human_seats.get(seat_of_subject(state)) or (seat.user.get_username() if seat and seat.user else "")
+    user = get_user_model().objects.filter(username=username).first() if subject == "human" and username else None
+    score, _ = TrialScore.objects.update_or_create(
+        trial=trial,
+        scorer=scorer.label,
+        defaults={
+            "subject": subject,
+            "subject_user": user,
+            "target_model": f"human:{username}" if subject == "human" else (seat.holder if seat else "agent:unknown"),
+            "overall": overall_score(result["capabilities"]),
+            "result": result,
+        },
+    )
+    return score
+
+
+def export_json(scores: list[TrialScore], path: Path) -> None:
+    path.write_text(json.dumps([_contract(score) for score in scores], ensure_ascii=False, indent=2), encoding="utf-8")
+
+
+def _contract(score: TrialScore) -> dict[str, Any]:
+    """The ``score_trials`` JSON object of one trial: the contract's keys first."""
+    result = score.result
+    keyed = {key: result.get(key) for key in ("trial_id", "case_id", "target_side", "scorer", "capabilities")}
+    keyed["alignment"] = result.get("alignment") or {stage: None for stage in JUDGMENTS}
+    keyed["items"] = result.get("items", [])
+    if "prediction" in result:
+        keyed["prediction"] = {key: value for key, value in (result["prediction"] or {}).items() if key != "judgment"}
+    extra = {key: value for key, value in result.items() if key not in keyed and key != "prediction"}
+    return keyed | extra | {"target_model": score.target_model, "overall": score.overall}
+
+
+def export_csv(scores: list[TrialScore], path: Path) -> None:
+    """One row per trial: every capability cell, alignment element and prediction."""
+    rows = [_flat(score) for score in scores]
+    columns = list(dict.fromkeys(key for row in rows for key in row))
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=columns)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def _flat(score: TrialScore) -> dict[str, Any]:
+    result = score.result
+    row: dict[str, Any] = {
+        "trial_id": result["trial_id"],
+        "case_id": result["case_id"],
+        "target_side": result["target_side"],
+        "target_model": score.target_model,
+        "scorer": result["scorer"],
+        "overall": score.overall,
+    }
+    for name in CAPABILITIES:
+        value = result["capabilities"][name]
+        if isinstance(value, dict):
+            row |= {f"{name}_{half}": value.get(half) for half in ("first", "second")}
+        else:
+            row[name] = value
+    for stage in JUDGMENTS:
+        alignment = (result.get("alignment") or {}).get(stage) or {}
+        row |= {f"alignment_{stage}_{element}": alignment.get(element) for element in ALIGNMENT_ROWS}
+    row |= {f"interaction_{key}": value for key, value in (result.get("interaction") or {}).items()}
+    prediction = result.get("prediction") or {}
+    row |= {f"prediction_{key}": value for key, value in prediction.items() if key != "judgment"}
+    return row
+
+
+def ljp_report(*, scorer: str) -> dict[str, Any]:
+    """SimCourt's set-level prediction metrics and AgentsCourt's article P/R/F1 over every
+    criminal trial scored by ``scorer``."""
+    scores = TrialScore.objects.filter(trial__procedure="criminal", scorer=scorer).select_related("trial__case")
+    records, judgments, references = [], [], []
+    for score in scores:
+        prediction = score.result.get("prediction")
+        if not prediction:
+            continue
+        seed = score.trial.case.seed
+        predicted = Sentence(**{key: value for key, value in prediction.items() if key != "judgment"})
+        records.append(
+            (predicted, sentence_from_case(seed), list(seed.get("charges") or []), case_statutory_range(seed))
+        )
+        judgments.append(prediction["judgment"])
+        references.append(list(seed.get("legal_references") or []))
+    return ljp_metrics(records) | {"legal_articles": article_prf(judgments, references)}
+
+
+def scorecard_for(trial: Trial) -> TrialScore:
+    """The scorecard of a trial: the LLM scorer's when it ran, else the rule-based one,
+    stored once the trial has finished; an unfinished trial is scored as far as it went
+    (not stored)."""
+    stored = trial.scores.exclude(scorer=RuleBasedScorer.label).first() or trial.scores.first()
+    if stored is not None and trial.status == Trial.Status.FINISHED:
+        return stored
+    if trial.status == Trial.Status.FINISHED:
+        return trial_score(trial=trial, scorer=RuleBasedScorer())
+    state = trial.engine_state
+    result = trial_scores(state, scorer=RuleBasedScorer()) | {"trial_id": trial.pk, "case_id": trial.case_id}
+    return TrialScore(trial=trial, scorer=RuleBasedScorer.label, subject=subject_of(state), result=result)
