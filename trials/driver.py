@@ -35,9 +35,6 @@ from trials.engine.state import TrialState
 from trials.engine.steps import End, MemoryUpdate, Reply, Speak, StageEnd, StageStart, Step
 from trials.models import Trial
 from trials.protocol import END, artifact_frame, await_frame, stage_frame, turn_delta, turn_end, turn_start
-from trials.scoring.capabilities import subject_of
-from trials.scoring.scorers import RuleBasedScorer
-from trials.scoring.services import trial_score
 from trials.services import agent_participants, records_store
 
 logger = logging.getLogger(__name__)
@@ -141,15 +138,7 @@ def _record(trial_id: int, step: Step, outcome: Any = None) -> Any:
             from annotation.services import trajectory_from_trial
 
             transaction.on_commit(lambda: trajectory_from_trial(trial=trial))
-            transaction.on_commit(lambda: _scorecard_store(trial), robust=True)
         return result
-
-
-def _scorecard_store(trial: Trial) -> None:
-    """A student's scorecard is stored when the trial ends, so it is in their history
-    whether or not they open it (a scoring fault is logged, never the trial's)."""
-    if subject_of(trial.engine_state) == "human":
-        trial_score(trial=trial, scorer=RuleBasedScorer())
 
 
 @in_pool
