@@ -15,6 +15,7 @@ from trials.procedures import procedure_for
 from trials.procedures.seats import seat_info
 from trials.scoring.capabilities import CAPABILITIES
 from trials.scoring.charts import heatmap_svg, trend_svg
+from trials.scoring.scorers import RuleBasedScorer
 from trials.scoring.selectors import model_profile, scorecard_context, scorecards_of
 from trials.scoring.services import scorecard_for
 from trials.selectors import case_public_seed, case_search
@@ -184,7 +185,7 @@ def my_scorecards(request: HttpRequest) -> HttpResponse:
 @staff_required
 def model_profile_page(request: HttpRequest) -> HttpResponse:
     """Table 3 and Figure 6: the capability profile of each target-lawyer model."""
-    scorer = request.GET.get("scorer", "rule-based")
+    scorer = request.GET.get("scorer", RuleBasedScorer.label)
     rows = model_profile(scorer=scorer)
     return render(
         request,

@@ -25,7 +25,7 @@ from typing import Any
 
 from trials.documents import DOCUMENTS
 from trials.engine.state import ArtifactRecord, TrialState, TurnRecord
-from trials.procedures.seats import target_seat
+from trials.procedures.seats import opposite, target_seat
 from trials.scoring.scorers import Criterion, Rating, Scorer, points_raised
 from trials.scoring.text import normalise
 
@@ -188,6 +188,21 @@ def _party_names(state: TrialState, side: str) -> list[str]:
     return [party["name"] for party in state.case.get("parties", []) if party.get("side") == side]
 
 
+def _party_slots(state: TrialState, stage: str, document: ArtifactRecord) -> list[Item]:
+    """One exact slot per side: the document names that side's (first) party."""
+    return [
+        _exact(stage, f"party.{side}", name, document)
+        for side in (state.target_side, opposite(state.target_side))
+        for name in _party_names(state, side)[:1]
+    ]
+
+
+def _materials(state: TrialState, stage: str, document: ArtifactRecord) -> str:
+    """The document and what the target seat said while preparing it (evidence is discussed
+    with the client rather than listed in the pleading)."""
+    return document.text + "\n" + "\n".join(turn.text for turn in _own_turns(state, stage))
+
+
 def _exact(stage: str, item_id: str, wanted: str, document: ArtifactRecord) -> Item:
     found = bool(wanted) and normalise(wanted) in normalise(document.text)
     reason = f"names {wanted}" if found else f"does not name {wanted!r}"
@@ -228,20 +243,15 @@ def _semantic(
 def _first_instance_drafting(
     state: TrialState, stage: str, document: ArtifactRecord
 ) -> tuple[list[Item], list[Pending]]:
-    side, other = state.target_side, "defendant" if state.target_side == "plaintiff" else "plaintiff"
+    side = state.target_side
     first = state.case.get("first_instance") or {}
     court = (state.case.get("metadata") or {}).get("court_name", "")
-    exact = [
-        _exact(stage, f"party.{party}", name, document)
-        for party in (side, other)
-        for name in _party_names(state, party)[:1]
-    ]
+    exact = _party_slots(state, stage, document)
     if court:
         exact.append(_exact(stage, "court", court, document))
     exact.append(_coherence(stage, document, state.language))
     position = _listing(first.get("claims")) if side == "plaintiff" else _sentences(first.get("defenses", ""))
     facts = _sentences(first.get("facts_and_reasons", "") if side == "plaintiff" else first.get("defenses", ""))
-    materials = document.text + "\n" + "\n".join(turn.text for turn in _own_turns(state, stage))
     link = [_doc_link(document)]
     pending = [
         _semantic(
@@ -261,7 +271,7 @@ def _first_instance_drafting(
             "evidence",
             "evidence identified for the pleading",
             _evidence_points(first.get("evidence", []), side),
-            materials,
+            _materials(state, stage, document),
             link + _turn_links(_own_turns(state, stage)),
             state.language,
         ),
@@ -274,13 +284,8 @@ def _second_instance_drafting(
 ) -> tuple[list[Item], list[Pending]]:
     second = state.case.get("second_instance") or {}
     side = state.target_side
-    other = "defendant" if side == "plaintiff" else "plaintiff"
     appellant = state.appellant_side == side
-    exact = [
-        _exact(stage, f"party.{party}", name, document)
-        for party in (side, other)
-        for name in _party_names(state, party)[:1]
-    ]
+    exact = _party_slots(state, stage, document)
     exact.append(_coherence(stage, document, state.language))
     position = _listing(second.get("appeal_requests")) if appellant else _sentences(second.get("appellee_defenses", ""))
     reasons = _sentences(second.get("appeal_reasons", "") if appellant else second.get("appellee_defenses", ""))
@@ -321,7 +326,6 @@ def _second_instance_drafting(
     ]
     new_evidence = _evidence_points(second.get("new_evidence", []), side)
     if new_evidence:
-        materials = document.text + "\n" + "\n".join(turn.text for turn in _own_turns(state, stage))
         pending.append(
             _semantic(
                 stage,
@@ -329,7 +333,7 @@ def _second_instance_drafting(
                 "new_evidence",
                 "new evidence",
                 new_evidence,
-                materials,
+                _materials(state, stage, document),
                 link,
                 state.language,
             )

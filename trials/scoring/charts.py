@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.html import escape
 
 from trials.scoring.capabilities import CAPABILITIES
-from trials.scoring.report import overall_score
+from trials.scoring.report import capability_cell
 
 
 def trend_svg(points: list[tuple[str, float]]) -> str:
@@ -46,7 +46,7 @@ def heatmap_svg(rows: list[dict]) -> str:
             f'<text x="{left - 6}" y="{y + 17}" font-size="11" text-anchor="end">{escape(row["model"])}</text>'
         )
         for index, name in enumerate(CAPABILITIES):
-            value = overall_score({name: row["capabilities"][name]})
+            value = capability_cell(row["capabilities"][name])
             shade = "#eee" if value is None else f"rgba(31,95,168,{0.1 + 0.9 * value:.2f})"
             text = "–" if value is None else f"{value:.2f}"
             x = left + index * cell_w

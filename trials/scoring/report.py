@@ -38,26 +38,30 @@ def trial_scores(state: TrialState, *, scorer: Scorer) -> dict[str, Any]:
 
 def _alignment(state: TrialState, stage: str) -> dict[str, float | None] | None:
     kind, instance = JUDGMENTS[stage]
-    judgment = next((artifact for artifact in state.artifacts if artifact.kind == kind), None)
-    if judgment is None:
+    judgments = state.artifacts_of(kind)
+    if not judgments:
         return None
-    return judgment_alignment(generated=judgment.text, case=state.case, instance=instance)
+    return judgment_alignment(generated=judgments[0].text, case=state.case, instance=instance)
 
 
 def _prediction(state: TrialState) -> dict[str, Any] | None:
-    judgment = next((artifact for artifact in state.artifacts if artifact.kind == "criminal_judgment"), None)
-    if judgment is None:
+    judgments = state.artifacts_of("criminal_judgment")
+    if not judgments:
         return None
-    return asdict(sentence_extract(judgment.text, state.language)) | {"judgment": judgment.text}
+    text = judgments[0].text
+    return asdict(sentence_extract(text, state.language)) | {"judgment": text}
 
 
 def overall_score(capabilities: dict[str, Any]) -> float | None:
     """The mean of the available capabilities, each pair of halves averaged first (Figure 6)."""
-    values = [value for value in (_cell(capabilities.get(name)) for name in CAPABILITIES) if value is not None]
+    values = [
+        value for value in (capability_cell(capabilities.get(name)) for name in CAPABILITIES) if value is not None
+    ]
     return fmean(values) if values else None
 
 
-def _cell(value: Any) -> float | None:
+def capability_cell(value: Any) -> float | None:
+    """A capability as one figure: a single score, or the mean of its available halves."""
     if isinstance(value, dict):
         halves = [half for half in value.values() if half is not None]
         return fmean(halves) if halves else None

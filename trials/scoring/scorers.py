@@ -68,10 +68,10 @@ class RuleBasedScorer:
     def _rate(criterion: Criterion, language: str) -> Rating:
         if not criterion.candidate.strip():
             return Rating(0.0, "nothing was said or written for this item")
-        share = coverage(criterion.reference, criterion.candidate, language) or 0.0
-        wanted = article_citations(criterion.reference)
         wanted_terms = terms(criterion.reference, language)
         found = len(wanted_terms & terms(criterion.candidate, language))
+        share = found / len(wanted_terms) if wanted_terms else 0.0
+        wanted = article_citations(criterion.reference)
         reason = f"covers {found} of {len(wanted_terms)} reference terms"
         if wanted:
             cited = wanted & article_citations(criterion.candidate)

@@ -3,20 +3,26 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 
 from trials.models import TrialScore
 from trials.scoring.report import ALIGNMENT_ROWS, capabilities_mean, overall_score
+from trials.scoring.scorers import RuleBasedScorer
+
+
+def score_preferred(scores: Iterable[TrialScore]) -> TrialScore | None:
+    """The score a trial is shown with: the LLM scorer's where it ran, else the rule-based one."""
+    return min(scores, key=lambda score: score.scorer == RuleBasedScorer.label, default=None)
 
 
 def scorecards_of(user) -> list[TrialScore]:
-    """The user's scorecards, oldest first (one per trial: the LLM scorer's where it ran)."""
-    scores = TrialScore.objects.filter(subject_user=user).select_related("trial__case").order_by("trial_id", "scorer")
-    chosen: dict[int, TrialScore] = {}
-    for score in scores:
-        if score.trial_id not in chosen or score.scorer != "rule-based":
-            chosen[score.trial_id] = score
-    return sorted(chosen.values(), key=lambda score: score.trial.created_at)
+    """The user's scorecards, oldest first (one per trial, ``score_preferred``)."""
+    by_trial: dict[int, list[TrialScore]] = defaultdict(list)
+    for score in TrialScore.objects.filter(subject_user=user).select_related("trial__case"):
+        by_trial[score.trial_id].append(score)
+    chosen = [score_preferred(scores) for scores in by_trial.values()]
+    return sorted(chosen, key=lambda score: score.trial.created_at)
 
 
 def model_profile(*, scorer: str) -> list[dict[str, Any]]:
@@ -47,7 +53,7 @@ def scorecard_context(score: TrialScore, finished: bool) -> dict[str, Any]:
     stages = []
     for stage, value in result.get("stages", {}).items():
         items = [
-            item | {"reason": item["reason"] if reveal or score.scorer == "rule-based" else ""}
+            item | {"reason": item["reason"] if reveal or score.scorer == RuleBasedScorer.label else ""}
             for item in result["items"]
             if item["stage"] == stage
         ]
@@ -64,7 +70,7 @@ def scorecard_context(score: TrialScore, finished: bool) -> dict[str, Any]:
     ]
     return {
         "reveal": reveal,
-        "rule_based": score.scorer == "rule-based",
+        "rule_based": score.scorer == RuleBasedScorer.label,
         "capabilities": capabilities,
         "stages": stages,
         "skipped": result.get("skipped_stages", {}),

@@ -11,11 +11,13 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from trials.agents.llm import LLMClient
+from trials.engine.state import TrialState
 from trials.models import Trial, TrialScore
 from trials.scoring.capabilities import CAPABILITIES, seat_of_subject, subject_of
 from trials.scoring.prediction import Sentence, article_prf, case_statutory_range, ljp_metrics, sentence_from_case
 from trials.scoring.report import ALIGNMENT_ROWS, JUDGMENTS, overall_score, trial_scores
 from trials.scoring.scorers import LLMScorer, RuleBasedScorer, Scorer
+from trials.scoring.selectors import score_preferred
 
 
 def scorer_build(name: str) -> Scorer:
@@ -28,10 +30,11 @@ def scorer_build(name: str) -> Scorer:
 def trial_score(*, trial: Trial, scorer: Scorer) -> TrialScore:
     """Score the trial's target lawyer and store the result (one per trial and scorer)."""
     state = trial.engine_state
-    result = trial_scores(state, scorer=scorer) | {"trial_id": trial.pk, "case_id": trial.case_id}
-    seat = trial.seats.filter(seat=seat_of_subject(state)).select_related("user").first()
+    result = _scored(trial, state, scorer)
+    seat_id = seat_of_subject(state)
+    seat = trial.seats.filter(seat=seat_id).select_related("user").first()
     subject = subject_of(state)
-    username = state.human_seats.get(seat_of_subject(state)) or (seat.user.get_username() if seat and seat.user else "")
+    username = state.human_seats.get(seat_id) or (seat.user.get_username() if seat and seat.user else "")
     user = get_user_model().objects.filter(username=username).first() if subject == "human" and username else None
     score, _ = TrialScore.objects.update_or_create(
         trial=trial,
@@ -45,6 +48,10 @@ def trial_score(*, trial: Trial, scorer: Scorer) -> TrialScore:
         },
     )
     return score
+
+
+def _scored(trial: Trial, state: TrialState, scorer: Scorer) -> dict[str, Any]:
+    return trial_scores(state, scorer=scorer) | {"trial_id": trial.pk, "case_id": trial.case_id}
 
 
 def export_json(scores: list[TrialScore], path: Path) -> None:
@@ -121,11 +128,8 @@ def scorecard_for(trial: Trial) -> TrialScore:
     """The scorecard of a trial: the LLM scorer's when it ran, else the rule-based one,
     stored once the trial has finished; an unfinished trial is scored as far as it went
     (not stored)."""
-    stored = trial.scores.exclude(scorer=RuleBasedScorer.label).first() or trial.scores.first()
-    if stored is not None and trial.status == Trial.Status.FINISHED:
-        return stored
     if trial.status == Trial.Status.FINISHED:
-        return trial_score(trial=trial, scorer=RuleBasedScorer())
+        return score_preferred(trial.scores.all()) or trial_score(trial=trial, scorer=RuleBasedScorer())
     state = trial.engine_state
-    result = trial_scores(state, scorer=RuleBasedScorer()) | {"trial_id": trial.pk, "case_id": trial.case_id}
+    result = _scored(trial, state, RuleBasedScorer())
     return TrialScore(trial=trial, scorer=RuleBasedScorer.label, subject=subject_of(state), result=result)
