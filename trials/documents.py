@@ -7,7 +7,9 @@ one field per section and the same assembly.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import cache
 
 
 @dataclass(frozen=True)
@@ -15,6 +17,8 @@ class Section:
     id: str
     zh: str
     en: str
+    aliases: tuple[str, ...] = ()
+    """Other headings the section goes by in practice (判决如下 for a judgment's orders)."""
 
 
 @dataclass(frozen=True)
@@ -35,8 +39,11 @@ class DocumentTemplate:
         return "、".join(names) if language == "zh" else ", ".join(names)
 
 
-def _sections(*triples: tuple[str, str, str]) -> tuple[Section, ...]:
+def _sections(*triples: tuple) -> tuple[Section, ...]:
     return tuple(Section(*triple) for triple in triples)
+
+
+ORDERS_ALIASES = ("判决如下", "The court orders", "It is ordered")
 
 
 DOCUMENTS: dict[str, DocumentTemplate] = {
@@ -79,7 +86,7 @@ DOCUMENTS: dict[str, DocumentTemplate] = {
             ("facts_found", "本院查明", "facts found"),
             ("reasoning", "本院认为", "reasoning"),
             ("legal_basis", "法律依据", "legal basis"),
-            ("orders", "判决主文", "orders"),
+            ("orders", "判决主文", "orders", ORDERS_ALIASES),
         ),
     ),
     "mediation_record": DocumentTemplate(
@@ -120,7 +127,12 @@ DOCUMENTS: dict[str, DocumentTemplate] = {
             ("facts_found", "本院查明", "facts found"),
             ("reasoning", "本院认为", "reasoning"),
             ("legal_basis", "法律依据", "legal basis"),
-            ("orders", "判决主文（维持、改判、撤销发回或变更）", "orders (affirm, vary, set aside and remand)"),
+            (
+                "orders",
+                "判决主文（维持、改判、撤销发回或变更）",
+                "orders (affirm, vary, set aside and remand)",
+                ORDERS_ALIASES,
+            ),
         ),
     ),
     "criminal_judgment": DocumentTemplate(
@@ -132,7 +144,7 @@ DOCUMENTS: dict[str, DocumentTemplate] = {
             ("facts_found", "经审理查明", "facts found"),
             ("reasoning", "本院认为", "reasoning"),
             ("legal_basis", "法律依据", "legal basis"),
-            ("orders", "判决主文（罪名和刑罚）", "orders (offence and sentence)"),
+            ("orders", "判决主文（罪名和刑罚）", "orders (offence and sentence)", ORDERS_ALIASES),
         ),
     ),
     "trial_record": DocumentTemplate(
@@ -162,3 +174,43 @@ def document_compose(kind: str, language: str, sections: dict[str, str], *, with
 
 def document_missing(kind: str, sections: dict[str, str]) -> list[str]:
     return [section.id for section in DOCUMENTS[kind].sections if not str(sections.get(section.id, "")).strip()]
+
+
+def document_sections(text: str, kind: str) -> dict[str, str]:
+    """The non-empty sections of a written document of template ``kind``, by section id: a
+    line that is a section's heading (zh, en or an alias) starts it, text after a colon on
+    that line included; text before the first heading belongs to no section."""
+    patterns = _heading_patterns(kind)
+    bodies: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in (text or "").splitlines():
+        for section_id, pattern in patterns:
+            if match := pattern.match(line):
+                current = bodies.setdefault(section_id, [])
+                line = match["rest"] or ""
+                break
+        if current is not None and line.strip():
+            current.append(line.strip())
+    return {section_id: "\n".join(lines) for section_id, lines in bodies.items() if lines}
+
+
+@cache
+def _heading_patterns(kind: str) -> list[tuple[str, re.Pattern[str]]]:
+    """One pattern per section: its headings without the parenthetical gloss
+    (判决主文（维持、改判…） → 判决主文), at the start of a line (a list mark or Markdown
+    emphasis allowed), alone or before a colon."""
+    patterns = []
+    for section in DOCUMENTS[kind].sections:
+        headings = (section.zh, section.en, *section.aliases)
+        names = "|".join(re.escape(re.split(r"[（(]", heading)[0].strip()) for heading in headings)
+        patterns.append(
+            (
+                section.id,
+                re.compile(
+                    rf"^[\s#*>]*(?:[一二三四五六七八九十]+、|\d+[.、)])?[\s*]*(?:{names})[\s*]*"
+                    rf"(?:[（(][^）)]*[）)])?[\s*]*(?:[：:，,]\s*(?P<rest>.*))?$",
+                    re.IGNORECASE,
+                ),
+            )
+        )
+    return patterns

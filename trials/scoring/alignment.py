@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from statistics import fmean
 from typing import Literal
 
-from trials.documents import DOCUMENTS
+from trials.documents import DOCUMENTS, document_sections
 from trials.scoring.text import amounts, article_citations, normalise, overlap_f1, terms
 
 Instance = Literal["first", "second"]
@@ -115,7 +115,7 @@ def judgment_alignment(*, generated: str, case: dict, instance: Instance) -> dic
     """The C.4 components on the 0-10 scale, None where unavailable, and their mean as
     ``overall`` (None when no component is available)."""
     real = RealJudgment.from_case(case, instance)
-    sections = judgment_sections(generated, JUDGMENT_KIND[instance])
+    sections = document_sections(generated, JUDGMENT_KIND[instance])
     orders = sections.get("orders", "")
     components: dict[str, float | None] = {
         "verdict": overlap_f1(key_points(real.disposition), key_points(orders)),
@@ -139,41 +139,6 @@ def phi(x: float) -> float:
 
 def _phi_or_none(x: float | None) -> float | None:
     return None if x is None else phi(x)
-
-
-def judgment_sections(text: str, kind: str) -> dict[str, str]:
-    """The non-empty sections of a judgment of template ``kind``, by section id."""
-    patterns = _heading_patterns(kind)
-    bodies: dict[str, list[str]] = {}
-    current: list[str] | None = None
-    for line in (text or "").splitlines():
-        for section_id, pattern in patterns:
-            if match := pattern.match(line):
-                current = bodies.setdefault(section_id, [])
-                line = match["rest"] or ""
-                break
-        if current is not None and line.strip():
-            current.append(line.strip())
-    return {section_id: "\n".join(lines) for section_id, lines in bodies.items() if lines}
-
-
-def _heading_patterns(kind: str) -> list[tuple[str, re.Pattern[str]]]:
-    """One pattern per section: its zh or en heading, without the parenthetical gloss
-    (判决主文（维持、改判…） → 判决主文), at the start of a line, alone or before a colon."""
-    patterns = []
-    for section in DOCUMENTS[kind].sections:
-        names = "|".join(re.escape(re.split(r"[（(]", heading)[0].strip()) for heading in (section.zh, section.en))
-        patterns.append(
-            (
-                section.id,
-                re.compile(
-                    rf"^[\s#*>]*(?:[一二三四五六七八九十]+、|\d+[.、)])?[\s*]*(?:{names})[\s*]*"
-                    rf"(?:[（(][^）)]*[）)])?[\s*]*(?:[：:，,]\s*(?P<rest>.*))?$",
-                    re.IGNORECASE,
-                ),
-            )
-        )
-    return patterns
 
 
 def disposition_items(text: str) -> list[str]:

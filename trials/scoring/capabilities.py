@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field
 from statistics import fmean
 from typing import Any
 
-from trials.documents import DOCUMENTS
+from trials.documents import DOCUMENTS, document_sections
 from trials.engine.state import ArtifactRecord, TrialState, TurnRecord
 from trials.procedures.seats import opposite, target_seat
 from trials.scoring.scorers import Criterion, Rating, Scorer, points_raised
@@ -342,12 +342,8 @@ def _second_instance_drafting(
 
 
 def _orders(judgment: ArtifactRecord) -> str:
-    """The orders of a generated judgment: the text after its orders heading, else all of it."""
-    for heading in ("判决主文", "判决如下", "orders", "it is ordered"):
-        position = judgment.text.lower().find(heading)
-        if position >= 0:
-            return judgment.text[position:]
-    return judgment.text
+    """The orders of a generated judgment, else all of it."""
+    return document_sections(judgment.text, judgment.kind).get("orders") or judgment.text
 
 
 # --- FIT/SIT: advocacy (formula 7) -----------------------------------------------------------

@@ -27,7 +27,7 @@ from statistics import fmean, pstdev
 
 from china_law_mcp.retrieval import cn2num
 
-from trials.scoring.alignment import judgment_sections
+from trials.documents import document_sections
 from trials.scoring.text import article_citations
 
 Bracket = tuple[int, int]
@@ -157,7 +157,7 @@ def sentence_extract(text: str, language: str) -> Sentence:
     (决定执行…). Imprisonment is 0 for an exemption or a fine alone; all fields are None when
     no sentence can be read at all."""
     grammar = _GRAMMARS["zh" if language == "zh" else "en"]
-    orders = unicodedata.normalize("NFKC", judgment_sections(text, "criminal_judgment").get("orders") or text or "")
+    orders = unicodedata.normalize("NFKC", document_sections(text, "criminal_judgment").get("orders") or text or "")
     orders = orders[orders.rfind(grammar.aggregate) :] if grammar.aggregate in orders else orders
     term = next((months for pattern in grammar.terms if (months := _first_duration(pattern, orders)) is not None), None)
     probation = grammar.probation.search(orders)

@@ -14,7 +14,6 @@ from trials.scoring.alignment import (
     appeal_action,
     disposition_items,
     judgment_alignment,
-    judgment_sections,
     key_points,
     phi,
 )
@@ -141,15 +140,6 @@ def test_an_english_order_matching_one_amount_matches_one_key_point():
     # real key points: (order, 67200), (order, 24000), (order, 48000), (order, 43200), (reject, -)
     # generated: (order, 43200), (reject, -) → P = 2/2, R = 2/5, F1 = 2·0.4 / 1.4 = 0.5714 → 5.714
     assert judgment_alignment(generated=generated, case=case, instance="first")["verdict"] == pytest.approx(40 / 7)
-
-
-def test_sections_are_read_from_headings_in_either_language_and_inline():
-    text = "民事判决书\n\n当事人：原告王某\n本院认为，借贷关系成立。\n**Orders**\n1. 驳回原告的诉讼请求。\n法律依据\n"
-    assert judgment_sections(text, "first_instance_judgment") == {
-        "parties": "原告王某",
-        "reasoning": "借贷关系成立。",
-        "orders": "1. 驳回原告的诉讼请求。",
-    }
 
 
 @pytest.mark.parametrize(
