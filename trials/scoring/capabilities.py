@@ -89,7 +89,8 @@ def subject_of(state: TrialState) -> str:
 
 def stage_author(state: TrialState, stage: str) -> str | None:
     """Who played the target seat in ``stage``: human, agent, or None when it did not act."""
-    authors = {turn.author for turn in state.turns if turn.stage == stage and turn.seat == seat_of_subject(state)}
+    seat = seat_of_subject(state)
+    authors = {turn.author for turn in state.turns if turn.stage == stage and turn.seat == seat}
     return "human" if "human" in authors else ("agent" if authors else None)
 
 
