@@ -17,10 +17,10 @@ from annotation.models import Assignment, Job, Study
 from annotation.pairwise import pairwise_report
 from annotation.reports import FORMATS, pairwise_context, report_context
 from annotation.selectors import agreement_build, judges_in_scope, ratings_frame, reason_bands, study_units_stored
-from legalsim.access import staff_required
+from legalsim.roles import Ability, ability_required
 
 
-@staff_required
+@ability_required(Ability.TEACH)
 def study_list(request: HttpRequest) -> HttpResponse:
     studies = Study.objects.select_related("rubric").annotate(
         n_raters=Count("raters", distinct=True),
@@ -39,7 +39,7 @@ def _progress_by_rater(study: Study) -> list[dict]:
     return sorted(rows, key=lambda row: row["rater__username"])
 
 
-@staff_required
+@ability_required(Ability.TEACH)
 def study_dashboard(request: HttpRequest, study_id: int) -> HttpResponse:
     study = get_object_or_404(Study.objects.select_related("rubric"), pk=study_id)
     context = {
@@ -54,14 +54,14 @@ def study_dashboard(request: HttpRequest, study_id: int) -> HttpResponse:
     return render(request, "annotation/study_dashboard.html", context)
 
 
-@staff_required
+@ability_required(Ability.TEACH)
 def study_jobs(request: HttpRequest, study_id: int) -> HttpResponse:
     """The jobs table alone, polled by the dashboard while a job runs."""
     study = get_object_or_404(Study, pk=study_id)
     return render(request, "annotation/_jobs.html", {"study": study, "jobs": study.jobs.all()[:20]})
 
 
-@staff_required
+@ability_required(Ability.TEACH)
 def study_report(request: HttpRequest, study_id: int) -> HttpResponse:
     study = get_object_or_404(Study.objects.select_related("rubric"), pk=study_id)
     judges = judges_in_scope(rubric_id=study.rubric_id, study=study)
@@ -96,7 +96,7 @@ def _start(request: HttpRequest, study: Study, kind: str, params: dict) -> HttpR
     return redirect("annotation:job", job_id=job.pk)
 
 
-@staff_required
+@ability_required(Ability.TEACH)
 @require_POST
 def study_judge(request: HttpRequest, study_id: int) -> HttpResponse:
     """Score the study's stored trajectories with the LLM judge, as a background job."""
@@ -105,7 +105,7 @@ def study_judge(request: HttpRequest, study_id: int) -> HttpResponse:
     return _start(request, study, Job.Kind.JUDGE, {"model": model, "trajectory_ids": study_units_stored(study)})
 
 
-@staff_required
+@ability_required(Ability.TEACH)
 @require_POST
 def study_export(request: HttpRequest, study_id: int) -> HttpResponse:
     study = get_object_or_404(Study.objects.select_related("rubric"), pk=study_id)
@@ -115,20 +115,20 @@ def study_export(request: HttpRequest, study_id: int) -> HttpResponse:
     return _start(request, study, Job.Kind.AGREEMENT_REPORT, params)
 
 
-@staff_required
+@ability_required(Ability.TEACH)
 def job_page(request: HttpRequest, job_id: int) -> HttpResponse:
     job = get_object_or_404(Job.objects.select_related("study", "rubric"), pk=job_id)
     return render(request, "annotation/job.html", {"job": job})
 
 
-@staff_required
+@ability_required(Ability.TEACH)
 def job_progress(request: HttpRequest, job_id: int) -> HttpResponse:
     """The progress fragment; it stops asking to be polled once the job has finished."""
     job = get_object_or_404(Job, pk=job_id)
     return render(request, "annotation/_job_progress.html", {"job": job})
 
 
-@staff_required
+@ability_required(Ability.TEACH)
 def job_download(request: HttpRequest, job_id: int) -> FileResponse:
     """Streams the export from storage in chunks; large files never sit in memory."""
     job = get_object_or_404(Job, pk=job_id)

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -9,6 +8,7 @@ from django.views.decorators.http import require_POST
 from annotation.models import Assignment, Study, Trajectory
 from annotation.rubric import pair_split
 from annotation.studies import PAIRWISE_ANSWERS, StudyError, assignment_claim, assignment_submit, draft_save
+from legalsim.roles import Ability, ability_required
 
 
 def _mine(request: HttpRequest, assignment_id: int) -> Assignment:
@@ -19,14 +19,14 @@ def _mine(request: HttpRequest, assignment_id: int) -> Assignment:
     return assignment
 
 
-@login_required
+@ability_required(Ability.RATE)
 def rater_queue(request: HttpRequest) -> HttpResponse:
     assignments = Assignment.objects.filter(rater=request.user).select_related("study").order_by("status", "created_at")
     studies = Study.objects.filter(raters=request.user)
     return render(request, "annotation/queue.html", {"assignments": assignments, "studies": studies})
 
 
-@login_required
+@ability_required(Ability.RATE)
 @require_POST
 def assignment_next(request: HttpRequest, study_id: int) -> HttpResponse:
     try:
@@ -98,13 +98,13 @@ def _page_context(assignment: Assignment, problems: dict[str, str] | None = None
     }
 
 
-@login_required
+@ability_required(Ability.RATE)
 def assignment_page(request: HttpRequest, assignment_id: int) -> HttpResponse:
     assignment = _mine(request, assignment_id)
     return render(request, "annotation/assignment.html", _page_context(assignment))
 
 
-@login_required
+@ability_required(Ability.RATE)
 def assignment_stage(request: HttpRequest, assignment_id: int, index: int, side: str = "") -> HttpResponse:
     """One stage of a trajectory (side A or B of a pair), loaded when its tab is opened
     (long transcripts are normal)."""
@@ -129,7 +129,7 @@ def _answers(post) -> dict[str, dict]:
     return answers
 
 
-@login_required
+@ability_required(Ability.RATE)
 @require_POST
 def assignment_draft(request: HttpRequest, assignment_id: int) -> HttpResponse:
     _mine(request, assignment_id)
@@ -140,7 +140,7 @@ def assignment_draft(request: HttpRequest, assignment_id: int) -> HttpResponse:
     return HttpResponse('<span id="autosave" class="muted small">Draft saved</span>')
 
 
-@login_required
+@ability_required(Ability.RATE)
 @require_POST
 def assignment_submit_view(request: HttpRequest, assignment_id: int) -> HttpResponse:
     assignment = _mine(request, assignment_id)

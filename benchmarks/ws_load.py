@@ -47,6 +47,7 @@ def prepare(trials: int) -> list[tuple[int, str]]:
     from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
 
+    from legalsim.roles import Role, role_grant
     from trials.live import trial_create
     from trials.models import Case
     from trials.services import cases_import
@@ -57,6 +58,7 @@ def prepare(trials: int) -> list[tuple[int, str]]:
     prepared = []
     for index in range(trials):
         user = get_user_model().objects.create_user(f"load{index}")
+        role_grant(user, Role.STUDENT)
         session = SessionStore()
         session.update(
             {

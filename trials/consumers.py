@@ -8,10 +8,11 @@ from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from legalsim.roles import Ability, can
 from trials import driver
 from trials.engine.machine import JUDGE_CONTROLS, next_step
 from trials.engine.steps import Speak
-from trials.live import LiveError, human_say, judge_control, seats_of, turns_after
+from trials.live import LiveError, human_say, judge_control, seats_of, stage_heard_by, turns_after
 from trials.models import Trial
 from trials.procedures.seats import seat_info
 from trials.protocol import END, ErrorCode, await_frame, error_frame, turn_delta, turn_end
@@ -34,6 +35,12 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4404)
             return
         self.seats = await driver.in_pool(seats_of)(trial, self.user)
+        self.teacher = await driver.in_pool(can)(self.user, Ability.TEACH)
+        if not (self.seats or self.teacher):
+            await self.send_json(error_frame(ErrorCode.NOT_YOUR_SEAT, "take a seat in this trial first"))
+            await self.close(code=4403)
+            return
+        self.heard: dict[str, bool] = {}
         self.procedure = trial.procedure
         self.group = driver.group_name(self.trial_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -96,7 +103,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json(error_frame(ErrorCode.NOT_YOUR_TURN, refused))
 
     async def _control(self, content: dict) -> None:
-        allowed = "judge" in self.seats or self.user.is_staff
+        allowed = "judge" in self.seats or self.teacher
         if not allowed:
             await self.send_json(
                 error_frame(ErrorCode.NOT_YOUR_SEAT, "only the judge seat or an instructor controls the trial")
@@ -159,6 +166,8 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
     async def _send_turn(self, frame: dict) -> None:
         """Send a frame once: turns replayed and broadcast are deduplicated by seq and offset."""
         kind, seq = frame.get("type"), frame.get("seq")
+        if not await self._hears(frame):
+            return
         if kind == "turn.start":
             if seq in self.sent_starts:
                 return
@@ -181,6 +190,18 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
                 await self._send_turn(turn_start_from_end(frame))
             self.sent_ends.add(seq)
         await self.send_json(frame)
+
+    async def _hears(self, frame: dict) -> bool:
+        """Turn frames reach only the seats that hear their stage (instructors hear all)."""
+        if self.teacher or frame.get("type") not in ("turn.start", "turn.delta", "turn.end"):
+            return True
+        if frame["type"] == "turn.delta":
+            return frame["seq"] in self.sent_starts
+        stage = frame["stage"]
+        if stage not in self.heard:
+            trial = await driver.in_pool(Trial.objects.get)(pk=self.trial_id)
+            self.heard[stage] = stage_heard_by(trial.engine_state, stage, self.seats)
+        return self.heard[stage]
 
 
 def turn_start_from_end(frame: dict) -> dict:

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from legalsim.roles import Ability, can
 from trials.agents.visibility import build_view
 from trials.documents import DOCUMENTS, document_compose
 from trials.engine.machine import (
@@ -164,7 +165,7 @@ def judge_control(
     party (recorded as the judge's turn; that party answers next)."""
     with transaction.atomic():
         trial = Trial.objects.select_for_update().get(pk=trial_id)
-        if "judge" not in seats_of(trial, user) and not user.is_staff:
+        if "judge" not in seats_of(trial, user) and not can(user, Ability.TEACH):
             raise LiveError(ErrorCode.NOT_YOUR_SEAT, "only the judge seat or an instructor steers the hearing")
         state = trial.engine_state
         turn = None
@@ -205,7 +206,7 @@ def seat_release(*, trial_id: int, seat: str, user: AbstractBaseUser) -> None:
         row = trial.seats.filter(seat=seat).first()
         if row is None or row.user_id is None:
             raise LiveError(ErrorCode.BAD_MESSAGE, f"{seat} is not held by a person")
-        if row.user_id != user.pk and not user.is_staff:
+        if row.user_id != user.pk and not can(user, Ability.TEACH):
             raise LiveError(ErrorCode.NOT_YOUR_SEAT, f"{seat} is held by someone else")
         state = trial.engine_state
         state.human_seats.pop(seat, None)
@@ -224,7 +225,7 @@ def seat_take(*, trial_id: int, seat: str, user: AbstractBaseUser) -> None:
         row = trial.seats.filter(seat=seat).first()
         if row is None:
             raise LiveError(ErrorCode.BAD_MESSAGE, f"no seat {seat!r} in this trial")
-        if row.user_id is not None and row.user_id != user.pk and not user.is_staff:
+        if row.user_id is not None and row.user_id != user.pk and not can(user, Ability.TEACH):
             raise LiveError(ErrorCode.NOT_YOUR_SEAT, f"{seat} is already held by someone else")
         state = trial.engine_state
         if state.finished:
@@ -236,9 +237,25 @@ def seat_take(*, trial_id: int, seat: str, user: AbstractBaseUser) -> None:
         trial.save(update_fields=["state"])
 
 
+def stage_heard_by(state: TrialState, stage: str, seats: list[str]) -> bool:
+    """Whether ``seats`` hear a stage's dialogue: only the stage's participants do (a side's
+    consultation and drafting stay with that side)."""
+    procedure = procedure_for(state.procedure)
+    return any(seat in stage_participants(state, procedure.stage(stage)) for seat in seats)
+
+
+def turns_heard(trial: Trial, seats: list[str] | None) -> list[Turn]:
+    """The stored turns ``seats`` may read (``None``: every turn, for instructors)."""
+    turns = list(trial.turns.order_by("seq"))
+    if seats is None:
+        return turns
+    state = trial.engine_state
+    heard = {stage for stage in {turn.stage for turn in turns} if stage_heard_by(state, stage, seats)}
+    return [turn for turn in turns if turn.stage in heard]
+
+
 def transcript_for(state: TrialState, seats: list[str] | None) -> list[dict]:
     """Stages with the turns and documents ``seats`` may read (``None``: everything, staff)."""
-    procedure = procedure_for(state.procedure)
     readable: set[tuple[str, str]] | None = None
     if seats is not None:
         readable = {
@@ -249,7 +266,7 @@ def transcript_for(state: TrialState, seats: list[str] | None) -> list[dict]:
         }
     stages = []
     for stage in state.stage_history:
-        present = seats is None or any(seat in stage_participants(state, procedure.stage(stage)) for seat in seats)
+        present = seats is None or stage_heard_by(state, stage, seats)
         stages.append(
             {
                 "stage": stage,

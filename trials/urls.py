@@ -4,7 +4,8 @@ from trials import views
 
 app_name = "trials"
 urlpatterns = [
-    path("", views.case_library, name="case_library"),
+    path("", views.home, name="home"),
+    path("cases/", views.case_library, name="case_library"),
     path("cases/<str:case_id>/", views.case_detail, name="case_detail"),
     path("cases/<str:case_id>/play/", views.trial_play, name="trial_play"),
     path("trials/<int:trial_id>/", views.trial_room, name="trial_room"),

@@ -7,9 +7,18 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
-from legalsim.access import staff_required
+from legalsim.roles import Ability, ability_required, can
 from trials.engine.machine import stage_participants
-from trials.live import LiveError, seat_release, seat_take, seat_view_for, seats_of, transcript_for, trial_create
+from trials.live import (
+    LiveError,
+    seat_release,
+    seat_take,
+    seat_view_for,
+    seats_of,
+    transcript_for,
+    trial_create,
+    turns_heard,
+)
 from trials.models import Case, Trial
 from trials.procedures import procedure_for
 from trials.procedures.seats import seat_info
@@ -28,6 +37,14 @@ PLAYABLE_SEATS = {
 
 
 @login_required
+def home(request: HttpRequest) -> HttpResponse:
+    """Where signing in lands: the case library, or the rating queue for raters who only rate."""
+    if not can(request.user, Ability.PLAY) and can(request.user, Ability.RATE):
+        return redirect("annotation:rater_queue")
+    return redirect("trials:case_library")
+
+
+@ability_required(Ability.PLAY)
 def case_library(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()
     procedure = request.GET.get("procedure", "")
@@ -43,11 +60,11 @@ def case_library(request: HttpRequest) -> HttpResponse:
     return render(request, template, context)
 
 
-@login_required
+@ability_required(Ability.PLAY)
 def case_detail(request: HttpRequest, case_id: str) -> HttpResponse:
     """Participants see the case without its evaluation-only fields; staff see everything."""
     case = get_object_or_404(Case, pk=case_id)
-    seed = case.seed if request.user.is_staff else case_public_seed(case.seed)
+    seed = case.seed if can(request.user, Ability.TEACH) else case_public_seed(case.seed)
     trials = (
         case.trials.select_related("trajectory")
         .annotate(llm_calls_count=Count("llm_calls"))
@@ -63,7 +80,7 @@ def case_detail(request: HttpRequest, case_id: str) -> HttpResponse:
     return render(request, "trials/case_detail.html", context)
 
 
-@login_required
+@ability_required(Ability.PLAY)
 @require_POST
 def trial_play(request: HttpRequest, case_id: str) -> HttpResponse:
     """The lobby's form: play the chosen seats in the chosen stages; every other seat is an agent."""
@@ -84,29 +101,33 @@ def trial_play(request: HttpRequest, case_id: str) -> HttpResponse:
     return redirect("trials:trial_room", trial_id=trial.pk)
 
 
-@login_required
+@ability_required(Ability.PLAY)
 def trial_room(request: HttpRequest, trial_id: int) -> HttpResponse:
+    """The live room. Someone with no seat here (and not an instructor) sees only the seats
+    they may take: the dialogue so far belongs to the people seated."""
     trial = get_object_or_404(Trial.objects.select_related("case"), pk=trial_id)
+    teacher = can(request.user, Ability.TEACH)
     my_seats = seats_of(trial, request.user)
-    seat_views = [seat_view_for(trial, seat) for seat in my_seats]
-    takeable = trial.seats.all() if request.user.is_staff else trial.seats.filter(user__isnull=True)
+    takeable = trial.seats.all() if teacher else trial.seats.filter(user__isnull=True)
     open_seats = [
         seat.seat
         for seat in takeable
-        if (request.user.is_staff or seat.seat in PLAYABLE_SEATS[trial.procedure])
+        if (teacher or seat.seat in PLAYABLE_SEATS[trial.procedure])
         and seat.seat not in my_seats
         and trial.status != Trial.Status.FINISHED
     ]
+    if not (teacher or my_seats):
+        return render(request, "trials/room_join.html", {"trial": trial, "open_seats": open_seats})
     context = {
         "trial": trial,
-        "turns": trial.turns.order_by("seq"),
-        "artifacts": trial.artifacts.exclude(kind__in=()).order_by("id") if request.user.is_staff else [],
+        "turns": turns_heard(trial, None if teacher else my_seats),
+        "artifacts": trial.artifacts.order_by("id") if teacher else [],
         "my_seats": my_seats,
         "my_sides": sorted({seat_info(trial.procedure, seat).side for seat in my_seats}),
-        "seat_views": seat_views,
+        "seat_views": [seat_view_for(trial, seat) for seat in my_seats],
         "open_seats": open_seats,
         "ws_path": f"/ws/trials/{trial.pk}/",
-        "question_seats": _questionable_seats(trial) if "judge" in my_seats or request.user.is_staff else [],
+        "question_seats": _questionable_seats(trial) if "judge" in my_seats or teacher else [],
     }
     return render(request, "trials/room.html", context)
 
@@ -119,7 +140,7 @@ def _questionable_seats(trial: Trial) -> list[str]:
     return sorted(seats)
 
 
-@login_required
+@ability_required(Ability.PLAY)
 @require_POST
 def trial_leave(request: HttpRequest, trial_id: int) -> HttpResponse:
     """Hand a seat back to an agent (the holder, or an instructor)."""
@@ -130,13 +151,13 @@ def trial_leave(request: HttpRequest, trial_id: int) -> HttpResponse:
     return redirect("trials:trial_room", trial_id=trial_id)
 
 
-@login_required
+@ability_required(Ability.PLAY)
 def trial_transcript(request: HttpRequest, trial_id: int) -> HttpResponse:
     """A printable transcript. Staff read everything; a participant reads what their seats
     may: the dialogue of stages they took part in and the documents their views show."""
     trial = get_object_or_404(Trial.objects.select_related("case"), pk=trial_id)
     my_seats = seats_of(trial, request.user)
-    if not (request.user.is_staff or my_seats):
+    if not (can(request.user, Ability.TEACH) or my_seats):
         raise Http404("no such trial")
     state = trial.engine_state
     return render(
@@ -144,13 +165,13 @@ def trial_transcript(request: HttpRequest, trial_id: int) -> HttpResponse:
         "trials/transcript.html",
         {
             "trial": trial,
-            "stages": transcript_for(state, None if request.user.is_staff else my_seats),
+            "stages": transcript_for(state, None if can(request.user, Ability.TEACH) else my_seats),
             "finished": state.finished,
         },
     )
 
 
-@login_required
+@ability_required(Ability.PLAY)
 @require_POST
 def trial_join(request: HttpRequest, trial_id: int) -> HttpResponse:
     try:
@@ -160,12 +181,12 @@ def trial_join(request: HttpRequest, trial_id: int) -> HttpResponse:
     return redirect("trials:trial_room", trial_id=trial_id)
 
 
-@login_required
+@ability_required(Ability.PLAY)
 def trial_scorecard(request: HttpRequest, trial_id: int) -> HttpResponse:
     """The target lawyer's scorecard: capabilities with their items, each deduction linked to
     the transcript; what the reference held that was not raised only once the trial is over."""
     trial = get_object_or_404(Trial.objects.select_related("case"), pk=trial_id)
-    if not (request.user.is_staff or seats_of(trial, request.user)):
+    if not (can(request.user, Ability.TEACH) or seats_of(trial, request.user)):
         raise Http404("no such trial")
     score = scorecard_for(trial)
     finished = trial.status == Trial.Status.FINISHED
@@ -174,7 +195,7 @@ def trial_scorecard(request: HttpRequest, trial_id: int) -> HttpResponse:
     )
 
 
-@login_required
+@ability_required(Ability.PLAY)
 def my_scorecards(request: HttpRequest) -> HttpResponse:
     """The person's scorecards across trials, with the trend of their overall score."""
     scores = scorecards_of(request.user)
@@ -182,7 +203,7 @@ def my_scorecards(request: HttpRequest) -> HttpResponse:
     return render(request, "trials/scorecards.html", {"scores": scores, "trend": mark_safe(trend_svg(points))})
 
 
-@staff_required
+@ability_required(Ability.TEACH)
 def model_profile_page(request: HttpRequest) -> HttpResponse:
     """Table 3 and Figure 6: the capability profile of each target-lawyer model."""
     scorer = request.GET.get("scorer", RuleBasedScorer.label)

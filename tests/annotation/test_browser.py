@@ -6,15 +6,16 @@ from __future__ import annotations
 import os
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.contrib.staticfiles.testing import StaticLiveServerTestCase
 
 from annotation.models import Assignment, Rating, Study
 from annotation.rubric import RUBRIC_DIR
 from annotation.services import rubric_import
 from annotation.studies import study_plan
+from legalsim.roles import Role
 from tests.browser import CHROMIUM, chromium_start, page_logged_in
 from tests.conftest import DEMO_CASES
+from tests.users import person
 from trials.models import Case
 from trials.services import cases_import, trial_simulate
 
@@ -42,7 +43,7 @@ class QuestionnaireByKeyboard(StaticLiveServerTestCase):
         cases_import(paths=[DEMO_CASES / "en-civil-traffic-accident.json"])
         trajectory = trial_simulate(case=Case.objects.get(), backend="scripted").trajectory
         study = Study.objects.create(name="keys", rubric_id="legalworld16", trajectory_ids=[trajectory.id])
-        study.raters.set([get_user_model().objects.create_user("rater", password="a-rater-password-1")])
+        study.raters.set([person("rater", Role.RATER, password="a-rater-password-1")])
         study.raters_per_trajectory = 1
         study.save()
         study_plan(study=study)

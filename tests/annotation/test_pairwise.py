@@ -20,7 +20,9 @@ from annotation.pairwise import fleiss_kappa, kappa_from_confusion, pairwise_rep
 from annotation.reliability import cohen_kappa
 from annotation.rubric import RUBRIC_DIR, RubricError, pair_key, rubric_load, rubric_parse
 from annotation.studies import assignment_claim
+from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
+from tests.users import person
 from trials.models import Case
 from trials.services import cases_import, trial_simulate
 
@@ -134,7 +136,7 @@ def test_raters_compare_blind_and_answers_count_for_the_trajectory_they_preferre
     first, second = pair
     unit = pair_key(first, second)
     study = Study.objects.create(name="blind", rubric_id="simcourt30", raters_per_trajectory=2, trajectory_ids=[unit])
-    raters = [django_user_model.objects.create_user(f"expert{n}", password="pw-123456") for n in range(2)]
+    raters = [person(f"expert{n}", Role.RATER, password="pw-123456") for n in range(2)]
     study.raters.set(raters)
     for rater in raters:
         assignment = assignment_claim(study_id=study.pk, rater=rater)
@@ -161,7 +163,7 @@ def test_raters_compare_blind_and_answers_count_for_the_trajectory_they_preferre
     call_command("judge_trajectories", unit, "--rubric", "simcourt30", "--model", "judge-p")
     assert "Record A" in llm_server.requests[0]["messages"][1]["content"]
     assert set(Rating.objects.filter(source="llm").values_list("score", flat=True)) == {0.0}
-    staff = django_user_model.objects.create_user("boss", password="pw-123456", is_staff=True)
+    staff = person("boss", Role.INSTRUCTOR, password="pw-123456")
     client.force_login(staff)
     page = client.get(reverse("annotation:study_report", args=[study.pk])).content.decode()
     assert "Pairwise evaluation" in page and "Clarity of Defense Arguments" in page
@@ -178,7 +180,7 @@ def test_raters_compare_blind_and_answers_count_for_the_trajectory_they_preferre
 def test_the_a_b_order_is_drawn_per_rater(django_user_model, pair):
     unit = pair_key(*pair)
     study = Study.objects.create(name="order", rubric_id="simcourt30", raters_per_trajectory=40, trajectory_ids=[unit])
-    raters = [django_user_model.objects.create_user(f"r{n}") for n in range(40)]
+    raters = [person(f"r{n}", Role.RATER) for n in range(40)]
     study.raters.set(raters)
     for rater in raters:
         assignment_claim(study_id=study.pk, rater=rater)

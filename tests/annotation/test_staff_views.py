@@ -9,6 +9,8 @@ import pytest
 from django.urls import reverse
 
 from annotation.models import Job, Rating, Study
+from legalsim.roles import Role
+from tests.users import person
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +20,7 @@ def study(django_user_model) -> Study:
     study = Study.objects.create(
         name="pilot", rubric_id="legalworld16", raters_per_trajectory=1, trajectory_ids=["t1", "t2"]
     )
-    rater = django_user_model.objects.create_user("ann", password="pw-123456")
+    rater = person("ann", Role.RATER, password="pw-123456")
     study.raters.set([rater])
     rows = [("t1", "ann", "human", 9, "<b>t1</b> reason"), ("t2", "ann", "human", 5, "<b>t2</b> reason")]
     rows += [("t1", "judge-x", "llm", 7, "judge"), ("t2", "judge-x", "llm", 7, "judge")]
@@ -64,7 +66,7 @@ def test_raters_get_403_and_strangers_the_login_page(client, study):
 
 @pytest.fixture
 def staff(client, django_user_model, tasks_in_process):
-    django_user_model.objects.create_user("boss", password="pw-123456", is_staff=True)
+    person("boss", Role.INSTRUCTOR, password="pw-123456")
     client.login(username="boss", password="pw-123456")
     return client
 

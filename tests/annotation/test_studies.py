@@ -14,7 +14,9 @@ from openpyxl import load_workbook
 
 from annotation.models import Assignment, Job, Rating, Rubric, Study
 from annotation.studies import assignment_claim, study_plan
+from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
+from tests.users import person
 from trials.models import Case
 from trials.services import cases_import, trial_simulate
 
@@ -29,9 +31,7 @@ def make_study(django_user_model, trajectory_ids, raters: int, k: int) -> Study:
     study = Study.objects.create(
         name="pilot", rubric_id="legalworld16", raters_per_trajectory=k, trajectory_ids=trajectory_ids
     )
-    study.raters.set(
-        [django_user_model.objects.create_user(f"rater{index}", password="pw-123456") for index in range(raters)]
-    )
+    study.raters.set([person(f"rater{index}", Role.RATER, password="pw-123456") for index in range(raters)])
     return study
 
 
@@ -104,7 +104,7 @@ def test_the_whole_study_flow_matches_a_hand_computation(
             }
         }
     )
-    django_user_model.objects.create_user("boss", password="pw-123456", is_staff=True)
+    person("boss", Role.INSTRUCTOR, password="pw-123456")
     client.login(username="boss", password="pw-123456")
     judged = client.post(reverse("annotation:study_judge", args=[study.pk]), {"model": "judge-x"}, follow=True)
     assert "Scored 2 trajectories; flagged for audit 0." in judged.content.decode()

@@ -8,10 +8,11 @@ import pytest
 from channels.layers import channel_layers
 from channels.testing import ChannelsLiveServerTestCase
 from django.conf import settings
-from django.contrib.auth import get_user_model
 
+from legalsim.roles import Role
 from tests.browser import CHROMIUM, chromium_start, page_logged_in
 from tests.conftest import DEMO_CASES
+from tests.users import person
 from trials.procedures.civil import CIVIL_LIFE_CYCLE
 from trials.services import cases_import
 
@@ -47,7 +48,7 @@ class TrialRoomInTheBrowser(ChannelsLiveServerTestCase):
 
     def setUp(self) -> None:
         cases_import(paths=[DEMO_CASES / "en-civil-traffic-accident.json"])
-        get_user_model().objects.create_user("student", password="a-demo-password-1")
+        person("student", Role.STUDENT, password="a-demo-password-1")
         self.page = page_logged_in(self.browser, self.live_server_url, "student", "a-demo-password-1")
 
     def tearDown(self) -> None:

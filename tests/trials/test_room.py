@@ -9,10 +9,11 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
-from django.contrib.auth import get_user_model
 from django.db import connections
 
+from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
+from tests.users import person
 from trials import driver
 from trials.live import trial_create
 from trials.models import Case, Trial, Turn
@@ -46,14 +47,14 @@ def make_trial(
         )
     else:
         cases_import(paths=[DEMO_CASES / f"{case_id}.json"])
-    users = {seat: get_user_model().objects.get_or_create(username=name)[0] for seat, name in humans.items()}
+    users = {seat: person(name, Role.STUDENT) for seat, name in humans.items()}
     return trial_create(
         case=Case.objects.get(pk=seed["id"] if seed else case_id), humans=users, stages=list(stages) if stages else None
     )
 
 
 async def connect(trial: Trial, username: str, after_seq: int = 0) -> WebsocketCommunicator:
-    user = await database_sync_to_async(lambda: get_user_model().objects.get_or_create(username=username)[0])()
+    user = await database_sync_to_async(lambda: person(username, Role.STUDENT))()
     communicator = WebsocketCommunicator(
         URLRouter(websocket_urlpatterns), f"/ws/trials/{trial.pk}/?after_seq={after_seq}"
     )
@@ -149,7 +150,12 @@ async def test_two_students_as_opposing_counsel():
         lambda: dict(Turn.objects.filter(trial=trial, author="human").values_list("seat", "author").distinct())
     )()
     assert set(authors) == {"plaintiff_lawyer", "defendant_lawyer"}
-    assert completed(alice_frames) == completed(bob_frames)
+    hearing = [completed([f for f in frames if f.get("stage") == "FIT"]) for frames in (alice_frames, bob_frames)]
+    assert hearing[0] and hearing[0] == hearing[1], "both counsel hear the whole hearing"
+    drafting = [
+        {f["stage"] for f in frames if f["type"] == "turn.end"} - {"FIT"} for frames in (alice_frames, bob_frames)
+    ]
+    assert drafting == [{"LC", "CD"}, set()], "the plaintiff's consultation and drafting stay with the plaintiff"
 
 
 async def test_a_reconnect_mid_stream_resumes_every_frame_exactly_once(settings):
@@ -199,6 +205,31 @@ async def test_the_browser_never_receives_hidden_fields():
         if label.startswith(("eval", "bottom_line:defendant", "memory")) and value in received
     ]
     assert not leaked
+
+
+async def test_opposing_counsel_never_receives_the_other_sides_consultation():
+    trial = await make_trial({"defendant_lawyer": "student"})
+    communicator = await connect(trial, "student")
+    frames = await play(communicator, {"defendant_lawyer"})
+    await communicator.disconnect()
+    preparation = await database_sync_to_async(
+        lambda: list(Turn.objects.filter(trial=trial, stage__in=("LC", "CD")).values_list("text", flat=True))
+    )()
+    assert preparation, "the plaintiff consulted their lawyer and drafted the complaint"
+    assert not [frame for frame in frames if frame.get("stage") in ("LC", "CD")]
+    received = json.dumps(frames, ensure_ascii=False)
+    assert not [text for text in preparation if text in received]
+
+
+async def test_someone_without_a_seat_cannot_listen_in():
+    trial = await make_trial({"plaintiff_lawyer": "student"})
+    stranger = await database_sync_to_async(lambda: person("stranger", Role.STUDENT))()
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/trials/{trial.pk}/")
+    communicator.scope["user"] = stranger
+    connected, _ = await communicator.connect()
+    assert connected
+    assert (await communicator.receive_json_from(timeout=5))["code"] == "not_your_seat"
+    assert (await communicator.receive_output(timeout=5))["code"] == 4403
 
 
 async def test_the_socket_checks_origin_and_login():

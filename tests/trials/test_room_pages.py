@@ -6,8 +6,10 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
 from tests.trials.agents.test_visibility import plant
+from tests.users import person
 from trials.models import Case, Trial
 from trials.services import cases_import
 
@@ -16,14 +18,14 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def student(client, django_user_model):
-    user = django_user_model.objects.create_user("student")
+    user = person("student", Role.STUDENT)
     client.force_login(user)
     return user
 
 
 def test_create_trial_prints_the_contract(capsys, django_user_model):
     cases_import(paths=[DEMO_CASES / "zh-civil-private-lending.json"])
-    django_user_model.objects.create_user("alice")
+    person("alice", Role.STUDENT)
     call_command(
         "create_trial", "zh-civil-private-lending", "--stages", "FIT,SIT", "--human", "plaintiff_lawyer=alice", "--json"
     )
@@ -77,9 +79,10 @@ def test_a_second_student_takes_the_opposing_seat_by_link(client, student, djang
         {"seats": ["plaintiff_lawyer"], "stage": "FIT"},
     )
     trial = Trial.objects.get()
-    bob = django_user_model.objects.create_user("bob")
+    bob = person("bob", Role.STUDENT)
     client.force_login(bob)
-    assert "You are watching this trial." in client.get(reverse("trials:trial_room", args=[trial.pk])).content.decode()
+    lobby = client.get(reverse("trials:trial_room", args=[trial.pk])).content.decode()
+    assert "You have no seat in this trial yet" in lobby and 'id="transcript"' not in lobby
     client.post(reverse("trials:trial_join", args=[trial.pk]), {"seat": "defendant_lawyer"})
     trial.refresh_from_db()
     assert trial.seats.get(seat="defendant_lawyer").user == bob
@@ -111,7 +114,7 @@ def test_an_instructor_takes_over_any_seat_and_hands_it_back(client, student, dj
         {"seats": ["plaintiff_lawyer"], "stage": "FIT"},
     )
     trial = Trial.objects.get()
-    teacher = django_user_model.objects.create_user("teacher", is_staff=True)
+    teacher = person("teacher", Role.INSTRUCTOR)
     client.force_login(teacher)
     for seat in ("judge", "plaintiff_lawyer"):
         client.post(reverse("trials:trial_join", args=[trial.pk]), {"seat": seat})
@@ -131,10 +134,10 @@ def test_the_printable_transcript_is_for_participants_and_staff(client, student,
     trial = Trial.objects.get()
     page = client.get(reverse("trials:trial_transcript", args=[trial.pk])).content.decode()
     assert "@media print" in page and "民事起诉状" in page, "the seat's own earlier documents are in its record"
-    opponent = django_user_model.objects.create_user("opponent")
+    opponent = person("opponent", Role.STUDENT)
     client.force_login(opponent)
     client.post(reverse("trials:trial_join", args=[trial.pk]), {"seat": "defendant_lawyer"})
     theirs = client.get(reverse("trials:trial_transcript", args=[trial.pk])).content.decode()
     assert "民事起诉状" not in theirs and "法律咨询记录" not in theirs, "the other side's LC and drafting stay hidden"
-    client.force_login(django_user_model.objects.create_user("stranger"))
+    client.force_login(person("stranger", Role.STUDENT))
     assert client.get(reverse("trials:trial_transcript", args=[trial.pk])).status_code == 404

@@ -10,8 +10,10 @@ from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from legalsim.roles import Role
 from tests.conftest import CIVIL_CASE
 from tests.trials.test_room import connect, make_trial, play, stop_drivers  # noqa: F401 (fixture)
+from tests.users import person
 from trials.models import Trial
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -65,7 +67,7 @@ async def test_a_stranger_cannot_open_the_scorecard():
 
     @database_sync_to_async
     def as_stranger() -> int:
-        stranger = get_user_model().objects.create(username="stranger")
+        stranger = person("stranger", Role.STUDENT)
         client = Client()
         client.force_login(stranger)
         return client.get(f"/trials/{trial.pk}/scorecard/", HTTP_HOST="127.0.0.1").status_code

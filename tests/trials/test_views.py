@@ -3,6 +3,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from legalsim.roles import Role
+from tests.users import person
 from trials.models import Case
 from trials.services import cases_import
 
@@ -35,7 +37,7 @@ def test_the_library_needs_a_login(client):
 
 
 def test_library_lists_and_searches_cases(client, django_user_model, library):
-    client.force_login(django_user_model.objects.create_user("student"))
+    client.force_login(person("student", Role.STUDENT))
     page = client.get(reverse("trials:case_library")).content.decode()
     assert "Zhang v. Li (private lending)" in page and "People v. Wu (theft)" in page
 
@@ -47,7 +49,7 @@ def test_library_lists_and_searches_cases(client, django_user_model, library):
 
 
 def test_htmx_search_returns_only_the_list_fragment(client, django_user_model, library):
-    client.force_login(django_user_model.objects.create_user("student"))
+    client.force_login(person("student", Role.STUDENT))
     response = client.get(reverse("trials:case_library"), {"q": "theft"}, headers={"HX-Request": "true"})
     html = response.content.decode()
     assert html.lstrip().startswith('<div id="case-list">') and "<html" not in html
@@ -55,7 +57,7 @@ def test_htmx_search_returns_only_the_list_fragment(client, django_user_model, l
 
 
 def test_case_page_hides_evaluation_only_fields_from_participants(client, django_user_model, library):
-    client.force_login(django_user_model.objects.create_user("student"))
+    client.force_login(person("student", Role.STUDENT))
     page = client.get(reverse("trials:case_detail", args=["test-civil-loan"])).content.decode()
     assert "Repay the RMB 50,000 principal" in page
     for hidden in (
@@ -70,7 +72,7 @@ def test_case_page_hides_evaluation_only_fields_from_participants(client, django
 
 
 def test_staff_see_the_real_judgment_marked_evaluation_only(client, django_user_model, library):
-    client.force_login(django_user_model.objects.create_user("admin", is_staff=True))
+    client.force_login(person("admin", Role.INSTRUCTOR))
     page = client.get(reverse("trials:case_detail", args=["test-civil-loan"])).content.decode()
     assert "The court finds the loan proved" in page and "evaluation only" in page
 
@@ -78,11 +80,11 @@ def test_staff_see_the_real_judgment_marked_evaluation_only(client, django_user_
 def test_case_text_is_escaped(client, django_user_model, civil_seed, write_json):
     civil_seed["title"] = "<script>alert(1)</script>"
     cases_import(paths=[write_json("xss.json", civil_seed)])
-    client.force_login(django_user_model.objects.create_user("student"))
+    client.force_login(person("student", Role.STUDENT))
     page = client.get(reverse("trials:case_detail", args=["test-civil-loan"])).content.decode()
     assert "<script>alert(1)</script>" not in page and "&lt;script&gt;" in page
 
 
 def test_unknown_case_is_404(client, django_user_model):
-    client.force_login(django_user_model.objects.create_user("student"))
+    client.force_login(person("student", Role.STUDENT))
     assert client.get(reverse("trials:case_detail", args=["missing"])).status_code == 404

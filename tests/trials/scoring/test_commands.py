@@ -9,7 +9,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
+from tests.users import person
 from trials.models import Case, TrialScore
 from trials.scoring.capabilities import CAPABILITIES
 from trials.services import cases_import, trial_simulate
@@ -99,9 +101,9 @@ def test_the_llm_scorer_scores_through_the_judge_model(openai_settings, llm_serv
 
 def test_the_model_profile_page_shows_table3_and_the_heatmap_to_staff(demo_trials, tmp_path, client, django_user_model):
     call_command("score_trials", "--all", "--out", str(tmp_path / "scores.json"))
-    client.force_login(django_user_model.objects.create(username="student"))
+    client.force_login(person("student", Role.STUDENT))
     assert client.get("/scoring/models/", HTTP_HOST="127.0.0.1").status_code == 403
-    client.force_login(django_user_model.objects.create(username="teacher", is_staff=True))
+    client.force_login(person("teacher", Role.INSTRUCTOR))
     page = client.get("/scoring/models/", HTTP_HOST="127.0.0.1").content.decode()
     assert 'aria-label="Capability heatmap"' in page and "agent:scripted" in page
     civil = sum(1 for trial in demo_trials if trial.procedure == "civil")

@@ -7,11 +7,12 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from legalsim.roles import Role, role_grant
 from trials.models import Case
 from trials.services import cases_import, trial_simulate
 
 DEMO_CASES = Path(settings.BASE_DIR) / "demo" / "cases"
-DEMO_USERS = (("admin", True), ("student", False), ("rater", False))
+DEMO_USERS = (("admin", Role.ADMIN), ("instructor", Role.INSTRUCTOR), ("student", Role.STUDENT), ("rater", Role.RATER))
 
 
 class Command(BaseCommand):
@@ -31,12 +32,10 @@ class Command(BaseCommand):
 
     def _users(self) -> None:
         user_model = get_user_model()
-        for username, is_admin in DEMO_USERS:
+        for username, role in DEMO_USERS:
             if user_model.objects.filter(username=username).exists():
                 self.stdout.write(f"user {username!r} exists (password unchanged)")
                 continue
             password = secrets.token_urlsafe(9)
-            user_model.objects.create_user(
-                username=username, password=password, is_staff=is_admin, is_superuser=is_admin
-            )
+            role_grant(user_model.objects.create_user(username=username, password=password), role)
             self.stdout.write(self.style.SUCCESS(f"user {username!r} password: {password}"))
