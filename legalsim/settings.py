@@ -100,12 +100,17 @@ if REDIS_URL:
     CELERY_TASK_ALWAYS_EAGER = False
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "legalsim.channel_layers.InMemoryChannelLayer"}}
-    CELERY_BROKER_URL = "memory://"
+    CELERY_BROKER_URL = "memory://localhost/"
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_TASK_ALWAYS_EAGER = True
     CELERY_TASK_EAGER_PROPAGATES = True
+# Deployments (or test runs) sharing one Redis keep their tasks apart by queue name.
+CELERY_TASK_DEFAULT_QUEUE = env_str("LEGALSIM_CELERY_QUEUE", "celery")
 CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A batch run whose worker has not beaten its heart for this long is sent to another worker.
+LEGALSIM_BATCH_LEASE_S = env_float("LEGALSIM_BATCH_LEASE_S", 60.0, minimum=1.0)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -192,3 +192,55 @@ class TrialScore(models.Model):
 
     def __str__(self) -> str:
         return f"{self.trial_id} scored by {self.scorer}"
+
+
+class Batch(models.Model):
+    """A batch run of a case split (``simulate_split``): one ``BatchRun`` per case."""
+
+    split = models.CharField(max_length=300, help_text="light, medium, full, or the split file")
+    procedure = models.CharField(max_length=16)
+    backend = models.CharField(max_length=16)
+    target_side = models.CharField(max_length=16, blank=True, help_text="blank: each case's default")
+    concurrency = models.PositiveSmallIntegerField()
+    personas = models.JSONField(default=dict, help_text="LCPF levels before/after redistribution, for the log")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Batch {self.pk} ({self.split})"
+
+
+class BatchRun(models.Model):
+    """One case of a batch. ``attempt`` is the fencing token of the current claim: a worker
+    writes only while its attempt is the row's, so a case never runs twice at once."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        SENT = "sent", "Sent to the workers"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+        PAUSED = "paused", "Paused after a failure (resumable)"
+
+    batch = models.ForeignKey(Batch, on_delete=models.CASCADE, related_name="runs")
+    case = models.ForeignKey(Case, on_delete=models.PROTECT, related_name="batch_runs")
+    seed = models.JSONField(help_text="the case seed as run: personas after redistribution")
+    trial = models.OneToOneField(Trial, null=True, blank=True, on_delete=models.SET_NULL, related_name="batch_run")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    attempt = models.PositiveIntegerField(default=0)
+    worker = models.CharField(max_length=200, blank=True)
+    checkpoint = models.CharField(max_length=32, blank=True, help_text="the last stage finished and stored")
+    sent_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["batch", "id"]
+        constraints = [models.UniqueConstraint(fields=["batch", "case"], name="one_run_per_case_in_a_batch")]
+
+    def __str__(self) -> str:
+        return f"{self.batch_id}/{self.case_id} {self.status}"

@@ -6,6 +6,7 @@ from django.db.models import Count, Q, QuerySet
 
 from trials.agents.visibility import EVALUATION_ONLY
 from trials.models import Case, Trial
+from trials.splits import split_sample
 
 
 def case_search(*, query: str = "", procedure: str = "") -> QuerySet[Case]:
@@ -61,3 +62,9 @@ def case_library_search(query: str, *, limit: int = 5) -> list[dict[str, str]]:
         {"id": case.pk, "title": case.title, "cause_of_action": case.cause_of_action, "procedure": case.procedure}
         for case in Case.objects.filter(match).order_by("pk")[:limit]
     ]
+
+
+def split_case_ids(*, split: str, procedure: str) -> list[str]:
+    """The library's case ids in ``split`` (light, medium, full) for ``procedure``."""
+    cases = Case.objects.filter(procedure=procedure).values_list("id", "cause_of_action")
+    return split_sample(cases, split)

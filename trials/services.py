@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,6 +20,7 @@ from trials.case_file import Problem, read_records, validate_record
 from trials.engine.machine import trial_start
 from trials.engine.runner import Paused, trial_run
 from trials.engine.state import TrialState
+from trials.engine.steps import StageEnd, Step
 from trials.models import Artifact, Case, LLMCallRecord, MemoryOperation, Seat, Trial, Turn
 from trials.procedures import procedure_for
 from trials.procedures.seats import target_seat
@@ -151,10 +152,27 @@ def trial_simulate(
     A model server that keeps failing pauses the trial (status ``paused``) at the step it
     could not take; ``trial_resume`` carries on from there.
     """
+    trial = simulated_trial_create(
+        case=case, target_side=target_side, backend=backend, until=until, supervised=supervised
+    )
+    return trial_continue(trial=trial)
+
+
+def simulated_trial_create(
+    *,
+    case: Case,
+    seed: dict | None = None,
+    target_side: str | None = None,
+    backend: str | None = None,
+    until: str | None = None,
+    supervised: bool = False,
+) -> Trial:
+    """A trial of ``case`` (run on ``seed``, the case's own by default) with every seat an
+    agent, not started yet."""
     backend = backend or settings.LEGALSIM_AGENT_BACKEND
     target_side = target_side or default_target_side(case)
-    participants = agent_participants(case.procedure, backend, target_side=target_side, supervised=supervised)
-    state = trial_start(case=case.seed, target_side=target_side, last_stage=until)
+    agent_participants(case.procedure, backend, target_side=target_side, supervised=supervised)
+    state = trial_start(case=seed or case.seed, target_side=target_side, last_stage=until)
     with transaction.atomic():
         trial = Trial.objects.create(
             case=case,
@@ -169,25 +187,44 @@ def trial_simulate(
             Seat(trial=trial, seat=seat, agent_model=agent_model_name(backend, seat == target))
             for seat in procedure_for(case.procedure).seats
         )
-    return _trial_advance(trial, state, participants)
+    return trial
 
 
 def trial_resume(*, trial: Trial) -> Trial:
     if trial.status != Trial.Status.PAUSED:
         raise ValueError(f"trial {trial.pk} is {trial.status}, not paused")
+    return trial_continue(trial=trial)
+
+
+Checkpoint = Callable[[Trial, str], None]
+"""Told of each store (the stage just finished, or "" for the last store), inside the
+transaction that makes it; raising rolls the store back."""
+
+
+def trial_continue(*, trial: Trial, on_checkpoint: Checkpoint | None = None) -> Trial:
+    """Run an all-agent trial on from its stored state (new, checkpointed or paused).
+
+    Every finished stage is stored at once (a checkpoint), so a process that dies loses at
+    most the stage in progress, and running the trial again carries on from the last one.
+    """
     participants = agent_participants(
         trial.procedure, trial.backend, target_side=trial.target_side, supervised=trial.supervised
     )
-    return _trial_advance(trial, trial.engine_state, participants)
+    state = trial.engine_state
 
+    def checkpoint(step: Step, outcome: object) -> None:
+        if isinstance(step, StageEnd):
+            with transaction.atomic():
+                if on_checkpoint is not None:
+                    on_checkpoint(trial, step.stage)
+                _progress_store(trial, state, participants)
+                trial.save(update_fields=["state", "tokens"])
 
-def _trial_advance(trial: Trial, state: TrialState, participants: dict[str, Participant]) -> Trial:
-    outcome = trial_run(state, participants)
+    outcome = trial_run(state, participants, on_event=checkpoint)
     with transaction.atomic():
-        records_store(trial, state)
-        _llm_calls_store(trial, participants)
-        trial.state = state.to_dict()
-        trial.tokens = _tokens_used(trial, state)
+        if on_checkpoint is not None:
+            on_checkpoint(trial, "")
+        _progress_store(trial, state, participants)
         if isinstance(outcome, Paused):
             trial.status, trial.pause_reason = (
                 Trial.Status.PAUSED,
@@ -201,6 +238,13 @@ def _trial_advance(trial: Trial, state: TrialState, participants: dict[str, Part
 
             trajectory_from_trial(trial=trial)
     return trial
+
+
+def _progress_store(trial: Trial, state: TrialState, participants: dict[str, Participant]) -> None:
+    records_store(trial, state)
+    _llm_calls_store(trial, participants)
+    trial.state = state.to_dict()
+    trial.tokens = _tokens_used(trial, state)
 
 
 def _tokens_used(trial: Trial, state: TrialState) -> int:

@@ -15,4 +15,7 @@ urlpatterns = [
     path("trials/<int:trial_id>/scorecard/", views.trial_scorecard, name="trial_scorecard"),
     path("scorecards/", views.my_scorecards, name="my_scorecards"),
     path("scoring/models/", views.model_profile_page, name="model_profile"),
+    path("batches/", views.batch_list, name="batches"),
+    path("batches/<int:batch_id>/", views.batch_page, name="batch"),
+    path("batches/<int:batch_id>/progress/", views.batch_progress_fragment, name="batch_progress"),
 ]

@@ -8,6 +8,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from legalsim.roles import Ability, ability_required, can
+from trials.batches import batch_progress, persona_levels
 from trials.engine.machine import stage_participants
 from trials.live import (
     LiveError,
@@ -19,7 +20,7 @@ from trials.live import (
     trial_create,
     turns_heard,
 )
-from trials.models import Case, Trial
+from trials.models import Batch, Case, Trial
 from trials.procedures import procedure_for
 from trials.procedures.seats import seat_info
 from trials.scoring.capabilities import CAPABILITIES
@@ -213,3 +214,29 @@ def model_profile_page(request: HttpRequest) -> HttpResponse:
         "trials/model_profile.html",
         {"rows": rows, "scorer": scorer, "heatmap": mark_safe(heatmap_svg(rows)), "capabilities": CAPABILITIES},
     )
+
+
+@ability_required(Ability.TEACH)
+def batch_list(request: HttpRequest) -> HttpResponse:
+    batches = Batch.objects.annotate(run_count=Count("runs"))[:100]
+    return render(request, "trials/batches.html", {"batches": batches})
+
+
+@ability_required(Ability.TEACH)
+def batch_page(request: HttpRequest, batch_id: int) -> HttpResponse:
+    batch = get_object_or_404(Batch, pk=batch_id)
+    personas = [
+        (dimension, persona_levels(before), persona_levels(batch.personas["after"][dimension]))
+        for dimension, before in (batch.personas.get("before") or {}).items()
+    ]
+    return render(request, "trials/batch.html", {**_batch_context(batch), "personas": personas})
+
+
+@ability_required(Ability.TEACH)
+def batch_progress_fragment(request: HttpRequest, batch_id: int) -> HttpResponse:
+    """The progress fragment; it stops asking to be polled once every case is done."""
+    return render(request, "trials/_batch_progress.html", _batch_context(get_object_or_404(Batch, pk=batch_id)))
+
+
+def _batch_context(batch: Batch) -> dict:
+    return {"batch": batch, "progress": batch_progress(batch), "runs": batch.runs.order_by("id")}

@@ -1,0 +1,144 @@
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from trials.batches import Progress, batch_create, batch_dispatch, batch_progress, batch_resume, persona_levels
+from trials.models import Batch, Case
+from trials.selectors import split_case_ids
+from trials.services import BackendUnavailable, agent_participants
+from trials.splits import SPLITS
+
+
+class Command(BaseCommand):
+    help = (
+        "Run a case split (light, medium, full, or a file of case ids) through its procedure on "
+        "the Celery workers, at most --concurrency cases at a time, with a progress bar."
+    )
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--split", help="light, medium, full, or FILE (JSON list of ids, or one id a line)")
+        parser.add_argument("--procedure", choices=("civil", "criminal"), default="civil")
+        parser.add_argument("--concurrency", type=int, default=20, help="cases in flight at once (default 20)")
+        parser.add_argument("--backend", choices=("scripted", "openai"), default=None)
+        parser.add_argument("--target-side", choices=("plaintiff", "defendant"))
+        parser.add_argument("--resume", type=int, metavar="BATCH", help="carry on an interrupted or paused batch")
+        parser.add_argument("--list", action="store_true", help="print the split's case ids and stop")
+
+    def handle(self, *args, **options) -> None:
+        if options["resume"] is not None:
+            batch = Batch.objects.filter(pk=options["resume"]).first()
+            if batch is None:
+                raise CommandError(f"no batch {options['resume']}")
+            requeued = batch_resume(batch=batch)
+            self.stdout.write(f"batch {batch.pk}: carrying on ({requeued} paused cases queued again)")
+        else:
+            case_ids = self._case_ids(options["split"], options["procedure"])
+            if options["list"]:
+                self.stdout.write("\n".join(case_ids))
+                return
+            batch = self._batch(case_ids, options)
+        self._supervise(batch)
+
+    def _case_ids(self, split: str | None, procedure: str) -> list[str]:
+        if not split:
+            raise CommandError("--split is required (light, medium, full or FILE), or --resume BATCH")
+        if split in SPLITS:
+            case_ids = split_case_ids(split=split, procedure=procedure)
+            if not case_ids:
+                raise CommandError(f"the case library has no {procedure} cases; import some with import_cases")
+            return case_ids
+        return _split_file(Path(split))
+
+    def _batch(self, case_ids: list[str], options: dict) -> Batch:
+        if options["concurrency"] < 1:
+            raise CommandError("--concurrency must be at least 1")
+        backend = options["backend"] or settings.LEGALSIM_AGENT_BACKEND
+        cases = list(Case.objects.filter(pk__in=case_ids))
+        procedures = {case.procedure for case in cases}
+        if len(procedures) > 1:
+            raise CommandError("a batch runs one procedure; the split mixes civil and criminal cases")
+        try:
+            agent_participants(next(iter(procedures)), backend, target_side=options["target_side"] or "plaintiff")
+        except BackendUnavailable as error:
+            raise CommandError(str(error)) from None
+        order = {case_id: index for index, case_id in enumerate(case_ids)}
+        batch = batch_create(
+            cases=sorted(cases, key=lambda case: order[case.pk]),
+            split=options["split"],
+            concurrency=options["concurrency"],
+            backend=backend,
+            target_side=options["target_side"],
+            redistribute_personas=options["split"] in ("light", "medium"),
+        )
+        self.stdout.write(f"batch {batch.pk}: {len(cases)} cases of the {options['split']} split, {backend} agents")
+        if batch.personas:
+            self.stdout.write("client personas (LCPF levels before -> after the medium-level rule):")
+            for dimension, before in batch.personas["before"].items():
+                self.stdout.write(
+                    f"  {dimension}: {persona_levels(before)} -> {persona_levels(batch.personas['after'][dimension])}"
+                )
+        return batch
+
+    def _supervise(self, batch: Batch) -> None:
+        """Keep the workers fed and draw the progress bar until every case is done."""
+        from trials.tasks import batch_run_task
+
+        logging.getLogger("celery.app.trace").setLevel(logging.WARNING)  # the bar replaces per-task lines
+        started, hinted = time.monotonic(), False
+        while True:
+            batch_dispatch(batch=batch, send=batch_run_task.delay)
+            progress = batch_progress(batch)
+            self._draw(progress)
+            if progress.complete:
+                break
+            if not hinted and progress.running == progress.done == 0 and time.monotonic() - started > 30:
+                sys.stderr.write("\nno worker has taken a case yet: is one running? (celery -A legalsim worker)\n")
+                hinted = True
+            time.sleep(0.5)
+        sys.stderr.write("\n")
+        self.stdout.write(f"batch {batch.pk}: {progress.finished} finished, {progress.paused} paused")
+        if progress.paused:
+            raise CommandError(
+                f"{progress.paused} cases paused (see /batches/{batch.pk}/); nothing is lost: fix the model "
+                f"server and run: python manage.py simulate_split --resume {batch.pk}"
+            )
+
+    def _draw(self, progress: Progress) -> None:
+        width = 30
+        filled = width * progress.done // max(progress.total, 1)
+        sys.stderr.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {progress.done}/{progress.total} done, "
+            f"{progress.running} running, {progress.queued + progress.sent} waiting, {progress.paused} paused "
+        )
+        sys.stderr.flush()
+
+
+def _split_file(path: Path) -> list[str]:
+    """Case ids from a JSON list or a text file with one id a line; unknown ids are errors."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise CommandError(f"{path}: {error.strerror}") from None
+    if text.lstrip().startswith("["):
+        try:
+            entries = [(1, str(case_id)) for case_id in json.loads(text)]
+        except json.JSONDecodeError as error:
+            raise CommandError(f"{path}:{error.lineno}: not valid JSON: {error.msg}") from None
+    else:
+        entries = [(line, item.strip()) for line, item in enumerate(text.splitlines(), start=1) if item.strip()]
+    known = set(Case.objects.filter(pk__in=[case_id for _, case_id in entries]).values_list("pk", flat=True))
+    unknown = [
+        f"{path}:{line}: id: no case {case_id!r} in the library" for line, case_id in entries if case_id not in known
+    ]
+    if unknown:
+        raise CommandError("\n".join(unknown))
+    if not entries:
+        raise CommandError(f"{path}: no case ids")
+    return list(dict.fromkeys(case_id for _, case_id in entries))
