@@ -81,6 +81,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # psycopg 3's connection pool: requests, the live driver's threads and workers borrow a
+    # connection and give it back instead of opening one each time (a PostgreSQL connection
+    # costs a process on the server). Per process, at most LEGALSIM_DB_POOL_SIZE at once.
+    DATABASES["default"]["OPTIONS"] = {
+        "pool": {"min_size": 1, "max_size": int(env_float("LEGALSIM_DB_POOL_SIZE", 20, minimum=1)), "timeout": 20}
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL")

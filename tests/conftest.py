@@ -10,6 +10,17 @@ ROOT = Path(__file__).resolve().parent.parent
 DEMO_CASES = ROOT / "demo" / "cases"
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -> None:
+    """No connection pool inside the test process: pytest-asyncio gives every test its own
+    event loop, whose executor threads end with the test still holding their pooled
+    connections, so the pool would run dry. The processes the tests start (daphne, Celery
+    workers) read the environment and use the pool as a deployment does."""
+    from django.db import connections
+
+    connections["default"].settings_dict["OPTIONS"].pop("pool", None)
+
+
 def demo_case_seeds() -> list[dict]:
     return [json.loads(path.read_text(encoding="utf-8")) for path in sorted(DEMO_CASES.glob("*.json"))]
 

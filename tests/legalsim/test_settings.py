@@ -20,7 +20,8 @@ def settings_under(env: dict[str, str]) -> dict:
         "import json, django; from django.conf import settings; django.setup();"
         "print(json.dumps({'engine': settings.DATABASES['default']['ENGINE'],"
         "'layer': settings.CHANNEL_LAYERS['default']['BACKEND'], 'eager': settings.CELERY_TASK_ALWAYS_EAGER,"
-        "'broker': settings.CELERY_BROKER_URL, 'backend': settings.LEGALSIM_AGENT_BACKEND}))"
+        "'broker': settings.CELERY_BROKER_URL, 'backend': settings.LEGALSIM_AGENT_BACKEND,"
+        "'pool': settings.DATABASES['default'].get('OPTIONS', {}).get('pool')}))"
     )
     clean = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "REDIS_URL")}
     result = subprocess.run(
@@ -40,7 +41,8 @@ def test_embedded_defaults_need_no_service():
         "engine": "django.db.backends.sqlite3",
         "layer": "legalsim.channel_layers.InMemoryChannelLayer",
         "eager": True,
-        "broker": "memory://",
+        "broker": "memory://localhost/",
+        "pool": None,
         "backend": "scripted",
     }
 
@@ -52,6 +54,7 @@ def test_production_urls_switch_to_postgres_redis_and_a_real_broker():
     assert chosen["engine"] == "django.db.backends.postgresql"
     assert chosen["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     assert chosen["eager"] is False and chosen["broker"] == "redis://cache:6379/1"
+    assert chosen["pool"]["max_size"] == 20, "PostgreSQL connections come from psycopg's pool"
 
 
 def test_a_bad_setting_fails_loudly(monkeypatch):
