@@ -97,13 +97,13 @@ def test_killing_a_worker_mid_batch_loses_no_case_and_runs_none_twice(tmp_path, 
         batch.start()
         try:
             until(lambda: BatchRun.objects.filter(status="running").exclude(checkpoint="").exists(), timeout=60)
+            os.killpg(first.pid, signal.SIGKILL)
+            first.wait(timeout=10)
             killed_at = time.time()
             in_flight = {
                 run.pk: set(run.trial.turns.values_list("seq", flat=True))
                 for run in BatchRun.objects.filter(status="running").exclude(checkpoint="").select_related("trial")
             }
-            os.killpg(first.pid, signal.SIGKILL)
-            first.wait(timeout=10)
             second = worker_start(queue, llm, log)
             batch.join(timeout=150)
         finally:
