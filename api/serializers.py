@@ -25,6 +25,11 @@ class CaseSerializer(serializers.ModelSerializer):
         fields = ["id", "procedure", "title", "language", "cause_of_action", "trial_count"]
 
 
+class CaseQuerySerializer(serializers.Serializer):
+    q = serializers.CharField(required=False, allow_blank=True, help_text="words of the title, cause of action or id")
+    procedure = serializers.ChoiceField(choices=["civil", "criminal"], required=False)
+
+
 class CaseDetailSerializer(serializers.ModelSerializer):
     seed = serializers.SerializerMethodField(help_text="the case file; evaluation-only fields for teachers only")
 

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from api import views
@@ -22,14 +22,20 @@ urlpatterns = [
     path("token/", views.TokenObtainView.as_view(), name="token"),
     path("cases/", views.CaseListView.as_view(), name="case_list"),
     path("cases/import/", views.CaseImportView.as_view(), name="case_import"),
-    path("cases/<str:case_id>/", views.CaseDetailView.as_view(), name="case_detail"),
+    re_path(r"^cases/(?P<case_id>[A-Za-z0-9._-]{1,120})/$", views.CaseDetailView.as_view(), name="case_detail"),
     path("trials/", views.TrialListView.as_view(), name="trial_list"),
     path("trials/<int:trial_id>/", views.TrialDetailView.as_view(), name="trial_detail"),
     path("trials/<int:trial_id>/seats/", views.TrialSeatsView.as_view(), name="trial_seats"),
-    path("trials/<int:trial_id>/seats/<str:seat>/", views.TrialSeatView.as_view(), name="trial_seat"),
+    re_path(
+        r"^trials/(?P<trial_id>[0-9]+)/seats/(?P<seat>[a-z_]+)/$", views.TrialSeatView.as_view(), name="trial_seat"
+    ),
     path("trials/<int:trial_id>/transcript/", views.TrialTranscriptView.as_view(), name="trial_transcript"),
     path("trajectories/", views.TrajectoryListView.as_view(), name="trajectory_list"),
-    path("trajectories/<str:trajectory_id>/", views.TrajectoryDetailView.as_view(), name="trajectory_detail"),
+    re_path(
+        r"^trajectories/(?P<trajectory_id>[^/\x00]{1,200})/$",
+        views.TrajectoryDetailView.as_view(),
+        name="trajectory_detail",
+    ),
     path("studies/", views.StudyListView.as_view(), name="study_list"),
     path("studies/mine/", views.RaterStudyListView.as_view(), name="rater_study_list"),
     path("studies/<int:study_id>/", views.StudyDetailView.as_view(), name="study_detail"),

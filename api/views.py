@@ -13,7 +13,7 @@ from pathlib import Path
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import NotFound, ValidationError
@@ -57,20 +57,15 @@ class CaseListView(generics.ListAPIView):
     ability = Ability.PLAY
     serializer_class = s.CaseSerializer
 
-    @extend_schema(
-        parameters=[
-            OpenApiParameter("q", str, description="words in the title, cause of action or id"),
-            OpenApiParameter("procedure", str, enum=["civil", "criminal"]),
-        ]
-    )
+    @extend_schema(parameters=[s.CaseQuerySerializer])
     def get(self, request: Request, *args, **kwargs) -> Response:
         return super().get(request, *args, **kwargs)
 
     def get_queryset(self):
-        procedure = self.request.query_params.get("procedure", "")
+        query = s.CaseQuerySerializer(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
         return case_search(
-            query=self.request.query_params.get("q", "").strip(),
-            procedure=procedure if procedure in ("civil", "criminal") else "",
+            query=query.validated_data.get("q", "").strip(), procedure=query.validated_data.get("procedure", "")
         )
 
 

@@ -26,7 +26,7 @@ def endpoints() -> list[tuple[str, str, list[str], Ability | None]]:
     for pattern in urlpatterns:
         assert isinstance(pattern, URLPattern)
         view = pattern.callback.view_class
-        kwargs = {name: SAMPLE_KWARGS[name] for name in pattern.pattern.converters}
+        kwargs = {name: SAMPLE_KWARGS[name] for name in pattern.pattern.regex.groupindex}
         methods = [method for method in ("get", "post", "put", "delete") if hasattr(view, method)]
         found.append((pattern.name, reverse(f"api:{pattern.name}", kwargs=kwargs), methods, ability_of(view())))
     return found
