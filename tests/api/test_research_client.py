@@ -1,0 +1,63 @@
+"""examples/research_client.py against a real daphne server: token, trial, websocket, transcript."""
+
+from __future__ import annotations
+
+import io
+
+from channels.layers import channel_layers
+from channels.testing import ChannelsLiveServerTestCase
+from django.conf import settings
+
+from examples.research_client import ApiError, run
+from legalsim.roles import Role
+from tests.conftest import DEMO_CASES
+from tests.users import person
+from trials.models import Trial
+from trials.services import cases_import
+
+CASE = "en-civil-traffic-accident"
+
+
+class ResearchClientAgainstDaphne(ChannelsLiveServerTestCase):
+    """One test: the daphne process outlives the flush between tests of a class, and on
+    SQLite it then no longer sees what the next test writes."""
+
+    host = "127.0.0.1"
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        settings.LEGALSIM_SCRIPTED_TOKENS_PER_S = 0
+        # As in tests/trials/test_browser.py: the server process opens this test's database
+        # and builds its own channel layer.
+        database = settings.DATABASES["default"]
+        database.setdefault("TEST", {})["NAME"] = database["NAME"]
+        channel_layers.backends.clear()
+        super().setUpClass()
+
+    def test_the_client_plays_its_seat_to_the_end_and_reads_its_turns_back(self) -> None:
+        cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
+        person("researcher", Role.STUDENT, password="a-research-password-1")
+        with self.assertRaises(ApiError):
+            run(base_url=self.live_server_url, username="researcher", password="nope", case=CASE, seat="judge")
+        assert not Trial.objects.exists(), "a wrong password stops the client before anything is created"
+
+        out = io.StringIO()
+        result = run(
+            base_url=self.live_server_url,
+            username="researcher",
+            password="a-research-password-1",
+            case=CASE,
+            seat="plaintiff_lawyer",
+            stages=["FIT"],
+            out=out,
+        )
+        trial = Trial.objects.get(pk=result["trial_id"])
+        assert trial.status == Trial.Status.FINISHED
+        assert result["said"], "the client was awaited and answered"
+        human = list(trial.turns.filter(author="human").order_by("seq").values_list("seat", "text"))
+        assert human == [("plaintiff_lawyer", text) for text in result["said"]], "each answer recorded once"
+        transcript_fit = next(stage for stage in result["transcript"]["stages"] if stage["stage"] == "FIT")
+        said_in_transcript = [turn["text"] for turn in transcript_fit["turns"] if turn["author"] == "human"]
+        assert said_in_transcript == result["said"]
+        assert result["transcript"]["finished"] is True
+        assert f"trial {trial.pk} ended" in out.getvalue()
