@@ -1,8 +1,7 @@
 """examples/research_client.py against a real daphne server: token, trial, websocket, transcript.
 
-Daphne runs as a subprocess (as benchmarks/ws_load.py starts it) on the test database: a
-server forked from this process, like ChannelsLiveServerTestCase's, inherits the state the
-in-process websocket tests leave behind and then fails websocket handshakes.
+Daphne runs as a separate process, started as benchmarks/ws_load.py starts it, on the test
+database: exactly how a researcher's server runs, with nothing inherited from the tests.
 """
 
 from __future__ import annotations
@@ -42,7 +41,6 @@ def database_url_in_use() -> str:
         return f"sqlite:///{config['NAME']}"
     credentials = quote(config["USER"] or "") + (f":{quote(config['PASSWORD'])}" if config.get("PASSWORD") else "")
     return f"postgres://{credentials}@{config['HOST'] or '127.0.0.1'}:{config['PORT'] or 5432}/{config['NAME']}"
-
 
 
 @pytest.fixture
