@@ -29,7 +29,7 @@ from annotation.reports import report_file
 from annotation.selectors import assignment_panels, studies_counted, study_progress
 from annotation.studies import StudyError, assignment_claim, assignment_submit, draft_save
 from api import serializers as s
-from api.permissions import PUBLIC
+from api.permissions import PUBLIC, HasAbility
 from legalsim.roles import Ability, can
 from trials.live import LiveError, seat_release, seat_take, seats_of, transcript_for, trial_create
 from trials.models import Trial
@@ -42,7 +42,7 @@ class TokenObtainView(ObtainAuthToken):
 
     ability = PUBLIC
     authentication_classes = ()
-    permission_classes = ObtainAuthToken.permission_classes
+    permission_classes = (HasAbility,)
     throttle_classes = (ScopedRateThrottle,)
     throttle_scope = "login"
 
