@@ -8,7 +8,7 @@ from django.db.models import Count, Q, QuerySet
 
 from annotation.agreement import AgreementResult, RatingsFrame, agreement_compute
 from annotation.bootstrap import REPLICATES, bootstrap_attach
-from annotation.models import Rating, Rubric, Study, Trajectory
+from annotation.models import Assignment, Rating, Rubric, Study, Trajectory
 from annotation.rubric import RubricDefinition, pair_split
 
 REASON_EXAMPLES = 8
@@ -102,3 +102,49 @@ def study_units_stored(study: Study) -> list[str]:
     wanted = {tid for pair in pairs.values() if pair for tid in pair}
     stored = set(Trajectory.objects.filter(pk__in=wanted).values_list("pk", flat=True))
     return [unit for unit, pair in pairs.items() if pair and set(pair) <= stored]
+
+
+def studies_counted() -> QuerySet[Study]:
+    """Studies with their numbers of raters, assignments and submitted assignments."""
+    return Study.objects.select_related("rubric").annotate(
+        n_raters=Count("raters", distinct=True),
+        n_assignments=Count("assignments", distinct=True),
+        n_submitted=Count("assignments", filter=Q(assignments__status=Assignment.Status.SUBMITTED), distinct=True),
+    )
+
+
+def study_progress(study: Study) -> list[dict]:
+    """Per rater: assignments in total, submitted and in draft."""
+    rows = study.assignments.values("rater__username").annotate(
+        total=Count("id"),
+        submitted=Count("id", filter=Q(status=Assignment.Status.SUBMITTED)),
+        drafts=Count("id", filter=Q(status=Assignment.Status.DRAFT)),
+    )
+    return sorted(rows, key=lambda row: row["rater__username"])
+
+
+def assignment_shown(assignment: Assignment) -> dict[str, str]:
+    """What the rater reads: the trajectory, or for a pairwise rubric the two trajectories
+    as A and B in the order drawn for this rater (their ids never reach the page)."""
+    if not assignment.shown_first:
+        return {"": assignment.trajectory_id}
+    first, second = pair_split(assignment.trajectory_id)
+    return {"A": assignment.shown_first, "B": second if assignment.shown_first == first else first}
+
+
+def assignment_panels(assignment: Assignment) -> list[dict[str, Any]]:
+    """The trajectories a rater reads, stage by stage. A pairwise assignment shows them as A
+    and B without ids or human/agent markers, as the questionnaire page does."""
+    shown = assignment_shown(assignment)
+    stored = Trajectory.objects.in_bulk(list(shown.values()))
+    panels = []
+    for side, trajectory_id in shown.items():
+        trajectory = stored.get(trajectory_id)
+        stages = trajectory.stages if trajectory else []
+        if side:
+            stages = [
+                {**stage, "turns": [{k: v for k, v in turn.items() if k != "author"} for turn in stage["turns"]]}
+                for stage in stages
+            ]
+        panels.append({"side": side, "title": trajectory.title if trajectory else "", "stages": stages})
+    return panels

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
-from django.db.models import Count, Q
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -13,30 +12,24 @@ from django.views.decorators.http import require_POST
 from annotation.agreement import AgreementError
 from annotation.bootstrap import REPLICATES
 from annotation.jobs import JobError, job_start
-from annotation.models import Assignment, Job, Study
+from annotation.models import Job, Study
 from annotation.pairwise import pairwise_report
 from annotation.reports import FORMATS, pairwise_context, report_context
-from annotation.selectors import agreement_build, judges_in_scope, ratings_frame, reason_bands, study_units_stored
+from annotation.selectors import (
+    agreement_build,
+    judges_in_scope,
+    ratings_frame,
+    reason_bands,
+    studies_counted,
+    study_progress,
+    study_units_stored,
+)
 from legalsim.roles import Ability, ability_required
 
 
 @ability_required(Ability.TEACH)
 def study_list(request: HttpRequest) -> HttpResponse:
-    studies = Study.objects.select_related("rubric").annotate(
-        n_raters=Count("raters", distinct=True),
-        n_assignments=Count("assignments", distinct=True),
-        n_submitted=Count("assignments", filter=Q(assignments__status=Assignment.Status.SUBMITTED), distinct=True),
-    )
-    return render(request, "annotation/study_list.html", {"studies": studies})
-
-
-def _progress_by_rater(study: Study) -> list[dict]:
-    rows = study.assignments.values("rater__username").annotate(
-        total=Count("id"),
-        submitted=Count("id", filter=Q(status=Assignment.Status.SUBMITTED)),
-        drafts=Count("id", filter=Q(status=Assignment.Status.DRAFT)),
-    )
-    return sorted(rows, key=lambda row: row["rater__username"])
+    return render(request, "annotation/study_list.html", {"studies": studies_counted()})
 
 
 @ability_required(Ability.TEACH)
@@ -44,7 +37,7 @@ def study_dashboard(request: HttpRequest, study_id: int) -> HttpResponse:
     study = get_object_or_404(Study.objects.select_related("rubric"), pk=study_id)
     context = {
         "study": study,
-        "raters": _progress_by_rater(study),
+        "raters": study_progress(study),
         "judges": judges_in_scope(rubric_id=study.rubric_id, study=study),
         "stored_units": len(study_units_stored(study)),
         "default_judge": settings.LEGALSIM_MODEL_JUDGE,

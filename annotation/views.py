@@ -6,7 +6,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from annotation.models import Assignment, Study, Trajectory
-from annotation.rubric import pair_split
+from annotation.selectors import assignment_shown
 from annotation.studies import PAIRWISE_ANSWERS, StudyError, assignment_claim, assignment_submit, draft_save
 from legalsim.roles import Ability, ability_required
 
@@ -64,17 +64,8 @@ def _questionnaire(assignment: Assignment, problems: dict[str, str] | None = Non
     return groups
 
 
-def _shown(assignment: Assignment) -> dict[str, str]:
-    """What the rater reads: the trajectory, or for a pairwise rubric the two trajectories
-    as A and B in the order drawn for this rater (their ids never reach the page)."""
-    if not assignment.shown_first:
-        return {"": assignment.trajectory_id}
-    first, second = pair_split(assignment.trajectory_id)
-    return {"A": assignment.shown_first, "B": second if assignment.shown_first == first else first}
-
-
 def _page_context(assignment: Assignment, problems: dict[str, str] | None = None) -> dict:
-    shown = _shown(assignment)
+    shown = assignment_shown(assignment)
     stored = Trajectory.objects.in_bulk(list(shown.values()))
     panels = [
         {
@@ -109,7 +100,7 @@ def assignment_stage(request: HttpRequest, assignment_id: int, index: int, side:
     """One stage of a trajectory (side A or B of a pair), loaded when its tab is opened
     (long transcripts are normal)."""
     assignment = _mine(request, assignment_id)
-    shown = _shown(assignment)
+    shown = assignment_shown(assignment)
     if side not in shown:
         raise Http404("no such trajectory")
     trajectory = get_object_or_404(Trajectory, pk=shown[side])

@@ -1,5 +1,5 @@
-"""ASGI entry point: HTTP through Django, websockets through Channels (session auth, origin
-checked against ALLOWED_HOSTS)."""
+"""ASGI entry point: HTTP through Django, websockets through Channels (session auth with the
+origin checked against ALLOWED_HOSTS, or token auth: api/websocket.py)."""
 
 from __future__ import annotations
 
@@ -16,15 +16,14 @@ sys.setswitchinterval(0.0005)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "legalsim.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from api.websocket import websocket_auth_stack  # noqa: E402
 from trials.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": websocket_auth_stack(URLRouter(websocket_urlpatterns)),
     }
 )

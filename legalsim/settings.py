@@ -31,6 +31,10 @@ INSTALLED_APPS = [
     "django_htmx",
     "trials",
     "annotation",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -158,4 +162,30 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LEGALSIM_LOG_LEVEL", "INFO")},
+}
+
+# REST API (api/, README "REST API"): token auth for scripts, session auth for the browsable
+# API; every view declares the ability it needs (api.permissions.HasAbility).
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["api.permissions.HasAbility"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_THROTTLE_RATES": {"login": env_str("LEGALSIM_API_LOGIN_RATE", "10/minute")},
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "LegalSim API",
+    "DESCRIPTION": "Cases, live trials, trajectories, rating studies and agreement reports. "
+    "Authenticate with `Authorization: Token KEY` (POST /api/token/ or `manage.py api_token USERNAME`).",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "TrialStatusEnum": "trials.models.Trial.Status",
+        "AssignmentStatusEnum": "annotation.models.Assignment.Status",
+    },
 }

@@ -4,6 +4,7 @@ from django.urls import include, path
 urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
+    path("api/", include("api.urls")),
     path("rate/", include("annotation.urls")),
     path("", include("trials.urls")),
 ]

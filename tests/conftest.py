@@ -2,11 +2,27 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _fresh_sync_executor_in_child() -> None:
+    """A live server forked from this process (ChannelsLiveServerTestCase) inherits asgiref's
+    one-thread executor for thread-sensitive calls without its thread: once an in-process
+    websocket test has started that thread, every consumer's database call in the server
+    would wait forever and its websocket handshakes time out."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asgiref.sync import SyncToAsync
+
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+
+
+os.register_at_fork(after_in_child=_fresh_sync_executor_in_child)
 DEMO_CASES = ROOT / "demo" / "cases"
 
 

@@ -6,6 +6,7 @@ from django.db.models import Count, Q, QuerySet
 
 from trials.agents.visibility import EVALUATION_ONLY
 from trials.models import Case, Trial
+from trials.procedures.seats import PLAYABLE_SEATS
 from trials.splits import split_sample
 
 
@@ -31,6 +32,24 @@ def case_public_seed(seed: dict) -> dict:
             {key: value for key, value in item.items() if key != "reference_answer"} for item in public["consultation"]
         ]
     return public
+
+
+def trials_seated(*, user) -> QuerySet[Trial]:
+    """The trials ``user`` holds a seat in, newest first."""
+    return Trial.objects.filter(seats__user=user).distinct().select_related("case")
+
+
+def seats_open_to(trial: Trial, *, my_seats: list[str], teacher: bool) -> list[str]:
+    """The seats someone may still take in ``trial``: a free playable seat, or for an
+    instructor any seat (taking over a person's); none once the trial has ended."""
+    if trial.status == Trial.Status.FINISHED:
+        return []
+    takeable = trial.seats.all() if teacher else trial.seats.filter(user__isnull=True)
+    return [
+        seat.seat
+        for seat in takeable
+        if (teacher or seat.seat in PLAYABLE_SEATS[trial.procedure]) and seat.seat not in my_seats
+    ]
 
 
 def trial_summary(trial: Trial) -> dict:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from django.conf import settings
@@ -34,35 +34,39 @@ class ImportReport:
     rejected_files: list[str] = field(default_factory=list)
 
 
-def cases_import(*, paths: Iterable[Path]) -> ImportReport:
+def cases_import(*, paths: Iterable[Path], labels: Mapping[Path, str] | None = None) -> ImportReport:
     """Import case files, each atomically: a file with any bad record stores nothing.
 
     A case id already in the library is replaced; the same id twice in one run is an error.
+    ``labels`` names files in problems and ``source_file`` (an upload's own name rather than
+    the temporary file it was saved to).
     """
     report = ImportReport()
     seen: dict[str, str] = {}
     for path in _expand(paths):
+        label = (labels or {}).get(path, str(path))
         records, problems = read_records(path)
+        problems = [replace(problem, path=label) for problem in problems]
         cases = []
         for record in records:
-            case = validate_record(record, str(path))
+            case = validate_record(record, label)
             problems.extend(record.problems)
             if case is None:
                 continue
             if case["id"] in seen:
                 problems.append(
-                    Problem(str(path), record.line, "id", f"duplicate id {case['id']!r} (first in {seen[case['id']]})")
+                    Problem(label, record.line, "id", f"duplicate id {case['id']!r} (first in {seen[case['id']]})")
                 )
                 continue
-            seen[case["id"]] = f"{path}:{record.line}"
+            seen[case["id"]] = f"{label}:{record.line}"
             cases.append(case)
         if problems:
             report.problems.extend(problems)
-            report.rejected_files.append(str(path))
+            report.rejected_files.append(label)
             continue
         with transaction.atomic():
             for case in cases:
-                _case_store(case, source_file=str(path))
+                _case_store(case, source_file=label)
         report.imported.extend(case["id"] for case in cases)
     return report
 

@@ -22,19 +22,14 @@ from trials.live import (
 )
 from trials.models import Batch, Case, Trial
 from trials.procedures import procedure_for
-from trials.procedures.seats import seat_info
+from trials.procedures.seats import PLAYABLE_SEATS, seat_info
 from trials.scoring.capabilities import CAPABILITIES
 from trials.scoring.charts import heatmap_svg, trend_svg
 from trials.scoring.scorers import RuleBasedScorer
 from trials.scoring.selectors import model_profile, scorecard_context, scorecards_of
 from trials.scoring.services import scorecard_for
-from trials.selectors import case_public_seed, case_search
+from trials.selectors import case_public_seed, case_search, seats_open_to
 from trials.services import BackendUnavailable
-
-PLAYABLE_SEATS = {
-    "civil": ("plaintiff_lawyer", "defendant_lawyer", "plaintiff_client", "defendant_client", "judge"),
-    "criminal": ("attorney", "prosecutor", "defendant", "judge"),
-}
 
 
 @login_required
@@ -109,14 +104,7 @@ def trial_room(request: HttpRequest, trial_id: int) -> HttpResponse:
     trial = get_object_or_404(Trial.objects.select_related("case"), pk=trial_id)
     teacher = can(request.user, Ability.TEACH)
     my_seats = seats_of(trial, request.user)
-    takeable = trial.seats.all() if teacher else trial.seats.filter(user__isnull=True)
-    open_seats = [
-        seat.seat
-        for seat in takeable
-        if (teacher or seat.seat in PLAYABLE_SEATS[trial.procedure])
-        and seat.seat not in my_seats
-        and trial.status != Trial.Status.FINISHED
-    ]
+    open_seats = seats_open_to(trial, my_seats=my_seats, teacher=teacher)
     if not (teacher or my_seats):
         return render(request, "trials/room_join.html", {"trial": trial, "open_seats": open_seats})
     context = {

@@ -7,6 +7,11 @@ from dataclasses import dataclass
 CIVIL_SIDES = ("plaintiff", "defendant")
 CRIMINAL_SIDES = ("prosecution", "defendant")
 COURT = "court"
+PLAYABLE_SEATS = {
+    "civil": ("plaintiff_lawyer", "defendant_lawyer", "plaintiff_client", "defendant_client", "judge"),
+    "criminal": ("attorney", "prosecutor", "defendant", "judge"),
+}
+"""The seats a person may choose in the lobby (every seat but the stenographer)."""
 
 
 @dataclass(frozen=True)

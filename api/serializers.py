@@ -1,0 +1,293 @@
+"""Thin serializers: they shape input and output; the services and selectors decide."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from annotation.models import Assignment, Study, Trajectory
+from legalsim.roles import Ability, can
+from trials.live import seats_of
+from trials.models import Case, Trial
+from trials.procedures.seats import PLAYABLE_SEATS
+from trials.selectors import case_public_seed, seats_open_to
+
+ALL_PLAYABLE = sorted({seat for seats in PLAYABLE_SEATS.values() for seat in seats})
+
+
+class CaseSerializer(serializers.ModelSerializer):
+    trial_count = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Case
+        fields = ["id", "procedure", "title", "language", "cause_of_action", "trial_count"]
+
+
+class CaseQuerySerializer(serializers.Serializer):
+    q = serializers.CharField(required=False, allow_blank=True, help_text="words of the title, cause of action or id")
+    procedure = serializers.ChoiceField(choices=["civil", "criminal"], required=False)
+
+
+class CaseDetailSerializer(serializers.ModelSerializer):
+    seed = serializers.SerializerMethodField(help_text="the case file; evaluation-only fields for teachers only")
+
+    class Meta:
+        model = Case
+        fields = ["id", "procedure", "title", "language", "cause_of_action", "seed"]
+
+    def get_seed(self, case: Case) -> dict[str, Any]:
+        """Participants get the seed without its evaluation-only fields, as on the case page."""
+        return case.seed if can(self.context["request"].user, Ability.TEACH) else case_public_seed(case.seed)
+
+
+class CaseImportSerializer(serializers.Serializer):
+    files = serializers.ListField(child=serializers.FileField(), allow_empty=False)
+
+
+class CaseImportResultSerializer(serializers.Serializer):
+    imported = serializers.ListField(child=serializers.CharField())
+    problems = serializers.ListField(child=serializers.CharField(), help_text="FILE:LINE: field: message")
+    rejected_files = serializers.ListField(child=serializers.CharField())
+
+
+class TrialCreateSerializer(serializers.Serializer):
+    case = serializers.CharField(help_text="case id")
+    seats = serializers.ListField(
+        child=serializers.ChoiceField(choices=ALL_PLAYABLE), required=False, default=list, help_text="seats you play"
+    )
+    stages = serializers.ListField(
+        child=serializers.CharField(), required=False, default=list, help_text="stages to play; empty: all"
+    )
+    target_side = serializers.ChoiceField(choices=["plaintiff", "defendant"], required=False, allow_null=True)
+
+    def validate_case(self, value: str) -> Case:
+        case = Case.objects.filter(pk=value).first()
+        if case is None:
+            raise serializers.ValidationError(f"no case {value!r}")
+        return case
+
+    def validate(self, data: dict) -> dict:
+        playable = PLAYABLE_SEATS[data["case"].procedure]
+        unplayable = [seat for seat in data["seats"] if seat not in playable]
+        if unplayable:
+            raise serializers.ValidationError({"seats": f"not playable in this case: {', '.join(unplayable)}"})
+        return data
+
+
+class TrialSerializer(serializers.ModelSerializer):
+    """``seats`` (who holds which: ``human:USERNAME`` or ``agent:MODEL``) only for the people
+    seated and instructors; anyone else sees the seats they may take, as on the join page."""
+
+    case_title = serializers.CharField(source="case.title", read_only=True)
+    ws_path = serializers.SerializerMethodField()
+    seats = serializers.SerializerMethodField()
+    my_seats = serializers.SerializerMethodField()
+    open_seats = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Trial
+        fields = [
+            "id",
+            "case",
+            "case_title",
+            "procedure",
+            "status",
+            "target_side",
+            "created_at",
+            "finished_at",
+            "ws_path",
+            "seats",
+            "my_seats",
+            "open_seats",
+        ]
+
+    def _mine(self, trial: Trial) -> list[str]:
+        return seats_of(trial, self.context["request"].user)
+
+    def _teacher(self) -> bool:
+        return can(self.context["request"].user, Ability.TEACH)
+
+    def get_ws_path(self, trial: Trial) -> str:
+        return f"/ws/trials/{trial.pk}/"
+
+    def get_seats(self, trial: Trial) -> dict[str, str]:
+        if not (self._teacher() or self._mine(trial)):
+            return {}
+        return {seat.seat: seat.holder for seat in trial.seats.select_related("user").order_by("id")}
+
+    def get_my_seats(self, trial: Trial) -> list[str]:
+        return self._mine(trial)
+
+    def get_open_seats(self, trial: Trial) -> list[str]:
+        return seats_open_to(trial, my_seats=self._mine(trial), teacher=self._teacher())
+
+
+class SeatSerializer(serializers.Serializer):
+    seat = serializers.CharField()
+
+
+class TurnSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    stage = serializers.CharField()
+    phase = serializers.CharField()
+    role = serializers.CharField()
+    side = serializers.CharField()
+    speaker = serializers.CharField()
+    author = serializers.CharField()
+    text = serializers.CharField()
+
+
+class ArtifactSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    title = serializers.CharField()
+    text = serializers.CharField()
+
+
+class TranscriptStageSerializer(serializers.Serializer):
+    stage = serializers.CharField()
+    turns = TurnSerializer(many=True)
+    artifacts = ArtifactSerializer(many=True)
+
+
+class TranscriptSerializer(serializers.Serializer):
+    trial = serializers.IntegerField()
+    finished = serializers.BooleanField()
+    stages = TranscriptStageSerializer(many=True)
+
+
+class TrajectoryListSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Trajectory
+        fields = ["id", "case_id", "procedure", "language", "title", "created_at"]
+
+
+class TrajectoryFileSerializer(serializers.Serializer):
+    """The trajectory-file contract (DESIGN.md), as ``Trajectory.as_contract`` writes it."""
+
+    id = serializers.CharField()
+    case_id = serializers.CharField()
+    procedure = serializers.CharField()
+    language = serializers.CharField()
+    title = serializers.CharField()
+    stages = serializers.ListField(child=serializers.DictField())
+    meta = serializers.DictField()
+
+    def to_representation(self, trajectory: Trajectory) -> dict[str, Any]:
+        return trajectory.as_contract()
+
+
+class StudySerializer(serializers.ModelSerializer):
+    n_raters = serializers.IntegerField(read_only=True)
+    n_assignments = serializers.IntegerField(read_only=True)
+    n_submitted = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Study
+        fields = [
+            "id",
+            "name",
+            "rubric",
+            "raters_per_trajectory",
+            "trajectory_ids",
+            "created_at",
+            "n_raters",
+            "n_assignments",
+            "n_submitted",
+        ]
+
+
+class RaterProgressSerializer(serializers.Serializer):
+    rater = serializers.CharField(source="rater__username")
+    total = serializers.IntegerField()
+    submitted = serializers.IntegerField()
+    drafts = serializers.IntegerField()
+
+
+class StudyDetailSerializer(StudySerializer):
+    progress = serializers.SerializerMethodField()
+
+    class Meta(StudySerializer.Meta):
+        fields = [*StudySerializer.Meta.fields, "progress"]
+
+    @extend_schema_field(RaterProgressSerializer(many=True))
+    def get_progress(self, study: Study) -> list[dict[str, Any]]:
+        return RaterProgressSerializer(self.context["progress"], many=True).data
+
+
+class RaterStudySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Study
+        fields = ["id", "name", "rubric"]
+
+
+class AssignmentSerializer(serializers.ModelSerializer):
+    """``unit`` is what the rater is shown: a pair's trajectory ids never are."""
+
+    study_name = serializers.CharField(source="study.name", read_only=True)
+    rubric = serializers.CharField(source="study.rubric_id", read_only=True)
+    unit = serializers.CharField(source="label", read_only=True)
+
+    class Meta:
+        model = Assignment
+        fields = ["id", "study", "study_name", "rubric", "unit", "status", "created_at", "submitted_at"]
+
+
+class PanelSerializer(serializers.Serializer):
+    side = serializers.CharField(help_text='"" for one trajectory; "A" or "B" for a pair')
+    title = serializers.CharField()
+    stages = serializers.ListField(child=serializers.DictField())
+
+
+class AssignmentDetailSerializer(AssignmentSerializer):
+    draft = serializers.JSONField(read_only=True)
+    rubric_document = serializers.JSONField(source="study.rubric.document", read_only=True)
+    panels = serializers.SerializerMethodField()
+
+    class Meta(AssignmentSerializer.Meta):
+        fields = [*AssignmentSerializer.Meta.fields, "draft", "rubric_document", "panels"]
+
+    @extend_schema_field(PanelSerializer(many=True))
+    def get_panels(self, assignment: Assignment) -> list[dict[str, Any]]:
+        return PanelSerializer(self.context["panels"], many=True).data
+
+
+class AnswerSerializer(serializers.Serializer):
+    score = serializers.CharField(required=False, allow_blank=True, help_text="an integer, or A / B / draw")
+    reason = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
+    active_ms = serializers.IntegerField(required=False, min_value=0)
+
+
+class AnswersSerializer(serializers.Serializer):
+    answers = serializers.DictField(child=AnswerSerializer(), help_text="item id -> answer")
+
+
+class RatingSubmitSerializer(AnswersSerializer):
+    assignment = serializers.IntegerField()
+
+
+class RatingSubmitResultSerializer(serializers.Serializer):
+    assignment = serializers.IntegerField()
+    status = serializers.CharField()
+    already = serializers.BooleanField(help_text="it was submitted before; nothing changed")
+
+
+class ProblemsSerializer(serializers.Serializer):
+    problems = serializers.DictField(child=serializers.CharField(), help_text="item id -> what is missing")
+
+
+class ReportQuerySerializer(serializers.Serializer):
+    rubric = serializers.CharField(default="legalworld16")
+    judge = serializers.CharField(required=False, help_text="the LLM judge's model (needed when several judged)")
+    study = serializers.IntegerField(required=False, help_text="only this study's trajectories and raters")
+    bootstrap = serializers.IntegerField(default=1000, min_value=0, max_value=1000)
+
+
+class TokenRequestSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField()

@@ -1,0 +1,372 @@
+"""The REST API: thin views over the same services and selectors as the web pages.
+
+Each view declares the ability it needs (``api.permissions``); object rules follow the web:
+a participant reaches only trials they hold a seat in (a 404 otherwise), a rater only their
+own assignments; evaluation-only case fields reach instructors only.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import generics, status
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.parsers import MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from annotation.agreement import AgreementError
+from annotation.models import Assignment, Rubric, Study, Trajectory
+from annotation.reports import report_file
+from annotation.selectors import assignment_panels, studies_counted, study_progress
+from annotation.studies import StudyError, assignment_claim, assignment_submit, draft_save
+from api import serializers as s
+from api.permissions import PUBLIC, HasAbility
+from legalsim.roles import Ability, can
+from trials.live import LiveError, seat_release, seat_take, seats_of, transcript_for, trial_create
+from trials.models import Trial
+from trials.selectors import case_search, trials_seated
+from trials.services import BackendUnavailable, cases_import
+
+
+class TokenObtainView(ObtainAuthToken):
+    """Exchange a username and password for the user's API token (throttled per client)."""
+
+    ability = PUBLIC
+    authentication_classes = ()
+    permission_classes = (HasAbility,)
+    throttle_classes = (ScopedRateThrottle,)
+    throttle_scope = "login"
+
+    @extend_schema(request=s.TokenRequestSerializer, responses={200: s.TokenSerializer}, auth=[])
+    def post(self, request: Request, *args, **kwargs) -> Response:
+        return super().post(request, *args, **kwargs)
+
+
+class CaseListView(generics.ListAPIView):
+    """The case library: search by title, cause of action or id, optionally by procedure."""
+
+    ability = Ability.PLAY
+    serializer_class = s.CaseSerializer
+
+    @extend_schema(parameters=[s.CaseQuerySerializer])
+    def get(self, request: Request, *args, **kwargs) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    def get_queryset(self):
+        query = s.CaseQuerySerializer(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
+        return case_search(
+            query=query.validated_data.get("q", "").strip(), procedure=query.validated_data.get("procedure", "")
+        )
+
+
+class CaseDetailView(generics.RetrieveAPIView):
+    ability = Ability.PLAY
+    serializer_class = s.CaseDetailSerializer
+    lookup_url_kwarg = "case_id"
+
+    def get_queryset(self):
+        return case_search()
+
+
+class CaseImportView(APIView):
+    """Upload case files (``.json`` object or list, ``.jsonl``): each file is atomic, every bad
+    record is reported as ``FILE:LINE: field: message``; 400 when anything was rejected."""
+
+    ability = Ability.TEACH
+    parser_classes = (MultiPartParser,)
+
+    @extend_schema(
+        request={"multipart/form-data": s.CaseImportSerializer},
+        responses={201: s.CaseImportResultSerializer, 400: s.CaseImportResultSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        form = s.CaseImportSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        with tempfile.TemporaryDirectory(prefix="legalsim-upload-") as scratch:
+            labels = {}
+            for index, upload in enumerate(form.validated_data["files"]):
+                name = Path(upload.name or "upload.json").name
+                path = Path(scratch) / str(index) / name
+                path.parent.mkdir()
+                path.write_bytes(upload.read())
+                labels[path] = name
+            report = cases_import(paths=list(labels), labels=labels)
+        body = {
+            "imported": report.imported,
+            "problems": [str(problem) for problem in report.problems],
+            "rejected_files": report.rejected_files,
+        }
+        return Response(body, status=status.HTTP_400_BAD_REQUEST if report.problems else status.HTTP_201_CREATED)
+
+
+class TrialListView(generics.ListCreateAPIView):
+    """Trials: instructors see every trial, anyone else the trials they hold a seat in.
+    Creating one is the lobby's form: the seats you play, the stages, the target side."""
+
+    ability = Ability.PLAY
+    serializer_class = s.TrialSerializer
+
+    def get_queryset(self):
+        if can(self.request.user, Ability.TEACH):
+            return Trial.objects.select_related("case")
+        return trials_seated(user=self.request.user)
+
+    @extend_schema(request=s.TrialCreateSerializer, responses={201: s.TrialSerializer})
+    def post(self, request: Request, *args, **kwargs) -> Response:
+        form = s.TrialCreateSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+        try:
+            trial = trial_create(
+                case=data["case"],
+                humans=dict.fromkeys(data["seats"], request.user),
+                stages=data["stages"] or None,
+                target_side=data.get("target_side"),
+                created_by=request.user,
+            )
+        except (ValueError, BackendUnavailable) as error:
+            raise ValidationError({"detail": str(error)}) from None
+        return Response(self.get_serializer(trial).data, status=status.HTTP_201_CREATED)
+
+
+class TrialDetailView(generics.RetrieveAPIView):
+    """Any trial's status and the seats you may take; who holds which seat only for the people
+    seated and instructors (as the room and its join page show)."""
+
+    ability = Ability.PLAY
+    serializer_class = s.TrialSerializer
+    queryset = Trial.objects.select_related("case")
+    lookup_url_kwarg = "trial_id"
+
+
+class TrialSeatsView(APIView):
+    """Take a seat (an agent's; an instructor: any seat), as the room's join button does."""
+
+    ability = Ability.PLAY
+
+    @extend_schema(request=s.SeatSerializer, responses={200: s.TrialSerializer})
+    def post(self, request: Request, trial_id: int) -> Response:
+        trial = get_object_or_404(Trial, pk=trial_id)
+        form = s.SeatSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        try:
+            seat_take(trial_id=trial.pk, seat=form.validated_data["seat"], user=request.user)
+        except LiveError as error:
+            raise ValidationError({"detail": str(error)}) from None
+        return Response(s.TrialSerializer(trial, context={"request": request}).data)
+
+
+class TrialSeatView(APIView):
+    """Hand a seat back to an agent (its holder, or an instructor)."""
+
+    ability = Ability.PLAY
+
+    @extend_schema(responses={200: s.TrialSerializer})
+    def delete(self, request: Request, trial_id: int, seat: str) -> Response:
+        trial = get_object_or_404(Trial, pk=trial_id)
+        try:
+            seat_release(trial_id=trial.pk, seat=seat, user=request.user)
+        except LiveError as error:
+            raise ValidationError({"detail": str(error)}) from None
+        return Response(s.TrialSerializer(trial, context={"request": request}).data)
+
+
+class TrialTranscriptView(APIView):
+    """What the printable transcript shows: instructors everything; a participant the
+    dialogue of the stages their seats took part in and the documents their views show."""
+
+    ability = Ability.PLAY
+
+    @extend_schema(responses={200: s.TranscriptSerializer})
+    def get(self, request: Request, trial_id: int) -> Response:
+        trial = get_object_or_404(Trial, pk=trial_id)
+        teacher = can(request.user, Ability.TEACH)
+        my_seats = seats_of(trial, request.user)
+        if not (teacher or my_seats):
+            raise NotFound("no such trial")
+        state = trial.engine_state
+        stages = transcript_for(state, None if teacher else my_seats)
+        return Response(s.TranscriptSerializer({"trial": trial.pk, "finished": state.finished, "stages": stages}).data)
+
+
+class TrajectoryListView(generics.ListAPIView):
+    ability = Ability.TEACH
+    serializer_class = s.TrajectoryListSerializer
+    queryset = Trajectory.objects.all()
+
+
+class TrajectoryDetailView(generics.RetrieveAPIView):
+    """A trajectory in the trajectory-file format (what ``export_trajectories`` writes)."""
+
+    ability = Ability.TEACH
+    serializer_class = s.TrajectoryFileSerializer
+    queryset = Trajectory.objects.all()
+    lookup_url_kwarg = "trajectory_id"
+
+
+class StudyListView(generics.ListAPIView):
+    ability = Ability.TEACH
+    serializer_class = s.StudySerializer
+
+    def get_queryset(self):
+        return studies_counted()
+
+
+class StudyDetailView(generics.RetrieveAPIView):
+    """A study with each rater's progress (the study dashboard)."""
+
+    ability = Ability.TEACH
+    serializer_class = s.StudyDetailSerializer
+    lookup_url_kwarg = "study_id"
+
+    def get_queryset(self):
+        return studies_counted()
+
+    def get_serializer_context(self) -> dict:
+        context = super().get_serializer_context()
+        if "study_id" in self.kwargs:
+            context["progress"] = study_progress(get_object_or_404(Study, pk=self.kwargs["study_id"]))
+        return context
+
+
+class RaterStudyListView(generics.ListAPIView):
+    """The studies you rate for (where you may claim the next trajectory)."""
+
+    ability = Ability.RATE
+    serializer_class = s.RaterStudySerializer
+
+    def get_queryset(self):
+        return Study.objects.filter(raters=self.request.user)
+
+
+class StudyClaimView(APIView):
+    """Claim the next trajectory of a study you rate for; 204 when nothing is left."""
+
+    ability = Ability.RATE
+
+    @extend_schema(request=None, responses={201: s.AssignmentSerializer, 204: None})
+    def post(self, request: Request, study_id: int) -> Response:
+        if not Study.objects.filter(pk=study_id).exists():
+            raise NotFound("no such study")
+        try:
+            assignment = assignment_claim(study_id=study_id, rater=request.user)
+        except StudyError as error:
+            raise NotFound(str(error)) from None
+        if assignment is None:
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        return Response(s.AssignmentSerializer(assignment).data, status=status.HTTP_201_CREATED)
+
+
+class MyAssignments:
+    """Raters reach only their own assignments; anyone else's is a 404."""
+
+    def get_queryset(self):
+        return Assignment.objects.filter(rater=self.request.user).select_related("study__rubric")
+
+
+class AssignmentListView(MyAssignments, generics.ListAPIView):
+    ability = Ability.RATE
+    serializer_class = s.AssignmentSerializer
+
+    def get_queryset(self):
+        return super().get_queryset().order_by("status", "created_at")
+
+
+class AssignmentDetailView(MyAssignments, generics.RetrieveAPIView):
+    """The questionnaire: the rubric, your draft, and the trajectory (or the pair as A and B)."""
+
+    ability = Ability.RATE
+    serializer_class = s.AssignmentDetailSerializer
+    lookup_url_kwarg = "assignment_id"
+
+    def get_serializer_context(self) -> dict:
+        context = super().get_serializer_context()
+        if "assignment_id" in self.kwargs:
+            context["panels"] = assignment_panels(self.get_object())
+        return context
+
+
+class AssignmentDraftView(MyAssignments, APIView):
+    """Autosave: merge answers into the draft (409 once submitted)."""
+
+    ability = Ability.RATE
+
+    @extend_schema(request=s.AnswersSerializer, responses={200: s.AssignmentSerializer, 409: OpenApiTypes.OBJECT})
+    def put(self, request: Request, assignment_id: int) -> Response:
+        get_object_or_404(self.get_queryset(), pk=assignment_id)
+        form = s.AnswersSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        try:
+            assignment = draft_save(
+                assignment_id=assignment_id, rater=request.user, answers=form.validated_data["answers"]
+            )
+        except StudyError as error:
+            return Response({"detail": str(error)}, status=status.HTTP_409_CONFLICT)
+        return Response(s.AssignmentSerializer(assignment).data)
+
+
+class RatingSubmitView(MyAssignments, APIView):
+    """Submit the questionnaire of one of your assignments: the answers are saved as the web
+    form saves them, then submitted (final and idempotent); 400 names every missing answer."""
+
+    ability = Ability.RATE
+
+    @extend_schema(
+        request=s.RatingSubmitSerializer,
+        responses={201: s.RatingSubmitResultSerializer, 200: s.RatingSubmitResultSerializer, 400: s.ProblemsSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        form = s.RatingSubmitSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        assignment = get_object_or_404(self.get_queryset(), pk=form.validated_data["assignment"])
+        if assignment.status != Assignment.Status.SUBMITTED:
+            draft_save(assignment_id=assignment.pk, rater=request.user, answers=form.validated_data["answers"])
+        result = assignment_submit(assignment_id=assignment.pk, rater=request.user)
+        if result.problems:
+            return Response({"problems": result.problems}, status=status.HTTP_400_BAD_REQUEST)
+        body = {"assignment": assignment.pk, "status": result.assignment.status, "already": result.already}
+        return Response(body, status=status.HTTP_200_OK if result.already else status.HTTP_201_CREATED)
+
+
+class AgreementReportView(APIView):
+    """The agreement report JSON (DESIGN.md "contract: agreement report"); for a pairwise
+    rubric the pairwise report. 404 when there is nothing to compare (no judge, no rubric)."""
+
+    ability = Ability.TEACH
+
+    @extend_schema(
+        parameters=[s.ReportQuerySerializer],
+        responses={
+            (200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT, description="the agreement report"),
+            404: OpenApiTypes.OBJECT,
+        },
+    )
+    def get(self, request: Request) -> HttpResponse:
+        query = s.ReportQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        params = query.validated_data
+        rubric = Rubric.objects.filter(pk=params["rubric"]).first()
+        if rubric is None:
+            raise NotFound(f"no rubric {params['rubric']!r}")
+        study = None
+        if "study" in params:
+            study = Study.objects.filter(pk=params["study"], rubric=rubric).first()
+            if study is None:
+                raise NotFound(f"no study {params['study']} on rubric {rubric.pk!r}")
+        try:
+            content, _summary = report_file(
+                rubric=rubric, judge=params.get("judge"), study=study, fmt="json", replicates=params["bootstrap"]
+            )
+        except AgreementError as error:
+            raise NotFound(str(error)) from None
+        return HttpResponse(content, content_type="application/json")

@@ -1,0 +1,65 @@
+"""Token authentication for the trial room's websocket (DESIGN.md: "session or token auth").
+
+A script sends ``Authorization: Token KEY`` or ``?token=KEY``. The origin check exists
+against cross-site pages riding on a browser's cookies, so it applies to cookie connections
+only: a handshake that carries a token is authenticated by that token alone (an unknown
+token is anonymous, never the cookie's user), and may come without an ``Origin`` header.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs
+
+from channels.auth import AuthMiddlewareStack
+from channels.db import database_sync_to_async
+from channels.middleware import BaseMiddleware
+from channels.security.websocket import AllowedHostsOriginValidator
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from rest_framework.authtoken.models import Token
+
+
+def token_key_of(scope: dict) -> str | None:
+    """The token a handshake carries (header first, then query string), or None."""
+    for name, value in scope.get("headers", []):
+        if name.lower() == b"authorization":
+            keyword, _, key = value.decode("latin-1").partition(" ")
+            if keyword.lower() == "token":
+                return key.strip()
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    return (query.get("token") or [None])[0]
+
+
+@database_sync_to_async
+def user_for_token(key: str) -> AbstractBaseUser | AnonymousUser:
+    token = Token.objects.select_related("user").filter(key=key).first()
+    if token is None or not token.user.is_active:
+        return AnonymousUser()
+    return token.user
+
+
+class TokenAuthMiddleware(BaseMiddleware):
+    """Inside the session stack: a token, when given, decides ``scope["user"]``."""
+
+    async def __call__(self, scope, receive, send):
+        key = token_key_of(scope)
+        if key is not None:
+            scope = dict(scope, user=await user_for_token(key))
+        return await super().__call__(scope, receive, send)
+
+
+class OriginCheckedUnlessToken:
+    """Channels' allowed-hosts origin check for cookie connections; token connections pass."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+        self.checked = AllowedHostsOriginValidator(inner)
+
+    async def __call__(self, scope, receive, send):
+        if token_key_of(scope) is not None:
+            return await self.inner(scope, receive, send)
+        return await self.checked(scope, receive, send)
+
+
+def websocket_auth_stack(inner):
+    """Origin check (cookie connections), session auth, then token auth, around ``inner``."""
+    return OriginCheckedUnlessToken(AuthMiddlewareStack(TokenAuthMiddleware(inner)))

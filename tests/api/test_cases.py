@@ -1,0 +1,93 @@
+"""Cases over the API: search, detail without evaluation-only fields, import by upload."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from tests.conftest import CIVIL_CASE
+from tests.trials.agents.test_visibility import plant
+from trials.models import Case
+
+pytestmark = pytest.mark.django_db
+
+
+def store(seed: dict) -> Case:
+    return Case.objects.create(
+        id=seed["id"],
+        procedure=seed["procedure"],
+        title=seed["title"],
+        language=seed["language"],
+        cause_of_action=seed["cause_of_action"],
+        seed=seed,
+    )
+
+
+def test_a_student_searches_the_library_by_title_and_procedure(student, demo_case):
+    store(CIVIL_CASE)
+    everything = student.get("/api/cases/").json()
+    assert {case["id"] for case in everything["results"]} == {demo_case, CIVIL_CASE["id"]}
+    found = student.get("/api/cases/", {"q": "lending"}).json()["results"]
+    assert [case["id"] for case in found] == [CIVIL_CASE["id"]]
+    assert student.get("/api/cases/", {"procedure": "criminal"}).json()["results"] == []
+
+
+def test_a_student_never_receives_evaluation_only_fields_an_instructor_does(student, instructor):
+    seed, planted = plant(CIVIL_CASE)
+    store(seed)
+    hidden = [canary for label, canary in planted.items() if label.startswith("eval:")]
+    shown = student.get(f"/api/cases/{seed['id']}/")
+    assert shown.status_code == 200
+    assert not [canary for canary in hidden if canary in shown.content.decode()]
+    assert shown.json()["seed"]["first_instance"]["claims"] == seed["first_instance"]["claims"]
+    full = instructor.get(f"/api/cases/{seed['id']}/").content.decode()
+    assert all(canary in full for canary in hidden)
+
+
+def test_an_unknown_case_is_404(student):
+    assert student.get("/api/cases/no-such-case/").status_code == 404
+
+
+def upload(name: str, content: str) -> SimpleUploadedFile:
+    return SimpleUploadedFile(name, content.encode(), content_type="application/json")
+
+
+def test_an_instructor_imports_an_uploaded_case_file(instructor):
+    response = instructor.post(
+        "/api/cases/import/", {"files": [upload("library.json", json.dumps([CIVIL_CASE], indent=2))]}
+    )
+    assert response.status_code == 201, response.content
+    assert response.json() == {"imported": [CIVIL_CASE["id"]], "problems": [], "rejected_files": []}
+    assert Case.objects.get(pk=CIVIL_CASE["id"]).source_file == "library.json"
+
+
+def test_a_file_with_a_bad_record_is_rejected_whole_with_file_line_field_problems(instructor):
+    bad = {**CIVIL_CASE, "id": "second", "procedure": "maritime"}
+    del bad["title"]
+    content = json.dumps([{**CIVIL_CASE, "id": "first"}, bad], indent=2)
+    good = upload("good.jsonl", json.dumps({**CIVIL_CASE, "id": "fine"}) + "\n")
+    response = instructor.post("/api/cases/import/", {"files": [upload("cases.json", content), good]})
+    assert response.status_code == 400
+    body = response.json()
+    problems = body["problems"]
+    procedure_line = content.splitlines().index(next(line for line in content.splitlines() if "maritime" in line)) + 1
+    assert f"cases.json:{procedure_line}: procedure: must be one of civil, criminal, got 'maritime'" in problems
+    assert any(problem.startswith("cases.json:") and ": title: is required" in problem for problem in problems)
+    assert body["rejected_files"] == ["cases.json"]
+    assert body["imported"] == ["fine"], "other files are atomic on their own"
+    assert not Case.objects.filter(pk__in=["first", "second"]).exists()
+
+
+def test_invalid_json_is_reported_with_its_line(instructor):
+    response = instructor.post("/api/cases/import/", {"files": [upload("broken.json", '{\n  "id": "x",\n  oops\n}')]})
+    assert response.status_code == 400
+    assert response.json()["problems"][0].startswith("broken.json:3: json: invalid JSON")
+    assert not Case.objects.exists()
+
+
+def test_students_may_not_import_cases(student):
+    response = student.post("/api/cases/import/", {"files": [upload("c.json", json.dumps(CIVIL_CASE))]})
+    assert response.status_code == 403
+    assert not Case.objects.exists()

@@ -1,0 +1,123 @@
+"""Trials over the API: the lobby's choices, who sees which trial, seats and transcripts."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.api.conftest import CASE
+from tests.conftest import CIVIL_CASE
+from tests.trials.agents.test_visibility import plant
+from tests.users import person
+from trials.models import Case, Seat, Trial
+from trials.services import trial_simulate
+
+pytestmark = pytest.mark.django_db
+
+
+def create(client, **body):
+    return client.post("/api/trials/", {"case": CASE, **body}, format="json")
+
+
+def test_a_student_creates_a_trial_holding_the_seats_they_chose(student, demo_case):
+    response = create(student, seats=["plaintiff_lawyer"], stages=["FIT"])
+    assert response.status_code == 201, response.content
+    trial = response.json()
+    assert trial["my_seats"] == ["plaintiff_lawyer"]
+    assert trial["seats"]["plaintiff_lawyer"] == "human:student"
+    assert trial["seats"]["defendant_lawyer"].startswith("agent:")
+    assert trial["ws_path"] == f"/ws/trials/{trial['id']}/"
+    stored = Trial.objects.get(pk=trial["id"])
+    assert stored.created_by.username == "student"
+    history = stored.engine_state.stage_history
+    assert "LC" in history and "FIT" not in history, "earlier stages are simulated first; FIT waits for the student"
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"seats": ["stenographer"]}, "seats"),
+        ({"seats": ["prosecutor"]}, "seats"),
+        ({"stages": ["NOPE"]}, "detail"),
+        ({"case": "no-such-case"}, "case"),
+        ({"target_side": "court"}, "target_side"),
+    ],
+)
+def test_choices_the_lobby_does_not_offer_are_refused(student, demo_case, body, field):
+    response = create(student, **body)
+    assert response.status_code == 400
+    assert field in response.json()
+    assert not Trial.objects.exists()
+
+
+def test_a_student_lists_only_their_trials_an_instructor_every_trial(student, other_student, instructor, demo_case):
+    mine = create(student, seats=["plaintiff_lawyer"], stages=["FIT"]).json()["id"]
+    theirs = create(other_student, seats=["defendant_lawyer"], stages=["FIT"]).json()["id"]
+    assert [trial["id"] for trial in student.get("/api/trials/").json()["results"]] == [mine]
+    assert {trial["id"] for trial in instructor.get("/api/trials/").json()["results"]} == {mine, theirs}
+
+
+def test_someone_without_a_seat_sees_only_the_seats_they_may_take(student, other_student, demo_case):
+    trial = create(student, seats=["plaintiff_lawyer"], stages=["FIT"]).json()["id"]
+    shown = other_student.get(f"/api/trials/{trial}/").json()
+    assert shown["seats"] == {} and shown["my_seats"] == []
+    assert "plaintiff_lawyer" not in shown["open_seats"] and "defendant_lawyer" in shown["open_seats"]
+    assert other_student.get(f"/api/trials/{trial}/transcript/").status_code == 404
+    joined = other_student.post(f"/api/trials/{trial}/seats/", {"seat": "defendant_lawyer"}, format="json")
+    assert joined.status_code == 200
+    assert joined.json()["my_seats"] == ["defendant_lawyer"]
+    assert other_student.get(f"/api/trials/{trial}/transcript/").status_code == 200
+    taken = other_student.post(f"/api/trials/{trial}/seats/", {"seat": "plaintiff_lawyer"}, format="json")
+    assert taken.status_code == 400, "a person's seat is not for the taking"
+    left = other_student.delete(f"/api/trials/{trial}/seats/defendant_lawyer/")
+    assert left.status_code == 200 and left.json()["my_seats"] == []
+
+
+def test_an_instructor_takes_over_a_students_seat(student, instructor, demo_case):
+    trial = create(student, seats=["plaintiff_lawyer"], stages=["FIT"]).json()["id"]
+    response = instructor.post(f"/api/trials/{trial}/seats/", {"seat": "plaintiff_lawyer"}, format="json")
+    assert response.status_code == 200
+    assert response.json()["seats"]["plaintiff_lawyer"] == "human:instructor"
+
+
+def finished_trial(seed: dict, seat: str, username: str) -> Trial:
+    Case.objects.create(
+        id=seed["id"],
+        procedure=seed["procedure"],
+        title=seed["title"],
+        language=seed["language"],
+        cause_of_action=seed["cause_of_action"],
+        seed=seed,
+    )
+    trial = trial_simulate(case=Case.objects.get(pk=seed["id"]), backend="scripted")
+    Seat.objects.filter(trial=trial, seat=seat).update(user=person(username))
+    return trial
+
+
+def test_a_participant_reads_only_the_stages_their_seat_heard(student, instructor):
+    trial = finished_trial(CIVIL_CASE, "defendant_lawyer", "student")
+    own = student.get(f"/api/trials/{trial.pk}/transcript/").json()
+    full = instructor.get(f"/api/trials/{trial.pk}/transcript/").json()
+    assert own["finished"] and full["finished"]
+    by_stage = {stage["stage"]: stage for stage in own["stages"]}
+    assert by_stage["LC"]["turns"] == [], "the other side's consultation stays with them"
+    assert by_stage["FIT"]["turns"]
+    assert next(stage for stage in full["stages"] if stage["stage"] == "LC")["turns"]
+    assert sum(len(s["turns"]) for s in own["stages"]) < sum(len(s["turns"]) for s in full["stages"])
+
+
+def test_no_evaluation_only_canary_reaches_a_student_through_any_trial_response(student):
+    seed, planted = plant(CIVIL_CASE)
+    trial = finished_trial(seed, "plaintiff_lawyer", "student")
+    hidden = [canary for label, canary in planted.items() if label.startswith("eval:")]
+    bodies = [
+        student.get(path).content.decode()
+        for path in (
+            "/api/cases/",
+            f"/api/cases/{seed['id']}/",
+            "/api/trials/",
+            f"/api/trials/{trial.pk}/",
+            f"/api/trials/{trial.pk}/transcript/",
+        )
+    ]
+    assert all(bodies)
+    assert not [canary for canary in hidden for body in bodies if canary in body]
