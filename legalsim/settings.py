@@ -198,7 +198,7 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"redact_secrets": {"()": "legalsim.log_redaction.SecretRedactingFilter"}},
-    "loggers": {name: {"level": "WARNING"} for name in ("openai", "httpx", "httpcore")},
+    "loggers": {name: {"level": "WARNING"} for name in ("openai", "httpx2", "httpcore2")},
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact_secrets"]}},
     "root": {"handlers": ["console"], "level": env_str("LEGALSIM_LOG_LEVEL", "INFO")},
 }
