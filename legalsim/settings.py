@@ -131,7 +131,7 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/accounts/login/"
-AUTHENTICATION_BACKENDS = ["legalsim.login_throttle.ThrottledModelBackend"]
+AUTHENTICATION_BACKENDS = ["legalsim.login_throttle.ThrottledModelBackend", "legalsim.roles.AbilityBackend"]
 # Failed password checks per username and per address within the window before both are
 # refused until it passes; several students behind one NAT share an address, hence the larger figure.
 LEGALSIM_LOGIN_MAX_FAILURES = env_int("LEGALSIM_LOGIN_MAX_FAILURES", 5, minimum=1)
