@@ -4,7 +4,6 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from legalsim.roles import Ability, ability_required, can
@@ -200,7 +199,7 @@ def my_scorecards(request: HttpRequest) -> HttpResponse:
     """The person's scorecards across trials, with the trend of their overall score."""
     scores = scorecards_of(request.user)
     points = [(f"trial {score.trial_id}", score.overall) for score in scores if score.overall is not None]
-    return render(request, "trials/scorecards.html", {"scores": scores, "trend": mark_safe(trend_svg(points))})
+    return render(request, "trials/scorecards.html", {"scores": scores, "trend": trend_svg(points)})
 
 
 @ability_required(Ability.TEACH)
@@ -211,5 +210,5 @@ def model_profile_page(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "trials/model_profile.html",
-        {"rows": rows, "scorer": scorer, "heatmap": mark_safe(heatmap_svg(rows)), "capabilities": CAPABILITIES},
+        {"rows": rows, "scorer": scorer, "heatmap": heatmap_svg(rows), "capabilities": CAPABILITIES},
     )
