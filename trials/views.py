@@ -145,6 +145,8 @@ def trial_leave(request: HttpRequest, trial_id: int) -> HttpResponse:
     """Hand a seat back to an agent (the holder, or an instructor)."""
     try:
         seat_release(trial_id=trial_id, seat=request.POST.get("seat", ""), user=request.user)
+    except Trial.DoesNotExist:
+        raise Http404("no such trial") from None
     except LiveError as error:
         return HttpResponseBadRequest(str(error))
     return redirect("trials:trial_room", trial_id=trial_id)
@@ -175,6 +177,8 @@ def trial_transcript(request: HttpRequest, trial_id: int) -> HttpResponse:
 def trial_join(request: HttpRequest, trial_id: int) -> HttpResponse:
     try:
         seat_take(trial_id=trial_id, seat=request.POST.get("seat", ""), user=request.user)
+    except Trial.DoesNotExist:
+        raise Http404("no such trial") from None
     except LiveError as error:
         return HttpResponseBadRequest(str(error))
     return redirect("trials:trial_room", trial_id=trial_id)

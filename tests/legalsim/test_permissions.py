@@ -315,3 +315,10 @@ async def test_the_room_socket_admits_the_seated_and_instructors_only(who, stop_
         assert frame == {"type": "error", "code": code, "message": frame["message"]}
         assert await communicator.receive_output(timeout=5) == {"type": "websocket.close", "code": close_code}
     await communicator.disconnect()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["trials:trial_join", "trials:trial_leave"])
+def test_a_seat_form_for_a_missing_trial_is_a_404_not_a_server_error(client, name):
+    client.force_login(person("student", Role.STUDENT))
+    assert client.post(reverse(name, args=[999_999]), {"seat": "judge"}).status_code == 404
