@@ -10,6 +10,8 @@ anonymous callers with 401/403 instead of sending them to the login page.
 from __future__ import annotations
 
 import json
+import sys
+import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,7 +24,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.files.base import ContentFile
 from django.db import connections
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls import URLPattern, URLResolver, get_resolver, include, path, reverse
 
 from annotation.models import Assignment, Job, Study
 from annotation.rubric import pair_key
@@ -243,7 +245,7 @@ def world(settings, tmp_path, tasks_in_process) -> World:
 
 def test_every_route_has_an_expectation():
     routes = project_routes()
-    unknown_api = sorted(name for name, path in routes.items() if path.startswith("api/") and name not in ROUTES)
+    unknown_api = sorted(name for name, pattern in routes.items() if pattern.startswith("api/") and name not in ROUTES)
     assert not unknown_api, f"API routes with no declared ability in ROUTES (add an api_route entry): {unknown_api}"
     unknown = sorted(name for name in routes if name not in ROUTES and not name.startswith(f"{ADMIN_NAMESPACE}:"))
     assert not unknown, f"routes with no expectation in ROUTES: {unknown}"
@@ -322,3 +324,15 @@ async def test_the_room_socket_admits_the_seated_and_instructors_only(who, stop_
 def test_a_seat_form_for_a_missing_trial_is_a_404_not_a_server_error(client, name):
     client.force_login(person("student", Role.STUDENT))
     assert client.post(reverse(name, args=[999_999]), {"seat": "judge"}).status_code == 404
+
+
+def test_an_api_route_without_a_declared_ability_fails_the_walk_by_name(settings, monkeypatch):
+    urlconf = types.ModuleType("api_urlconf_example")
+    urlconf.urlpatterns = [
+        *get_resolver().url_patterns,
+        path("api/", include(([path("cases/", lambda request: None, name="case_list")], "api"))),
+    ]
+    monkeypatch.setitem(sys.modules, urlconf.__name__, urlconf)
+    settings.ROOT_URLCONF = urlconf.__name__
+    with pytest.raises(AssertionError, match=r"API routes with no declared ability.*'api:case_list'"):
+        test_every_route_has_an_expectation()
