@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 from django.template.loader import render_to_string
+from django.utils.html import escape
 
 from annotation.agreement import AgreementResult
 from annotation.models import Rubric, Study
@@ -91,15 +92,16 @@ def render_xlsx(result: AgreementResult, rubric: RubricDefinition, reasons: list
 
 
 def histogram_svg(values: np.ndarray, *, low: float, high: float, title: str) -> str:
-    """A bar chart of integer-binned values between ``low`` and ``high``, as inline SVG."""
+    """A bar chart of integer-binned values between ``low`` and ``high``, as inline SVG; the
+    page inlines it unescaped, so the one text it embeds, the title, is escaped here."""
     edges = np.arange(np.floor(low) - 0.5, np.ceil(high) + 1.5)
     counts, _ = np.histogram(values, bins=edges)
     width, height, pad = 560, 220, 30
     bar = (width - 2 * pad) / max(len(counts), 1)
     peak = max(int(counts.max()) if counts.size else 0, 1)
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" aria-label="{title}">',
-        f'<text x="{pad}" y="16" font-size="13">{title}</text>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}">',
+        f'<text x="{pad}" y="16" font-size="13">{escape(title)}</text>',
     ]
     for index, count in enumerate(counts):
         bar_height = (height - 2 * pad - 10) * count / peak

@@ -55,3 +55,27 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if raw is None:
         return default
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} must be a whole number, got {raw!r}") from exc
+    if minimum is not None and value < minimum:
+        raise ImproperlyConfigured(f"{name} must be >= {minimum}, got {value}")
+    return value
+
+
+def production_check(*, debug: bool, secret_key: str, development_key: str) -> None:
+    """Refuse to start a production deployment that debug pages or a public key would expose."""
+    if debug:
+        raise ImproperlyConfigured("DJANGO_ENV=production needs DJANGO_DEBUG off")
+    if not secret_key or secret_key == development_key or secret_key.startswith("django-insecure"):
+        raise ImproperlyConfigured(
+            "DJANGO_ENV=production needs DJANGO_SECRET_KEY set to a long random value (not the built-in "
+            "development key); e.g. python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+        )

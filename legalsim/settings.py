@@ -11,13 +11,20 @@ from pathlib import Path
 
 import dj_database_url
 
-from legalsim.env import env_bool, env_choice, env_float, env_list, env_str
+from legalsim.env import env_bool, env_choice, env_float, env_int, env_list, env_str, production_check
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
-SECRET_KEY = env_str("DJANGO_SECRET_KEY", "django-insecure-legalsim-development-key-change-me")
+DEVELOPMENT_SECRET_KEY = "django-insecure-legalsim-development-key-change-me"
+SECRET_KEY = env_str("DJANGO_SECRET_KEY", DEVELOPMENT_SECRET_KEY)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+# An explicit switch, not "DEBUG is off": tests, `dev.py test` and a local daphne on plain
+# http run with DEBUG off too, and secure cookies would lock them out. A deployment says
+# DJANGO_ENV=production and gets HTTPS-only cookies, HSTS and a refusal to start unsafely.
+PRODUCTION = env_choice("DJANGO_ENV", "development", ("development", "production")) == "production"
+if PRODUCTION:
+    production_check(debug=DEBUG, secret_key=SECRET_KEY, development_key=DEVELOPMENT_SECRET_KEY)
 
 INSTALLED_APPS = [
     "daphne",
@@ -39,6 +46,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "legalsim.uploads.UploadLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -117,6 +125,15 @@ else:
     CELERY_TASK_EAGER_PROPAGATES = True
 # Deployments (or test runs) sharing one Redis keep their tasks apart by queue name.
 CELERY_TASK_DEFAULT_QUEUE = env_str("LEGALSIM_CELERY_QUEUE", "celery")
+# The cache holds the login throttle's counters: with several processes it must be shared
+# (Redis), or each process would count failures on its own.
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": "legalsim"}
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "legalsim"}
+    )
+}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -130,6 +147,40 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/accounts/login/"
+AUTHENTICATION_BACKENDS = ["legalsim.login_throttle.ThrottledModelBackend", "legalsim.roles.AbilityBackend"]
+# Failed password checks per username and per address within the window before both are
+# refused until it passes; several students behind one NAT share an address, hence the larger figure.
+LEGALSIM_LOGIN_MAX_FAILURES = env_int("LEGALSIM_LOGIN_MAX_FAILURES", 5, minimum=1)
+LEGALSIM_LOGIN_MAX_FAILURES_PER_IP = env_int("LEGALSIM_LOGIN_MAX_FAILURES_PER_IP", 20, minimum=1)
+LEGALSIM_LOGIN_WINDOW_S = 60 * env_int("LEGALSIM_LOGIN_WINDOW_MIN", 15, minimum=1)
+
+# Security headers and cookies. The headers are safe on plain http and always on; what needs
+# HTTPS (secure cookies, HSTS, the redirect) is on in production.
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SECURE = PRODUCTION
+CSRF_COOKIE_SECURE = PRODUCTION
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", PRODUCTION)
+SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 31_536_000 if PRODUCTION else 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", False)
+# Joining the browsers' preload list cannot be undone quickly, so it is a deliberate opt-in;
+# without it `check --deploy` would warn (W021) on every deployment.
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+# Behind a TLS-terminating proxy Django sees plain http; trust the proxy's header only when
+# told to, since a client could set it itself when nothing strips it.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("DJANGO_BEHIND_PROXY", False) else None
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
+# Request bodies. Form posts (the longest is a 30-item questionnaire: ~90 fields) stay far
+# below these; anything larger than LEGALSIM_MAX_UPLOAD_MB is refused before a view reads it.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+DATA_UPLOAD_MAX_NUMBER_FILES = 10
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+LEGALSIM_MAX_UPLOAD_BYTES = env_int("LEGALSIM_MAX_UPLOAD_MB", 20, minimum=1) * 1024 * 1024
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
@@ -157,10 +208,14 @@ LEGALSIM_MAX_TOKENS = int(env_float("LEGALSIM_MAX_TOKENS", 4096, minimum=1))
 LEGALSIM_LLM_TIMEOUT_S = env_float("LEGALSIM_LLM_TIMEOUT_S", 120.0, minimum=1.0)
 LEGALSIM_LLM_BACKOFF_S = env_float("LEGALSIM_LLM_BACKOFF_S", 1.0, minimum=0.0)
 
+# Secrets never reach a log line (legalsim/log_redaction.py); the HTTP client libraries log
+# request bodies (prompts, case text) at DEBUG, so they stay at WARNING whatever the root level.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"redact_secrets": {"()": "legalsim.log_redaction.SecretRedactingFilter"}},
+    "loggers": {name: {"level": "WARNING"} for name in ("openai", "httpx2", "httpcore2")},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact_secrets"]}},
     "root": {"handlers": ["console"], "level": env_str("LEGALSIM_LOG_LEVEL", "INFO")},
 }
 

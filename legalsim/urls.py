@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 urlpatterns = [
-    path("accounts/", include("django.contrib.auth.urls")),
+    path("accounts/", include("legalsim.accounts_urls")),
     path("admin/", admin.site.urls),
     path("api/", include("api.urls")),
     path("rate/", include("annotation.urls")),

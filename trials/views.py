@@ -4,7 +4,6 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from legalsim.roles import Ability, ability_required, can
@@ -135,6 +134,8 @@ def trial_leave(request: HttpRequest, trial_id: int) -> HttpResponse:
     """Hand a seat back to an agent (the holder, or an instructor)."""
     try:
         seat_release(trial_id=trial_id, seat=request.POST.get("seat", ""), user=request.user)
+    except Trial.DoesNotExist:
+        raise Http404("no such trial") from None
     except LiveError as error:
         return HttpResponseBadRequest(str(error))
     return redirect("trials:trial_room", trial_id=trial_id)
@@ -165,6 +166,8 @@ def trial_transcript(request: HttpRequest, trial_id: int) -> HttpResponse:
 def trial_join(request: HttpRequest, trial_id: int) -> HttpResponse:
     try:
         seat_take(trial_id=trial_id, seat=request.POST.get("seat", ""), user=request.user)
+    except Trial.DoesNotExist:
+        raise Http404("no such trial") from None
     except LiveError as error:
         return HttpResponseBadRequest(str(error))
     return redirect("trials:trial_room", trial_id=trial_id)
@@ -189,7 +192,7 @@ def my_scorecards(request: HttpRequest) -> HttpResponse:
     """The person's scorecards across trials, with the trend of their overall score."""
     scores = scorecards_of(request.user)
     points = [(f"trial {score.trial_id}", score.overall) for score in scores if score.overall is not None]
-    return render(request, "trials/scorecards.html", {"scores": scores, "trend": mark_safe(trend_svg(points))})
+    return render(request, "trials/scorecards.html", {"scores": scores, "trend": trend_svg(points)})
 
 
 @ability_required(Ability.TEACH)
@@ -200,7 +203,7 @@ def model_profile_page(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "trials/model_profile.html",
-        {"rows": rows, "scorer": scorer, "heatmap": mark_safe(heatmap_svg(rows)), "capabilities": CAPABILITIES},
+        {"rows": rows, "scorer": scorer, "heatmap": heatmap_svg(rows), "capabilities": CAPABILITIES},
     )
 
 

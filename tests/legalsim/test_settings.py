@@ -90,3 +90,71 @@ async def test_redis_channel_layer_delivers_a_group_message():
     assert await layer.receive(channel) == {"type": "turn.delta", "text": "法庭现在开庭"}
     await layer.group_discard("trial-test", channel)
     await layer.flush()
+
+
+def run_manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+    clean = {key: value for key, value in os.environ.items() if not key.startswith(("DJANGO_", "DATABASE_URL"))}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], env={**clean, **env}, cwd=ROOT, capture_output=True, text=True
+    )
+
+
+PRODUCTION_ENV = {
+    "DJANGO_ENV": "production",
+    "DJANGO_SECRET_KEY": "q7Vx-2mLpR9tZ4wK8nB1cD6fH3jS0aE5gY_uI9oP2lM7kN4xC1vB8",
+}
+
+
+def test_production_settings_pass_the_deployment_checklist():
+    result = run_manage(PRODUCTION_ENV, "check", "--deploy", "--fail-level", "WARNING")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_production_refuses_to_start_with_the_development_secret_key():
+    result = run_manage({"DJANGO_ENV": "production"}, "check")
+    assert result.returncode != 0
+    assert "DJANGO_ENV=production needs DJANGO_SECRET_KEY set" in result.stderr
+
+
+def test_production_refuses_to_start_in_debug_mode():
+    result = run_manage({**PRODUCTION_ENV, "DJANGO_DEBUG": "1"}, "check")
+    assert result.returncode != 0 and "needs DJANGO_DEBUG off" in result.stderr
+
+
+def setting_values(env: dict[str, str], *names: str) -> list:
+    """The named settings as a fresh interpreter with only ``env`` (of the DJANGO_ and service variables) sees them."""
+    script = f"import json, django; from django.conf import settings as s; django.setup(); print(json.dumps([getattr(s, n) for n in {names!r}]))"
+    ignored = ("DJANGO_", "DATABASE_URL", "REDIS_URL")
+    clean = {key: value for key, value in os.environ.items() if not key.startswith(ignored)}
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**clean, "DJANGO_SETTINGS_MODULE": "legalsim.settings", **env},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_production_cookies_are_https_only_and_hsts_is_on():
+    env = {**PRODUCTION_ENV, "DJANGO_BEHIND_PROXY": "1", "DJANGO_CSRF_TRUSTED_ORIGINS": "https://legalsim.example.edu"}
+    names = ("SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS")
+    assert setting_values(env, *names) == [True, True, True, 31_536_000]
+    assert setting_values(env, "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_PROXY_SSL_HEADER", "CSRF_TRUSTED_ORIGINS") == [
+        True,
+        ["HTTP_X_FORWARDED_PROTO", "https"],
+        ["https://legalsim.example.edu"],
+    ]
+
+
+def test_development_runs_on_plain_http(settings):
+    """Without DJANGO_ENV=production (tests, dev.py, a local daphne) cookies work over http."""
+    assert not settings.SESSION_COOKIE_SECURE and not settings.SECURE_SSL_REDIRECT
+    assert settings.X_FRAME_OPTIONS == "DENY" and settings.SECURE_CONTENT_TYPE_NOSNIFF
+
+
+def test_a_redis_url_gives_the_shared_redis_cache():
+    [caches] = setting_values({"REDIS_URL": "redis://cache:6379/1"}, "CACHES")
+    assert caches["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
