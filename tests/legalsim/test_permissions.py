@@ -26,7 +26,7 @@ from django.db import connections
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, include, path, reverse
 
-from annotation.models import Assignment, Job, Study
+from annotation.models import Assignment, Job, Rating, Study
 from annotation.rubric import pair_key
 from annotation.services import trajectories_import
 from annotation.studies import assignment_new
@@ -34,8 +34,9 @@ from legalsim.roles import MATRIX, Ability, Role
 from tests.conftest import DEMO_CASES
 from tests.users import person
 from trials import driver
+from trials.batches import batch_create
 from trials.live import trial_create
-from trials.models import Case, Trial
+from trials.models import Batch, Case, Trial
 from trials.routing import websocket_urlpatterns
 from trials.services import cases_import
 
@@ -65,6 +66,7 @@ class World:
     assignment: Assignment
     pair_assignment: Assignment
     job: Job
+    batch: Batch
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,10 @@ def assignment_id(world: World) -> list[Any]:
     return [world.assignment.pk]
 
 
+def batch_id(world: World) -> list[Any]:
+    return [world.batch.pk]
+
+
 # POSTs carry data that is refused as a bad request or changes nothing another check reads.
 ROUTES: dict[str, Route] = {
     "login": Route(PUBLIC),
@@ -123,6 +129,9 @@ ROUTES: dict[str, Route] = {
     "trials:trial_scorecard": Route(Ability.PLAY, args=trial_id, mine=SEATED),
     "trials:my_scorecards": Route(Ability.PLAY),
     "trials:model_profile": Route(Ability.TEACH),
+    "trials:batches": Route(Ability.TEACH),
+    "trials:batch": Route(Ability.TEACH, args=batch_id),
+    "trials:batch_progress": Route(Ability.TEACH, args=batch_id),
     "annotation:rater_queue": Route(Ability.RATE),
     "annotation:assignment_next": Route(Ability.RATE, args=study_id, method="post", mine=OWN_ASSIGNMENT),
     "annotation:assignment": Route(Ability.RATE, args=assignment_id, mine=OWN_ASSIGNMENT),
@@ -145,6 +154,29 @@ ROUTES: dict[str, Route] = {
     "annotation:job": Route(Ability.TEACH, args=job_id),
     "annotation:job_progress": Route(Ability.TEACH, args=job_id),
     "annotation:job_download": Route(Ability.TEACH, args=job_id),
+    "api:token": api_route(PUBLIC, method="post", data={"username": "nobody", "password": "wrong"}),
+    "api:schema": api_route(PUBLIC),
+    "api:docs": api_route(PUBLIC),
+    "api:redoc": api_route(PUBLIC),
+    "api:case_list": api_route(Ability.PLAY),
+    "api:case_detail": api_route(Ability.PLAY, args=lambda world: [world.case.pk]),
+    "api:case_import": api_route(Ability.TEACH, method="post"),
+    "api:trial_list": api_route(Ability.PLAY),
+    "api:trial_detail": api_route(Ability.PLAY, args=trial_id),
+    "api:trial_seats": api_route(Ability.PLAY, args=trial_id, method="post", data={"seat": "no-such-seat"}),
+    "api:trial_seat": api_route(Ability.PLAY, args=lambda world: [world.trial.pk, "no_such_seat"], method="delete"),
+    "api:trial_transcript": api_route(Ability.PLAY, args=trial_id, mine=SEATED),
+    "api:trajectory_list": api_route(Ability.TEACH),
+    "api:trajectory_detail": api_route(Ability.TEACH, args=lambda world: ["traj-1"]),
+    "api:study_list": api_route(Ability.TEACH),
+    "api:study_detail": api_route(Ability.TEACH, args=study_id),
+    "api:rater_study_list": api_route(Ability.RATE),
+    "api:study_claim": api_route(Ability.RATE, args=study_id, method="post", mine=OWN_ASSIGNMENT),
+    "api:assignment_list": api_route(Ability.RATE),
+    "api:assignment_detail": api_route(Ability.RATE, args=assignment_id, mine=OWN_ASSIGNMENT),
+    "api:assignment_draft": api_route(Ability.RATE, args=assignment_id, method="put", mine=OWN_ASSIGNMENT),
+    "api:rating_submit": api_route(Ability.RATE, method="post", data={"assignment": 0, "answers": {}}),
+    "api:agreement_report": api_route(Ability.TEACH, data={"rubric": "legalworld16"}),
 }
 
 ADMIN_NAMESPACE = "admin"
@@ -232,6 +264,10 @@ def world(settings, tmp_path, tasks_in_process) -> World:
         kind=Job.Kind.RATINGS_EXPORT, rubric_id="legalworld16", study=study, status=Job.Status.DONE
     )
     job.file.save("ratings.csv", ContentFile(b"trajectory_id\n"))
+    Rating.objects.bulk_create(
+        Rating(rubric_id="legalworld16", trajectory_id="traj-1", item="FIT.process_coherence", score=score, **by)
+        for score, by in ((6, {"rater": "someone", "source": "human"}), (7, {"rater": "judge-m", "source": "llm"}))
+    )
     return World(
         users=users,
         case=case,
@@ -240,6 +276,7 @@ def world(settings, tmp_path, tasks_in_process) -> World:
         assignment=assignment_new(study=study, unit="traj-1", rater=users["rater"]),
         pair_assignment=assignment_new(study=pairs, unit=pairs.trajectory_ids[0], rater=users["rater"]),
         job=job,
+        batch=batch_create(cases=[case], split="full", concurrency=1, backend="scripted"),
     )
 
 
@@ -330,9 +367,9 @@ def test_an_api_route_without_a_declared_ability_fails_the_walk_by_name(settings
     urlconf = types.ModuleType("api_urlconf_example")
     urlconf.urlpatterns = [
         *get_resolver().url_patterns,
-        path("api/", include(([path("cases/", lambda request: None, name="case_list")], "api"))),
+        path("api/", include(([path("novel/", lambda request: None, name="novel_resource")], "api"))),
     ]
     monkeypatch.setitem(sys.modules, urlconf.__name__, urlconf)
     settings.ROOT_URLCONF = urlconf.__name__
-    with pytest.raises(AssertionError, match=r"API routes with no declared ability.*'api:case_list'"):
+    with pytest.raises(AssertionError, match=r"API routes with no declared ability.*'api:novel_resource'"):
         test_every_route_has_an_expectation()

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from asgiref.sync import SyncToAsync
 from channels.layers import channel_layers
 from channels.testing import ChannelsLiveServerTestCase
 from django.conf import settings
@@ -38,9 +36,6 @@ class TrialRoomInTheBrowser(ChannelsLiveServerTestCase):
         # The server process is forked from this one: it must build its own channel layer,
         # not inherit one bound to the event loops of the tests that ran before.
         channel_layers.backends.clear()
-        # Nor asgiref's executor for thread-sensitive sync calls: after a websocket test its one
-        # thread exists in this process only, and the fork's session lookups would wait on it forever.
-        SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
         super().setUpClass()
         cls.playwright, cls.browser = chromium_start()
 
