@@ -13,6 +13,7 @@ import asyncio
 import functools
 import logging
 import re
+import time
 from typing import Any
 
 from channels.db import DatabaseSyncToAsync
@@ -70,8 +71,37 @@ def group_name(trial_id: int) -> str:
     return f"trial.{trial_id}"
 
 
-async def broadcast(trial_id: int, frame: dict[str, Any]) -> None:
-    await get_channel_layer().group_send(group_name(trial_id), {"type": "trial.frame", "frame": frame})
+class _Layer:
+    """Whether the channel layer (Redis) answered lately, shared by every trial of the process."""
+
+    RETRY_S = 0.5
+    TIMEOUT_S = 1.0
+    down_until = 0.0
+
+
+async def broadcast(trial_id: int, frame: dict[str, Any]) -> bool:
+    """Send ``frame`` to the trial's sockets; False when the channel layer is unreachable.
+
+    Delivery is at most once, like the pub/sub layer's own: a frame lost while Redis is down
+    is not retried, since every turn is in the database and a socket that missed one gets it
+    by ``resume``. A transport failure must never stop a trial. After a failure the layer
+    rests for ``RETRY_S``, so a hundred streaming trials do not each wait on a refused
+    connection (and hold up the frames of the others behind the layer's lock).
+    """
+    if time.monotonic() < _Layer.down_until:
+        return False
+    message = {"type": "trial.frame", "frame": frame}
+    try:
+        await asyncio.wait_for(get_channel_layer().group_send(group_name(trial_id), message), _Layer.TIMEOUT_S)
+    except Exception as error:
+        if _Layer.down_until == 0.0:
+            logger.warning("channel layer unreachable, frames are dropped until it answers: %r", error)
+        _Layer.down_until = time.monotonic() + _Layer.RETRY_S
+        return False
+    if _Layer.down_until:
+        logger.warning("channel layer answers again")
+        _Layer.down_until = 0.0
+    return True
 
 
 def wake(trial_id: int) -> None:
