@@ -22,9 +22,10 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 
 from legalsim.roles import Role
+from tests.browser import CHROMIUM, chromium_start, page_logged_in
 from tests.conftest import DEMO_CASES, ROOT
 from tests.users import person
-from trials.live import trial_create
+from trials.live import trial_create, turns_heard
 from trials.models import Case, Trial
 from trials.services import cases_import
 
@@ -185,6 +186,8 @@ def daphne_on_redis(tmp_path: Path):
         "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
         "DJANGO_SETTINGS_MODULE": "legalsim.settings",
         "LEGALSIM_SCRIPTED_TOKENS_PER_S": "200",
+        # WhiteNoise serves static/ through the finders (room.js) only in debug.
+        "DJANGO_DEBUG": "true",
     }
     log = (tmp_path / "daphne.log").open("w")
     server = subprocess.Popen(
@@ -221,3 +224,53 @@ def test_trials_finish_without_a_lost_turn_when_redis_restarts_mid_trial(daphne_
         assert {seq: player.ends.get(seq) for seq in fit} == fit, "the client saw every turn it hears"
         assert player.errors == []
     assert sum(player.resumes + player.connects - 1 for player in players) > 0, "the outage was noticed"
+
+
+def browser_play(page, redis_port: int, redis: list) -> int:
+    """Plays every awaited turn of the room open in ``page``, Redis killed after the first
+    one and started again 1.5 s later; returns the number of turns the page sent."""
+    said = 0
+    while not page.locator("#banner-stage:has-text('The trial has ended')").count():
+        page.wait_for_function(
+            "!document.getElementById('composer-text').disabled"
+            " || document.getElementById('banner-stage').textContent.includes('ended')"
+        )
+        if not page.locator("#composer-send").is_enabled():
+            continue
+        said += 1
+        page.fill("#composer-text", f"Counsel submits ({said}).")
+        page.click("#composer-send")
+        if said == 1:
+            redis[0].send_signal(signal.SIGKILL)
+            redis[0].wait()
+            page.wait_for_timeout(OUTAGE_S * 1000)
+            redis[0] = redis_start(redis_port)
+        page.wait_for_selector(f"li.turn.human:has-text('Counsel submits ({said}).')")
+    return said
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
+def test_the_room_in_a_browser_shows_every_turn_after_redis_restarts(daphne_on_redis, monkeypatch) -> None:
+    port, redis_port, redis = daphne_on_redis
+    # Playwright's sync API keeps an event loop in this thread (Django's documented setting).
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
+    user = person("fault-browser", Role.STUDENT, password="a-demo-password-1")
+    trial = trial_create(case=Case.objects.get(pk=CASE), humans={"plaintiff_lawyer": user}, stages=["FIT"])
+    playwright, browser = chromium_start()
+    try:
+        page = page_logged_in(browser, f"http://127.0.0.1:{port}", "fault-browser", "a-demo-password-1")
+        page.goto(f"http://127.0.0.1:{port}/trials/{trial.pk}/")
+        said = browser_play(page, redis_port, redis)
+        shown = page.eval_on_selector_all(
+            "#transcript li.turn", "items => items.map(item => [Number(item.dataset.seq), item.className])"
+        )
+    finally:
+        browser.close()
+        playwright.stop()
+    trial.refresh_from_db()
+    heard = [turn.seq for turn in turns_heard(trial, ["plaintiff_lawyer"])]
+    assert trial.status == Trial.Status.FINISHED
+    assert said == trial.turns.filter(author="human").count() > 1
+    assert [seq for seq, _ in shown] == heard, "the transcript has every turn, in order, once"
+    assert not [seq for seq, classes in shown if "streaming" in classes], "no turn is left half-shown"
