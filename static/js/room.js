@@ -1,6 +1,8 @@
 // Trial room client for the JSON websocket protocol (DESIGN.md): renders turns as they
 // stream, enables the composer when one of your seats is awaited, reconnects with backoff
-// and resumes after the last complete turn it showed.
+// and resumes after the last complete turn it showed. Frames are delivered at most once (a
+// Redis restart loses those sent meanwhile, the socket stays open), so a turn that starts
+// past a missing one, or a silent room, asks for a replay on the open socket too.
 (() => {
   "use strict";
   const room = document.getElementById("room");
@@ -12,7 +14,8 @@
   const composer = { form: document.getElementById("composer"), text: document.getElementById("composer-text"), send: document.getElementById("composer-send"), label: document.getElementById("composer-label"), decision: document.getElementById("composer-decision") };
   const objectButton = document.getElementById("object");
   const controlStatus = document.getElementById("control-status");
-  let socket = null, retry = 0, awaited = null;
+  let socket = null, retry = 0, awaited = null, ended = false, resumedAt = -1, idle = null;
+  const IDLE_MS = 10000;
 
   const lastSeq = () => {
     const done = transcript.querySelectorAll("li.turn:not(.streaming)");
@@ -115,15 +118,40 @@
       setAwaited(null);
       if (controlStatus) controlStatus.textContent = `${frame.action}${frame.phase ? ` → ${frame.phase}` : ""}`;
     },
-    end: () => { banner.stage.textContent = "The trial has ended"; setAwaited(null); },
+    end: () => { ended = true; banner.stage.textContent = "The trial has ended"; setAwaited(null); },
   };
+
+  function resume() {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "resume", after_seq: lastSeq() }));
+  }
+
+  // A turn or an await numbered past the next turn means frames were lost: replay once per
+  // last complete turn (a stage this seat does not hear also leaves a gap, and one replay
+  // settles that).
+  function gapCheck(frame) {
+    const known = lastSeq();
+    if (!["turn.start", "turn.end", "await"].includes(frame.type) || !(frame.seq > known + 1) || resumedAt === known) return;
+    resumedAt = known;
+    resume();
+  }
+
+  function idleWatch() {
+    clearTimeout(idle);
+    if (!ended) idle = setTimeout(() => { resume(); idleWatch(); }, IDLE_MS);
+  }
 
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}${room.dataset.wsPath}?after_seq=${lastSeq()}`);
-    socket.onopen = () => { retry = 0; banner.link.textContent = "live"; };
-    socket.onmessage = (event) => { const frame = JSON.parse(event.data); (handlers[frame.type] || (() => {}))(frame); };
+    socket.onopen = () => { retry = 0; resumedAt = -1; banner.link.textContent = "live"; idleWatch(); };
+    socket.onmessage = (event) => {
+      const frame = JSON.parse(event.data);
+      gapCheck(frame);
+      (handlers[frame.type] || (() => {}))(frame);
+      idleWatch();
+    };
     socket.onclose = () => {
+      clearTimeout(idle);
       banner.link.textContent = "reconnecting…";
       const delay = Math.min(30000, 500 * 2 ** retry++);
       setTimeout(connect, delay);
