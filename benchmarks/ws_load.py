@@ -52,8 +52,8 @@ def prepare(trials: int) -> list[tuple[int, str]]:
 
     django.setup()
     from django.contrib.auth import get_user_model
-    from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
+    from django.test import Client
 
     from legalsim.roles import Role, role_grant
     from trials.live import trial_create
@@ -67,17 +67,10 @@ def prepare(trials: int) -> list[tuple[int, str]]:
     for index in range(trials):
         user, _ = get_user_model().objects.get_or_create(username=f"load{index}")
         role_grant(user, Role.STUDENT)
-        session = SessionStore()
-        session.update(
-            {
-                "_auth_user_id": str(user.pk),
-                "_auth_user_backend": "django.contrib.auth.backends.ModelBackend",
-                "_auth_user_hash": user.get_session_auth_hash(),
-            }
-        )
-        session.create()
+        browser = Client()
+        browser.force_login(user)
         trial = trial_create(case=case, humans={"plaintiff_lawyer": user}, stages=["FIT"])
-        prepared.append((trial.pk, session.session_key))
+        prepared.append((trial.pk, browser.cookies["sessionid"].value))
     return prepared
 
 

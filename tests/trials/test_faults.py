@@ -18,8 +18,8 @@ from urllib.parse import quote
 
 import pytest
 import websockets
-from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
+from django.test import Client
 
 from legalsim.roles import Role
 from tests.browser import CHROMIUM, chromium_start, page_logged_in
@@ -149,17 +149,10 @@ def players_make(count: int) -> list[Player]:
     players = []
     for index in range(count):
         user = person(f"fault{index}", Role.STUDENT)
-        session = SessionStore()
-        session.update(
-            {
-                "_auth_user_id": str(user.pk),
-                "_auth_user_backend": "django.contrib.auth.backends.ModelBackend",
-                "_auth_user_hash": user.get_session_auth_hash(),
-            }
-        )
-        session.create()
+        browser = Client()
+        browser.force_login(user)
         trial = trial_create(case=case, humans={"plaintiff_lawyer": user}, stages=["FIT"])
-        players.append(Player(trial.pk, session.session_key))
+        players.append(Player(trial.pk, browser.cookies["sessionid"].value))
     return players
 
 
