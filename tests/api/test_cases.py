@@ -7,6 +7,7 @@ import json
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from tests.cases import case_stored
 from tests.conftest import CIVIL_CASE
 from tests.trials.agents.test_visibility import plant
 from trials.models import Case
@@ -14,19 +15,8 @@ from trials.models import Case
 pytestmark = pytest.mark.django_db
 
 
-def store(seed: dict) -> Case:
-    return Case.objects.create(
-        id=seed["id"],
-        procedure=seed["procedure"],
-        title=seed["title"],
-        language=seed["language"],
-        cause_of_action=seed["cause_of_action"],
-        seed=seed,
-    )
-
-
 def test_a_student_searches_the_library_by_title_and_procedure(student, demo_case):
-    store(CIVIL_CASE)
+    case_stored(CIVIL_CASE)
     everything = student.get("/api/cases/").json()
     assert {case["id"] for case in everything["results"]} == {demo_case, CIVIL_CASE["id"]}
     found = student.get("/api/cases/", {"q": "lending"}).json()["results"]
@@ -36,7 +26,7 @@ def test_a_student_searches_the_library_by_title_and_procedure(student, demo_cas
 
 def test_a_student_never_receives_evaluation_only_fields_an_instructor_does(student, instructor):
     seed, planted = plant(CIVIL_CASE)
-    store(seed)
+    case_stored(seed)
     hidden = [canary for label, canary in planted.items() if label.startswith("eval:")]
     shown = student.get(f"/api/cases/{seed['id']}/")
     assert shown.status_code == 200

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.api.conftest import CASE
+from tests.cases import case_stored
 from tests.conftest import CIVIL_CASE
 from tests.trials.agents.test_visibility import plant
 from tests.users import person
@@ -80,14 +81,7 @@ def test_an_instructor_takes_over_a_students_seat(student, instructor, demo_case
 
 
 def finished_trial(seed: dict, seat: str, username: str) -> Trial:
-    Case.objects.create(
-        id=seed["id"],
-        procedure=seed["procedure"],
-        title=seed["title"],
-        language=seed["language"],
-        cause_of_action=seed["cause_of_action"],
-        seed=seed,
-    )
+    case_stored(seed)
     trial = trial_simulate(case=Case.objects.get(pk=seed["id"]), backend="scripted")
     Seat.objects.filter(trial=trial, seat=seat).update(user=person(username))
     return trial

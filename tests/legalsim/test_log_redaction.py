@@ -9,9 +9,9 @@ import pytest
 
 from legalsim.log_redaction import SecretRedactingFilter
 from legalsim.roles import Role
+from tests.cases import case_stored
 from tests.users import person
 from trials.agents.llm import LLMCall, LLMClient, LLMError
-from trials.models import Case
 from trials.services import trial_simulate
 
 CANARY_KEY = "sk-canary-7f3a9c1e5b2d4068"
@@ -24,9 +24,7 @@ def test_an_llm_trial_logs_neither_the_key_nor_the_case_text_at_debug(
 ):
     openai_settings.OPENAI_API_KEY = CANARY_KEY
     civil_seed["first_instance"]["facts_and_reasons"] = f"{CANARY_TEXT}: the loan was never repaid."
-    case = Case.objects.create(
-        id=civil_seed["id"], procedure="civil", title="t", language="en", cause_of_action="loan", seed=civil_seed
-    )
+    case = case_stored(civil_seed)
     person("student", Role.STUDENT)
     llm_server.fail_next(("status", 500))
     with caplog.at_level(logging.DEBUG):

@@ -14,16 +14,11 @@ from tests.conftest import ROOT
 REDIS_URL = os.environ.get("REDIS_URL")
 
 
-def settings_under(env: dict[str, str]) -> dict:
-    """Load the settings module in a fresh interpreter with ``env`` and report what it chose."""
-    script = (
-        "import json, django; from django.conf import settings; django.setup();"
-        "print(json.dumps({'engine': settings.DATABASES['default']['ENGINE'],"
-        "'layer': settings.CHANNEL_LAYERS['default']['BACKEND'], 'eager': settings.CELERY_TASK_ALWAYS_EAGER,"
-        "'broker': settings.CELERY_BROKER_URL, 'backend': settings.LEGALSIM_AGENT_BACKEND,"
-        "'pool': settings.DATABASES['default'].get('OPTIONS', {}).get('pool')}))"
-    )
-    clean = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "REDIS_URL")}
+def setting_values(env: dict[str, str], *names: str) -> list:
+    """The named settings as a fresh interpreter with only ``env`` (of the DJANGO_ and service variables) sees them."""
+    script = f"import json, django; from django.conf import settings as s; django.setup(); print(json.dumps([getattr(s, n) for n in {names!r}]))"
+    ignored = ("DJANGO_", "DATABASE_URL", "REDIS_URL")
+    clean = {key: value for key, value in os.environ.items() if not key.startswith(ignored)}
     result = subprocess.run(
         [sys.executable, "-c", script],
         env={**clean, "DJANGO_SETTINGS_MODULE": "legalsim.settings", **env},
@@ -33,6 +28,21 @@ def settings_under(env: dict[str, str]) -> dict:
     )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
+
+
+def settings_under(env: dict[str, str]) -> dict:
+    """What the settings chose for the database, channel layer, Celery and agents under ``env``."""
+    databases, layers, eager, broker, backend = setting_values(
+        env, "DATABASES", "CHANNEL_LAYERS", "CELERY_TASK_ALWAYS_EAGER", "CELERY_BROKER_URL", "LEGALSIM_AGENT_BACKEND"
+    )
+    return {
+        "engine": databases["default"]["ENGINE"],
+        "layer": layers["default"]["BACKEND"],
+        "eager": eager,
+        "broker": broker,
+        "backend": backend,
+        "pool": databases["default"].get("OPTIONS", {}).get("pool"),
+    }
 
 
 def test_embedded_defaults_need_no_service():
@@ -120,22 +130,6 @@ def test_production_refuses_to_start_with_the_development_secret_key():
 def test_production_refuses_to_start_in_debug_mode():
     result = run_manage({**PRODUCTION_ENV, "DJANGO_DEBUG": "1"}, "check")
     assert result.returncode != 0 and "needs DJANGO_DEBUG off" in result.stderr
-
-
-def setting_values(env: dict[str, str], *names: str) -> list:
-    """The named settings as a fresh interpreter with only ``env`` (of the DJANGO_ and service variables) sees them."""
-    script = f"import json, django; from django.conf import settings as s; django.setup(); print(json.dumps([getattr(s, n) for n in {names!r}]))"
-    ignored = ("DJANGO_", "DATABASE_URL", "REDIS_URL")
-    clean = {key: value for key, value in os.environ.items() if not key.startswith(ignored)}
-    result = subprocess.run(
-        [sys.executable, "-c", script],
-        env={**clean, "DJANGO_SETTINGS_MODULE": "legalsim.settings", **env},
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
 
 
 def test_production_cookies_are_https_only_and_hsts_is_on():

@@ -6,8 +6,9 @@ import pytest
 from django.urls import reverse
 
 from legalsim.roles import Role
+from tests.cases import case_stored
 from tests.users import person
-from trials.models import Case, Trial
+from trials.models import Trial
 from trials.scoring.capabilities import CAPABILITIES
 from trials.scoring.charts import heatmap_svg, trend_svg
 from trials.services import trial_simulate
@@ -31,14 +32,7 @@ def payload_trial(civil_seed: dict) -> Trial:
     civil_seed["first_instance"]["claims"][0] = f"Repay {IMG} the principal"
     civil_seed["first_instance"]["facts_and_reasons"] = f"The loan {IMG} was never repaid. {SCRIPT}"
     civil_seed["first_instance"]["evidence"][0]["name"] = f"IOU {IMG}"
-    case = Case.objects.create(
-        id=civil_seed["id"],
-        procedure="civil",
-        title=civil_seed["title"],
-        language="en",
-        cause_of_action="loan",
-        seed=civil_seed,
-    )
+    case = case_stored(civil_seed)
     return trial_simulate(case=case, backend="scripted")
 
 

@@ -12,6 +12,7 @@ from channels.testing import WebsocketCommunicator
 from django.db import connections
 
 from legalsim.roles import Role
+from tests.cases import case_stored
 from tests.conftest import DEMO_CASES
 from tests.users import person
 from trials import driver
@@ -37,14 +38,7 @@ def make_trial(
     humans: dict[str, str], stages: list[str] | None = ("FIT",), case_id: str = CASE, seed: dict | None = None
 ) -> Trial:
     if seed is not None:
-        Case.objects.create(
-            id=seed["id"],
-            procedure=seed["procedure"],
-            title=seed["title"],
-            language=seed["language"],
-            cause_of_action=seed["cause_of_action"],
-            seed=seed,
-        )
+        case_stored(seed)
     else:
         cases_import(paths=[DEMO_CASES / f"{case_id}.json"])
     users = {seat: person(name, Role.STUDENT) for seat, name in humans.items()}

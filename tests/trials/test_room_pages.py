@@ -7,10 +7,11 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from legalsim.roles import Role
+from tests.cases import case_stored
 from tests.conftest import DEMO_CASES
 from tests.trials.agents.test_visibility import plant
 from tests.users import person
-from trials.models import Case, Trial
+from trials.models import Trial
 from trials.services import cases_import
 
 pytestmark = pytest.mark.django_db
@@ -57,14 +58,7 @@ def test_play_creates_a_trial_with_my_seat_and_opens_the_room(client, student):
 
 def test_the_room_shows_my_seat_only_what_it_may_see(client, student):
     seed, planted = plant(json.loads((DEMO_CASES / "en-civil-traffic-accident.json").read_text()))
-    Case.objects.create(
-        id=seed["id"],
-        procedure="civil",
-        title=seed["title"],
-        language="en",
-        cause_of_action=seed["cause_of_action"],
-        seed=seed,
-    )
+    case_stored(seed)
     client.post(reverse("trials:trial_play", args=[seed["id"]]), {"seats": ["plaintiff_lawyer"], "stage": "all"})
     page = client.get(reverse("trials:trial_room", args=[Trial.objects.get().pk])).content.decode()
     assert planted["facts:plaintiff"] in page, "the seat's own facts are in its case file"
@@ -94,14 +88,7 @@ def test_a_second_student_takes_the_opposing_seat_by_link(client, student, djang
 def test_case_text_in_the_room_is_escaped(client, student):
     seed = json.loads((DEMO_CASES / "en-civil-traffic-accident.json").read_text())
     seed["first_instance"]["claims"][0] = "<img src=x onerror=alert(1)>"
-    Case.objects.create(
-        id=seed["id"],
-        procedure="civil",
-        title=seed["title"],
-        language="en",
-        cause_of_action=seed["cause_of_action"],
-        seed=seed,
-    )
+    case_stored(seed)
     client.post(reverse("trials:trial_play", args=[seed["id"]]), {"seats": ["plaintiff_lawyer"], "stage": "FIT"})
     page = client.get(reverse("trials:trial_room", args=[Trial.objects.get().pk])).content.decode()
     assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page

@@ -8,6 +8,7 @@ import re
 import pytest
 from django.core.management import CommandError, call_command
 
+from tests.cases import case_stored
 from tests.conftest import DEMO_CASES
 from tests.llm_server import tool_names
 from tests.trials.agents.test_visibility import plant
@@ -55,14 +56,7 @@ def test_an_llm_life_cycle_runs_every_stage_with_per_role_models(openai_settings
 
 def test_prompts_never_carry_evaluation_only_fields(openai_settings, llm_server, capsys):
     seed, planted = plant(json.loads((DEMO_CASES / "en-civil-commercial-lease.json").read_text()))
-    Case.objects.create(
-        id=seed["id"],
-        procedure="civil",
-        title=seed["title"],
-        language="en",
-        cause_of_action=seed["cause_of_action"],
-        seed=seed,
-    )
+    case_stored(seed)
     for target in ("plaintiff", "defendant"):
         simulate(capsys, seed["id"], "--target-side", target)
     sent = json.dumps(llm_server.requests, ensure_ascii=False)
