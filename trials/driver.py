@@ -75,7 +75,6 @@ class _Layer:
     """Whether the channel layer (Redis) answered lately, shared by every trial of the process."""
 
     RETRY_S = 0.5
-    TIMEOUT_S = 1.0
     down_until = 0.0
 
 
@@ -93,7 +92,7 @@ async def broadcast(trial_id: int, frame: dict[str, Any]) -> bool:
     layer, group = get_channel_layer(), group_name(trial_id)
     message = {"type": "trial.frame", "frame": frame}
     try:
-        await asyncio.wait_for(layer.group_send(group, message), _Layer.TIMEOUT_S)
+        await layer.group_send(group, message)
     except Exception as error:
         if _Layer.down_until == 0.0:
             logger.warning("channel layer unreachable, frames are dropped until it answers: %s", error)
