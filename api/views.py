@@ -31,7 +31,7 @@ from annotation.studies import StudyError, assignment_claim, assignment_submit, 
 from api import serializers as s
 from api.permissions import PUBLIC, HasAbility
 from legalsim.roles import Ability, can
-from trials.live import LiveError, seat_release, seat_take, seats_of, transcript_for, trial_create
+from trials.live import LiveError, NotSeated, reader_seats, seat_release, seat_take, transcript_for, trial_create
 from trials.models import Trial
 from trials.selectors import case_search, trials_seated
 from trials.services import BackendUnavailable, cases_import
@@ -190,12 +190,12 @@ class TrialTranscriptView(APIView):
     @extend_schema(responses={200: s.TranscriptSerializer})
     def get(self, request: Request, trial_id: int) -> Response:
         trial = get_object_or_404(Trial, pk=trial_id)
-        teacher = can(request.user, Ability.TEACH)
-        my_seats = seats_of(trial, request.user)
-        if not (teacher or my_seats):
-            raise NotFound("no such trial")
+        try:
+            seats = reader_seats(trial, request.user)
+        except NotSeated:
+            raise NotFound("no such trial") from None
         state = trial.engine_state
-        stages = transcript_for(state, None if teacher else my_seats)
+        stages = transcript_for(state, seats)
         return Response(s.TranscriptSerializer({"trial": trial.pk, "finished": state.finished, "stages": stages}).data)
 
 

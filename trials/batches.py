@@ -113,7 +113,7 @@ def batch_progress(batch: Batch) -> Progress:
     counts = dict(batch.runs.values_list("status").annotate(count=Count("id")).values_list("status", "count"))
     return Progress(
         total=sum(counts.values()),
-        **{status: counts.get(status, 0) for status in ("queued", "sent", "running", "finished", "paused")},
+        **{status: counts.get(status, 0) for status in BatchRun.Status.values},
     )
 
 
@@ -124,31 +124,28 @@ def batch_dispatch(*, batch: Batch, send: Send) -> int:
     alive = Q(status=BatchRun.Status.SENT, sent_at__gte=stale) | Q(
         status=BatchRun.Status.RUNNING, heartbeat_at__gte=stale
     )
-    abandoned = Q(status=BatchRun.Status.SENT, sent_at__lt=stale) | Q(
-        status=BatchRun.Status.RUNNING, heartbeat_at__lt=stale
-    )
     room = batch.concurrency - batch.runs.filter(alive).count()
     if room <= 0:
         return 0
-    ready = list(batch.runs.filter(abandoned).order_by("id")[:room].values_list("id", flat=True)) + list(
-        batch.runs.filter(status=BatchRun.Status.QUEUED).order_by("id")[:room].values_list("id", flat=True)
-    )
-    sent = [run_id for run_id in ready[:room] if _mark_sent(run_id, stale)]
+    abandoned = batch.runs.filter(_abandoned(stale)).order_by("id")[:room]
+    queued = batch.runs.filter(status=BatchRun.Status.QUEUED).order_by("id")[:room]
+    ready = [*abandoned.values_list("id", flat=True), *queued.values_list("id", flat=True)][:room]
+    sent = [run_id for run_id in ready if _mark_sent(run_id, stale)]
     for run_id in sent:
         send(run_id)
     return len(sent)
 
 
+def _abandoned(stale) -> Q:
+    """Runs sent or running with no sign of life since ``stale``."""
+    return Q(status=BatchRun.Status.SENT, sent_at__lt=stale) | Q(status=BatchRun.Status.RUNNING, heartbeat_at__lt=stale)
+
+
 def _mark_sent(run_id: int, stale) -> bool:
     """Mark a run sent unless someone claimed it meanwhile."""
+    sendable = Q(status=BatchRun.Status.QUEUED) | _abandoned(stale)
     return bool(
-        BatchRun.objects.filter(pk=run_id)
-        .filter(
-            Q(status=BatchRun.Status.QUEUED)
-            | Q(status=BatchRun.Status.SENT, sent_at__lt=stale)
-            | Q(status=BatchRun.Status.RUNNING, heartbeat_at__lt=stale)
-        )
-        .update(status=BatchRun.Status.SENT, sent_at=timezone.now())
+        BatchRun.objects.filter(sendable, pk=run_id).update(status=BatchRun.Status.SENT, sent_at=timezone.now())
     )
 
 

@@ -78,8 +78,8 @@ class _Layer:
     down_until = 0.0
 
 
-async def broadcast(trial_id: int, frame: dict[str, Any]) -> bool:
-    """Send ``frame`` to the trial's sockets; False when the channel layer is unreachable.
+async def broadcast(trial_id: int, frame: dict[str, Any]) -> None:
+    """Send ``frame`` to the trial's sockets, or drop it when the channel layer is unreachable.
 
     Delivery is at most once, like the pub/sub layer's own: a frame lost while Redis is down
     is not retried, since every turn is in the database and a socket that missed one gets it
@@ -88,7 +88,7 @@ async def broadcast(trial_id: int, frame: dict[str, Any]) -> bool:
     connection.
     """
     if time.monotonic() < _Layer.down_until:
-        return False
+        return
     layer, group = get_channel_layer(), group_name(trial_id)
     message = {"type": "trial.frame", "frame": frame}
     try:
@@ -97,11 +97,10 @@ async def broadcast(trial_id: int, frame: dict[str, Any]) -> bool:
         if _Layer.down_until == 0.0:
             logger.warning("channel layer unreachable, frames are dropped until it answers: %s", error)
         _Layer.down_until = time.monotonic() + _Layer.RETRY_S
-        return False
+        return
     if _Layer.down_until:
         logger.warning("channel layer answers again")
         _Layer.down_until = 0.0
-    return True
 
 
 def wake(trial_id: int) -> None:

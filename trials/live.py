@@ -95,6 +95,22 @@ def seats_of(trial: Trial, user: AbstractBaseUser) -> list[str]:
     return list(trial.seats.filter(user=user).values_list("seat", flat=True)) if user.is_authenticated else []
 
 
+class NotSeated(LookupError):
+    """The user holds no seat in the trial and may not read every trial: for them it is not there."""
+
+
+def reader_seats(trial: Trial, user: AbstractBaseUser) -> list[str] | None:
+    """The seats through which ``user`` reads a finished or running trial (its transcript,
+    its scorecard): ``None``, meaning everything, for instructors; their own seats for a
+    participant; ``NotSeated`` for anyone else."""
+    if can(user, Ability.TEACH):
+        return None
+    seats = seats_of(trial, user)
+    if not seats:
+        raise NotSeated(trial.pk)
+    return seats
+
+
 @dataclass(frozen=True)
 class SayResult:
     turn: TurnRecord

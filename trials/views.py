@@ -11,6 +11,8 @@ from trials.batches import batch_progress, persona_levels
 from trials.engine.machine import stage_participants
 from trials.live import (
     LiveError,
+    NotSeated,
+    reader_seats,
     seat_release,
     seat_take,
     seat_view_for,
@@ -145,20 +147,27 @@ def trial_leave(request: HttpRequest, trial_id: int) -> HttpResponse:
 def trial_transcript(request: HttpRequest, trial_id: int) -> HttpResponse:
     """A printable transcript. Staff read everything; a participant reads what their seats
     may: the dialogue of stages they took part in and the documents their views show."""
-    trial = get_object_or_404(Trial.objects.select_related("case"), pk=trial_id)
-    my_seats = seats_of(trial, request.user)
-    if not (can(request.user, Ability.TEACH) or my_seats):
-        raise Http404("no such trial")
+    trial, seats = _trial_for_reader(request, trial_id)
     state = trial.engine_state
     return render(
         request,
         "trials/transcript.html",
         {
             "trial": trial,
-            "stages": transcript_for(state, None if can(request.user, Ability.TEACH) else my_seats),
+            "stages": transcript_for(state, seats),
             "finished": state.finished,
         },
     )
+
+
+def _trial_for_reader(request: HttpRequest, trial_id: int) -> tuple[Trial, list[str] | None]:
+    """The trial and the seats the user reads it through (``reader_seats``); a 404 for
+    someone who may not read it."""
+    trial = get_object_or_404(Trial.objects.select_related("case"), pk=trial_id)
+    try:
+        return trial, reader_seats(trial, request.user)
+    except NotSeated:
+        raise Http404("no such trial") from None
 
 
 @ability_required(Ability.PLAY)
@@ -177,9 +186,7 @@ def trial_join(request: HttpRequest, trial_id: int) -> HttpResponse:
 def trial_scorecard(request: HttpRequest, trial_id: int) -> HttpResponse:
     """The target lawyer's scorecard: capabilities with their items, each deduction linked to
     the transcript; what the reference held that was not raised only once the trial is over."""
-    trial = get_object_or_404(Trial.objects.select_related("case"), pk=trial_id)
-    if not (can(request.user, Ability.TEACH) or seats_of(trial, request.user)):
-        raise Http404("no such trial")
+    trial, _ = _trial_for_reader(request, trial_id)
     score = scorecard_for(trial)
     finished = trial.status == Trial.Status.FINISHED
     return render(
