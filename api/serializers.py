@@ -9,10 +9,11 @@ from rest_framework import serializers
 
 from annotation.models import Assignment, Study, Trajectory
 from legalsim.roles import Ability, can
+from trials.agents.visibility import case_brief, public_header
 from trials.live import seats_of
 from trials.models import Case, Trial
-from trials.procedures.seats import PLAYABLE_SEATS
-from trials.selectors import case_public_seed, seats_open_to
+from trials.procedures.seats import CIVIL_SIDES, PLAYABLE_SEATS
+from trials.selectors import seats_open_to
 
 ALL_PLAYABLE = sorted({seat for seats in PLAYABLE_SEATS.values() for seat in seats})
 
@@ -31,15 +32,30 @@ class CaseQuerySerializer(serializers.Serializer):
 
 
 class CaseDetailSerializer(serializers.ModelSerializer):
-    seed = serializers.SerializerMethodField(help_text="the case file; evaluation-only fields for teachers only")
+    seed = serializers.SerializerMethodField(
+        help_text="instructors: the whole case file; anyone else: what is public before a trial "
+        "(title, cause of action, court, parties, provenance)"
+    )
+    brief = serializers.SerializerMethodField(
+        help_text="with ?seat=SEAT (and ?target_side=): what that seat may see at its first stage"
+    )
 
     class Meta:
         model = Case
-        fields = ["id", "procedure", "title", "language", "cause_of_action", "seed"]
+        fields = ["id", "procedure", "title", "language", "cause_of_action", "seed", "brief"]
 
     def get_seed(self, case: Case) -> dict[str, Any]:
-        """Participants get the seed without its evaluation-only fields, as on the case page."""
-        return case.seed if can(self.context["request"].user, Ability.TEACH) else case_public_seed(case.seed)
+        """The same split as the case page: one visibility rule (``case_brief``) for both."""
+        if can(self.context["request"].user, Ability.TEACH):
+            return case.seed
+        return {**public_header(case.seed), "provenance": case.seed.get("provenance")}
+
+    def get_brief(self, case: Case) -> dict[str, Any] | None:
+        query = self.context["request"].query_params
+        seat, side = query.get("seat"), query.get("target_side")
+        if seat not in PLAYABLE_SEATS[case.procedure]:
+            return None
+        return case_brief(case.seed, seat, target_side=side if side in CIVIL_SIDES else None)
 
 
 class CaseImportSerializer(serializers.Serializer):
@@ -55,7 +71,9 @@ class CaseImportResultSerializer(serializers.Serializer):
 class TrialCreateSerializer(serializers.Serializer):
     case = serializers.CharField(help_text="case id")
     seats = serializers.ListField(
-        child=serializers.ChoiceField(choices=ALL_PLAYABLE), required=False, default=list, help_text="seats you play"
+        child=serializers.ChoiceField(choices=ALL_PLAYABLE),
+        allow_empty=False,
+        help_text="seats you play (at least one: a trial nobody plays is a simulation, see `simulate`)",
     )
     stages = serializers.ListField(
         child=serializers.CharField(), required=False, default=list, help_text="stages to play; empty: all"

@@ -140,13 +140,17 @@ class TrialListView(generics.ListCreateAPIView):
 
 
 class TrialDetailView(generics.RetrieveAPIView):
-    """Any trial's status and the seats you may take; who holds which seat only for the people
-    seated and instructors (as the room and its join page show)."""
+    """A trial's status and seats, for its participants and instructors; anyone else gets
+    a 404, whether or not the trial exists."""
 
     ability = Ability.PLAY
     serializer_class = s.TrialSerializer
-    queryset = Trial.objects.select_related("case")
     lookup_url_kwarg = "trial_id"
+
+    def get_queryset(self):
+        if can(self.request.user, Ability.TEACH):
+            return Trial.objects.select_related("case")
+        return trials_seated(user=self.request.user)
 
 
 class TrialSeatsView(APIView):
@@ -189,8 +193,10 @@ class TrialTranscriptView(APIView):
 
     @extend_schema(responses={200: s.TranscriptSerializer})
     def get(self, request: Request, trial_id: int) -> Response:
-        trial = get_object_or_404(Trial, pk=trial_id)
+        trial = Trial.objects.filter(pk=trial_id).first()
         try:
+            if trial is None:
+                raise NotSeated(trial_id)
             seats = reader_seats(trial, request.user)
         except NotSeated:
             raise NotFound("no such trial") from None

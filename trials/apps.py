@@ -4,3 +4,16 @@ from django.apps import AppConfig
 class TrialsConfig(AppConfig):
     name = "trials"
     verbose_name = "Trials"
+
+    def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_out
+
+        from trials.fanout import session_ended
+
+        def close_sockets_of_the_session(sender, request, user, **kwargs) -> None:
+            """Signing out closes the trial sockets opened with that session at once."""
+            key = request.session.session_key if hasattr(request, "session") else None
+            if user is not None and key:
+                session_ended(user.pk, key)
+
+        user_logged_out.connect(close_sockets_of_the_session, weak=False, dispatch_uid="trials.session_ended")

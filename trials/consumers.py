@@ -1,21 +1,48 @@
 """The trial room's websocket (DESIGN.md websocket contract): thin; rules live in
-``trials.live`` and the engine, generation in ``trials.driver``."""
+``trials.live`` and the engine, generation in ``trials.driver``, parsing in
+``trials.protocol``.
+
+Rights are re-checked all the time: every message received re-reads the sender's seats and
+session; a seat taken or handed back anywhere makes every socket of the trial re-read its
+seats before the next frame (``trial.seats``); signing out closes the sockets opened with
+that session (``session.ended``).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import logging
 from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.contrib.sessions.backends.base import SessionBase
 
 from legalsim.roles import Ability, can
 from trials import driver
-from trials.engine.machine import JUDGE_CONTROLS, next_step
+from trials.engine.machine import JUDGE_CONTROLS, next_step, objection_refusal
 from trials.engine.steps import Speak
-from trials.live import LiveError, human_say, judge_control, seats_of, stage_heard_by, turns_after
+from trials.fanout import broadcast, group_name, user_group
+from trials.live import LiveError, human_say, judge_control, seats_of, stage_heard_by, trial_pause_set, turns_after
 from trials.models import Trial
-from trials.procedures.seats import seat_info
-from trials.protocol import END, ErrorCode, await_frame, error_frame, turn_delta, turn_end
+from trials.protocol import (
+    END,
+    BadMessage,
+    ClientMessage,
+    Control,
+    ErrorCode,
+    Objection,
+    Resume,
+    Say,
+    after_seq_parse,
+    await_frame,
+    client_message_parse,
+    error_frame,
+    turn_delta,
+    turn_end,
+)
+
+logger = logging.getLogger(__name__)
+CLOSE_SIGNED_OUT = 4401
+CLOSE_NO_SEAT = 4403
 
 
 class TrialConsumer(AsyncJsonWebsocketConsumer):
@@ -28,116 +55,155 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         if self.user is None or not self.user.is_authenticated:
             await self.send_json(error_frame(ErrorCode.NOT_AUTHENTICATED, "log in first"))
-            await self.close(code=4401)
+            await self.close(code=CLOSE_SIGNED_OUT)
             return
         trial = await driver.in_pool(Trial.objects.filter(pk=self.trial_id).first)()
         if trial is None:
             await self.close(code=4404)
             return
-        self.seats = await driver.in_pool(seats_of)(trial, self.user)
-        self.teacher = await driver.in_pool(can)(self.user, Ability.TEACH)
-        if not (self.seats or self.teacher):
-            await self.send_json(error_frame(ErrorCode.NOT_YOUR_SEAT, "take a seat in this trial first"))
-            await self.close(code=4403)
-            return
-        self.heard: dict[str, bool] = {}
         self.procedure = trial.procedure
-        self.group = driver.group_name(self.trial_id)
+        self.teacher = await driver.in_pool(can)(self.user, Ability.TEACH)
+        if not await self._seats_reread():
+            return
+        self.group = group_name(self.trial_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        query = parse_qs(self.scope.get("query_string", b"").decode())
-        await self._replay(int((query.get("after_seq") or ["0"])[0] or 0))
+        await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
+        query = parse_qs(self.scope.get("query_string", b"").decode(errors="replace"))
+        try:
+            after_seq = after_seq_parse((query.get("after_seq") or ["0"])[0] or 0)
+        except BadMessage as error:
+            await self.send_json(error_frame(ErrorCode.BAD_MESSAGE, f"{error}; replaying from the start"))
+            after_seq = 0
+        await self._replay(after_seq)
         driver.ensure_driver(self.trial_id)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.channel_layer.group_discard(user_group(self.user.pk), self.channel_name)
 
-    async def receive_json(self, content: Any, **kwargs) -> None:
-        if not isinstance(content, dict) or content.get("type") not in ("say", "resume", "control", "objection"):
-            await self.send_json(
-                error_frame(ErrorCode.BAD_MESSAGE, "expected a say, resume, control or objection message")
-            )
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs) -> None:
+        """Every frame a client sends: parsed into a typed message or answered ``bad_message``;
+        the socket stays open whatever arrives."""
+        try:
+            message = client_message_parse(text_data, bytes_data)
+        except BadMessage as error:
+            await self.send_json(error_frame(ErrorCode.BAD_MESSAGE, str(error)))
             return
-        if content["type"] == "objection":
-            await self._object(content)
+        if not await self._session_alive() or not await self._seats_reread():
             return
-        if content["type"] == "resume":
-            await self._replay(int(content.get("after_seq") or 0))
-        elif content["type"] == "say":
-            await self._say(content)
+        try:
+            await self._handle(message)
+        except Exception:
+            logger.exception("trial %s: message %r failed", self.trial_id, type(message).__name__)
+            await self.send_json(error_frame(ErrorCode.SERVER_ERROR, "the server could not handle that message"))
+
+    async def _handle(self, message: ClientMessage) -> None:
+        if isinstance(message, Resume):
+            await self._replay(message.after_seq)
+        elif isinstance(message, Say):
+            await self._say(message)
+        elif isinstance(message, Objection):
+            await self._object(message)
         else:
-            await self._control(content)
+            await self._control(message)
 
-    async def _say(self, content: dict) -> None:
+    async def _session_alive(self) -> bool:
+        """A cookie socket lives as long as its session: signed out elsewhere, it closes."""
+        session: SessionBase | None = self.scope.get("session")
+        key = session.session_key if session is not None else None
+        if key is None or await driver.in_pool(session.exists)(key):
+            return True
+        await self._close_signed_out()
+        return False
+
+    async def _seats_reread(self) -> bool:
+        """The seats this person holds now; someone left with none (and no instructor) is shown out."""
+        self.seats = await driver.in_pool(seats_of)(self.trial_id, self.user)
+        self.heard: dict[str, bool] = {}
+        if self.seats or self.teacher:
+            return True
+        await self.send_json(error_frame(ErrorCode.NOT_YOUR_SEAT, "take a seat in this trial first"))
+        await self.close(code=CLOSE_NO_SEAT)
+        return False
+
+    async def _close_signed_out(self) -> None:
+        await self.send_json(error_frame(ErrorCode.NOT_AUTHENTICATED, "you signed out; sign in again"))
+        await self.close(code=CLOSE_SIGNED_OUT)
+
+    async def _say(self, message: Say) -> None:
         try:
             result = await driver.in_pool(human_say)(
                 trial_id=self.trial_id,
                 user=self.user,
-                text=str(content.get("text") or ""),
-                client_id=str(content.get("client_id") or ""),
-                decision=content.get("decision"),
-                sections=content.get("sections") if isinstance(content.get("sections"), dict) else None,
+                text=message.text,
+                client_id=message.client_id,
+                decision=message.decision,
+                sections=message.sections,
             )
         except LiveError as error:
             await self.send_json(error_frame(error.code, str(error)))
             return
         if not result.duplicate:
-            await driver.broadcast(self.trial_id, turn_end(result.turn))
+            await broadcast(self.trial_id, turn_end(result.turn))
             driver.wake(self.trial_id)
         else:
             await self._send_turn(turn_end(result.turn))
 
-    async def _object(self, content: dict) -> None:
-        """A lawyer seat objects to the other side's statement while it streams."""
-        advocates = [
-            seat for seat in self.seats if seat_info(self.procedure, seat).role in ("lawyer", "attorney", "prosecutor")
-        ]
-        if not advocates:
-            await self.send_json(error_frame(ErrorCode.NOT_YOUR_SEAT, "only counsel may object"))
+    async def _object(self, message: Objection) -> None:
+        """Counsel objects to the other side's statement while it streams, in a hearing they
+        take part in (the engine's ``objection_refusal`` says when)."""
+        speaker = driver.speaking_seat(self.trial_id)
+        if speaker is None:
+            await self.send_json(error_frame(ErrorCode.NOT_YOUR_TURN, "there is no statement in progress to object to"))
             return
-        seat = advocates[0]
-        refused = driver.objection_raise(
-            self.trial_id, seat=seat, side=seat_info(self.procedure, seat).side, ground=str(content.get("ground") or "")
-        )
+        trial = await driver.in_pool(Trial.objects.get)(pk=self.trial_id)
+        state = trial.engine_state
+        refusals = {seat: objection_refusal(state, seat=seat, speaker_seat=speaker) for seat in self.seats}
+        seat = next((seat for seat, refusal in refusals.items() if refusal is None), None)
+        if seat is None:
+            reason = next(iter(refusals.values()), None) or "only counsel seated in this hearing may object"
+            await self.send_json(error_frame(ErrorCode.NOT_YOUR_TURN, reason))
+            return
+        refused = driver.objection_raise(self.trial_id, seat=seat, ground=message.ground)
         if refused:
             await self.send_json(error_frame(ErrorCode.NOT_YOUR_TURN, refused))
 
-    async def _control(self, content: dict) -> None:
-        allowed = "judge" in self.seats or self.teacher
-        if not allowed:
-            await self.send_json(
-                error_frame(ErrorCode.NOT_YOUR_SEAT, "only the judge seat or an instructor controls the trial")
+    async def _control(self, message: Control) -> None:
+        if message.action in (*JUDGE_CONTROLS, "question"):
+            await self._steer(message)
+            return
+        if message.action not in ("pause", "resume"):
+            await self.send_json(error_frame(ErrorCode.UNSUPPORTED, f"control {message.action!r} is not supported"))
+            return
+        try:
+            await driver.in_pool(trial_pause_set)(
+                trial_id=self.trial_id, user=self.user, paused=message.action == "pause"
             )
+        except LiveError as error:
+            await self.send_json(error_frame(error.code, str(error)))
             return
-        action = content.get("action")
-        if action in (*JUDGE_CONTROLS, "question"):
-            await self._steer(action, content)
-            return
-        if action not in ("pause", "resume"):
-            await self.send_json(error_frame(ErrorCode.UNSUPPORTED, f"control {action!r} is not supported"))
-            return
-        status = Trial.Status.PAUSED if action == "pause" else Trial.Status.RUNNING
-        await driver.in_pool(Trial.objects.filter(pk=self.trial_id).update)(status=status)
+        driver.ensure_driver(self.trial_id)
         driver.wake(self.trial_id)
-        await driver.broadcast(self.trial_id, {"type": "control", "action": action})
+        await broadcast(self.trial_id, {"type": "control", "action": message.action})
 
-    async def _steer(self, action: str, content: dict) -> None:
+    async def _steer(self, message: Control) -> None:
         """Waits for the statement being made to end, then changes the procedure."""
         async with driver.step_lock(self.trial_id):
             try:
                 result = await driver.in_pool(judge_control)(
                     trial_id=self.trial_id,
                     user=self.user,
-                    action=action,
-                    seat=str(content.get("seat") or ""),
-                    text=str(content.get("text") or ""),
+                    action=message.action,
+                    seat=message.seat,
+                    text=message.text,
                 )
             except LiveError as error:
                 await self.send_json(error_frame(error.code, str(error)))
                 return
         if result.turn is not None:
-            await driver.broadcast(self.trial_id, turn_end(result.turn))
-        await driver.broadcast(self.trial_id, {"type": "control", "action": action, "phase": result.phase})
+            await broadcast(self.trial_id, turn_end(result.turn))
+        await broadcast(self.trial_id, {"type": "control", "action": message.action, "phase": result.phase})
         driver.wake(self.trial_id)
 
     async def _replay(self, after_seq: int) -> None:
@@ -154,14 +220,24 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             if current["text"]:
                 await self._send_turn(turn_delta(current["start"]["seq"], current["text"], 0))
         state = trial.engine_state
-        step = next_step(state)
         if state.finished:
             await self.send_json(END)
-        elif isinstance(step, Speak) and step.seat in state.human_seats and trial.status == Trial.Status.WAITING:
-            await self.send_json(await_frame(step, state.language))
+        elif trial.status == Trial.Status.WAITING:
+            step = next_step(state)
+            if isinstance(step, Speak) and step.seat in state.human_seats:
+                await self.send_json(await_frame(step, state.language))
 
     async def trial_frame(self, event: dict) -> None:
         await self._send_turn(event["frame"])
+
+    async def trial_seats(self, event: dict) -> None:
+        """A seat of this trial changed hands: the next frame goes out under the rights held now."""
+        await self._seats_reread()
+
+    async def session_ended(self, event: dict) -> None:
+        session: SessionBase | None = self.scope.get("session")
+        if session is not None and session.session_key == event["session_key"]:
+            await self._close_signed_out()
 
     async def _send_turn(self, frame: dict) -> None:
         """Send a frame once: turns replayed and broadcast are deduplicated by seq and offset."""
@@ -192,8 +268,13 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(frame)
 
     async def _hears(self, frame: dict) -> bool:
-        """Turn frames reach only the seats that hear their stage (instructors hear all)."""
-        if self.teacher or frame.get("type") not in ("turn.start", "turn.delta", "turn.end"):
+        """Turn frames reach only the seats that hear their stage (instructors hear all); a
+        socket whose person holds no seat any more hears nothing."""
+        if self.teacher:
+            return True
+        if not self.seats:
+            return False
+        if frame.get("type") not in ("turn.start", "turn.delta", "turn.end"):
             return True
         if frame["type"] == "turn.delta":
             return frame["seq"] in self.sent_starts

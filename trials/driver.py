@@ -13,11 +13,9 @@ import asyncio
 import functools
 import logging
 import re
-import time
 from typing import Any
 
 from channels.db import DatabaseSyncToAsync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -31,11 +29,23 @@ from trials.engine.machine import (
     apply_stage_end,
     apply_stage_start,
     next_step,
+    objection_refusal,
 )
 from trials.engine.state import TrialState
 from trials.engine.steps import End, MemoryUpdate, Reply, Speak, StageEnd, StageStart, Step, UpdateMemory
+from trials.fanout import broadcast
 from trials.models import Trial
-from trials.protocol import END, artifact_frame, await_frame, stage_frame, turn_delta, turn_end, turn_start
+from trials.protocol import (
+    END,
+    ErrorCode,
+    artifact_frame,
+    await_frame,
+    error_frame,
+    stage_frame,
+    turn_delta,
+    turn_end,
+    turn_start,
+)
 from trials.services import agent_participants, records_store
 
 logger = logging.getLogger(__name__)
@@ -56,51 +66,20 @@ objections: dict[int, tuple[str, str]] = {}
 """trial id -> (objecting seat, ground), raised while the opponent's turn streams."""
 
 
-def objection_raise(trial_id: int, *, seat: str, side: str, ground: str) -> str | None:
-    """Queue an objection against the turn streaming now; the reason it is refused, or None."""
-    current = in_progress.get(trial_id)
-    if current is None:
+def objection_raise(trial_id: int, *, seat: str, ground: str) -> str | None:
+    """Queue ``seat``'s objection against the statement streaming now (the engine's rules were
+    checked by the caller and are checked again when it is recorded); the reason it is
+    refused, or None."""
+    if trial_id not in in_progress:
         return "there is no statement in progress to object to"
-    if current["start"]["side"] == side or current["start"]["role"] in ("judge", "stenographer"):
-        return "you may object only to the other side's statement"
     objections[trial_id] = (seat, ground.strip() or "objection")
     return None
 
 
-def group_name(trial_id: int) -> str:
-    return f"trial.{trial_id}"
-
-
-class _Layer:
-    """Whether the channel layer (Redis) answered lately, shared by every trial of the process."""
-
-    RETRY_S = 0.5
-    down_until = 0.0
-
-
-async def broadcast(trial_id: int, frame: dict[str, Any]) -> None:
-    """Send ``frame`` to the trial's sockets, or drop it when the channel layer is unreachable.
-
-    Delivery is at most once, like the pub/sub layer's own: a frame lost while Redis is down
-    is not retried, since every turn is in the database and a socket that missed one gets it
-    by ``resume``. A transport failure must never stop a trial. After a failure the layer
-    rests for ``RETRY_S``, so a hundred streaming trials do not each wait on a refused
-    connection.
-    """
-    if time.monotonic() < _Layer.down_until:
-        return
-    layer, group = get_channel_layer(), group_name(trial_id)
-    message = {"type": "trial.frame", "frame": frame}
-    try:
-        await layer.group_send(group, message)
-    except Exception as error:
-        if _Layer.down_until == 0.0:
-            logger.warning("channel layer unreachable, frames are dropped until it answers: %s", error)
-        _Layer.down_until = time.monotonic() + _Layer.RETRY_S
-        return
-    if _Layer.down_until:
-        logger.warning("channel layer answers again")
-        _Layer.down_until = 0.0
+def speaking_seat(trial_id: int) -> str | None:
+    """The seat whose statement is streaming in this process now."""
+    current = in_progress.get(trial_id)
+    return current["start"]["seat"] if current else None
 
 
 def wake(trial_id: int) -> None:
@@ -182,15 +161,19 @@ def _status_move(trial_id: int, current: str, status: str) -> None:
 
 
 async def _drive(trial_id: int) -> None:
+    """Walk the trial; whatever fails inside leaves it paused with the reason, resumable."""
     try:
         await _loop(trial_id)
     except asyncio.CancelledError:
         raise
-    except Exception:
+    except Exception as error:
         logger.exception("driver of trial %s stopped", trial_id)
-        raise
+        reason = f"the trial stopped on an unexpected error ({type(error).__name__}); resume it to try again"
+        await _set_status(trial_id, Trial.Status.PAUSED, reason)
+        await broadcast(trial_id, error_frame(ErrorCode.TRIAL_PAUSED, reason))
     finally:
         in_progress.pop(trial_id, None)
+        objections.pop(trial_id, None)
 
 
 async def _loop(trial_id: int) -> None:
@@ -236,28 +219,35 @@ def step_lock(trial_id: int) -> asyncio.Lock:
     return _step_locks.setdefault(trial_id, asyncio.Lock())
 
 
-async def _objection_record(trial_id: int, step: Speak) -> None:
-    """An objection stopped ``step``: only what was shown stays on the record, then the
-    objection; the judge's ruling is the next step of the trial (agent or person)."""
+async def _objection_record(trial_id: int, step: Speak) -> bool:
+    """An objection stops ``step``: only what was shown stays on the record, then the
+    objection; the judge's ruling is the next step of the trial (agent or person). False,
+    and the statement goes on, when the engine refuses the objection."""
     seat, ground = objections.pop(trial_id)
     shown = (in_progress.get(trial_id) or {}).get("text", "")
+    recorded = await _objection_store(trial_id, step, shown=shown, seat=seat, ground=ground)
+    if recorded is None:
+        return False
     in_progress.pop(trial_id, None)
-    cut = await _record(trial_id, step, Reply(text=f"{shown.rstrip()} —", tokens=0))
-    if cut is not None:
-        await broadcast(trial_id, turn_end(cut))
-        await broadcast(trial_id, turn_end(await _object(trial_id, seat=seat, ground=ground)))
+    for turn in recorded:
+        await broadcast(trial_id, turn_end(turn))
+    return True
 
 
 @in_pool
-def _object(trial_id: int, *, seat: str, ground: str) -> Any:
+def _objection_store(trial_id: int, step: Speak, *, shown: str, seat: str, ground: str) -> tuple | None:
+    """The cut statement and the objection, in one transaction, if the engine allows it."""
     with transaction.atomic():
         trial = Trial.objects.select_for_update().get(pk=trial_id)
         state = trial.engine_state
-        turn = apply_objection(state, seat=seat, ground=ground)
+        if next_step(state) != step or objection_refusal(state, seat=seat, speaker_seat=step.seat):
+            return None
+        cut = apply_reply(state, step, Reply(text=f"{shown.rstrip()} —", tokens=0))
+        objection = apply_objection(state, seat=seat, ground=ground, speaker_seat=step.seat)
         records_store(trial, state)
         trial.state = state.to_dict()
         trial.save(update_fields=["state"])
-        return turn
+        return cut, objection
 
 
 def _respond(agent: Any, step: Speak, state: TrialState) -> Any:
@@ -304,8 +294,7 @@ async def _agent_turn(trial_id: int, step: Speak, agent: Any, state: TrialState)
         agent.on_delta = lambda delta: loop.call_soon_threadsafe(live.put_nowait, delta)
     generation = asyncio.create_task(asyncio.to_thread(_respond, agent, step, state))
     while not generation.done() or not live.empty():
-        if trial_id in objections:
-            await _objection_record(trial_id, step)
+        if trial_id in objections and await _objection_record(trial_id, step):
             return
         try:
             delta = await asyncio.wait_for(live.get(), timeout=0.05)
@@ -317,10 +306,9 @@ async def _agent_turn(trial_id: int, step: Speak, agent: Any, state: TrialState)
     except ParticipantFailed as failure:
         in_progress.pop(trial_id, None)
         await _set_status(trial_id, Trial.Status.PAUSED, f"{step.seat} at {step.stage}: {failure}")
-        await broadcast(trial_id, {"type": "error", "code": "agent_failed", "message": str(failure)})
+        await broadcast(trial_id, error_frame(ErrorCode.AGENT_FAILED, str(failure)))
         return
-    if not streams_itself and not await _pace(trial_id, step.seq, reply.text):
-        await _objection_record(trial_id, step)
+    if not streams_itself and not await _pace(trial_id, step, reply.text):
         return
     turn = await _record(trial_id, step, reply)
     in_progress.pop(trial_id, None)
@@ -340,18 +328,18 @@ async def _send_delta(trial_id: int, seq: int, text: str) -> None:
     await broadcast(trial_id, turn_delta(seq, text, offset))
 
 
-async def _pace(trial_id: int, seq: int, text: str) -> bool:
+async def _pace(trial_id: int, step: Speak, text: str) -> bool:
     """Stream a whole reply at LEGALSIM_SCRIPTED_TOKENS_PER_S (0: in one frame), a frame per
     ``FRAME_S`` carrying the tokens emitted in it. False when an objection stopped it."""
     rate = settings.LEGALSIM_SCRIPTED_TOKENS_PER_S
     if rate <= 0:
-        await _send_delta(trial_id, seq, text)
+        await _send_delta(trial_id, step.seq, text)
         return True
     tokens = TOKEN.findall(text)
     per_frame = max(1, round(rate * FRAME_S))
     for start in range(0, len(tokens), per_frame):
-        if trial_id in objections:
+        if trial_id in objections and await _objection_record(trial_id, step):
             return False
-        await _send_delta(trial_id, seq, "".join(tokens[start : start + per_frame]))
+        await _send_delta(trial_id, step.seq, "".join(tokens[start : start + per_frame]))
         await asyncio.sleep(per_frame / rate)
     return True

@@ -28,9 +28,10 @@ from trials.engine.machine import (
 from trials.engine.runner import trial_run
 from trials.engine.state import TrialState, TurnRecord
 from trials.engine.steps import ArtifactDraft, Reply, Speak
+from trials.fanout import seats_changed
 from trials.models import Case, Seat, Trial, Turn
 from trials.procedures import procedure_for
-from trials.procedures.seats import target_seat
+from trials.procedures.seats import PLAYABLE_SEATS, target_seat
 from trials.protocol import ErrorCode
 from trials.services import agent_model_name, agent_participants, records_store
 
@@ -91,8 +92,12 @@ def trial_create(
     return trial
 
 
-def seats_of(trial: Trial, user: AbstractBaseUser) -> list[str]:
-    return list(trial.seats.filter(user=user).values_list("seat", flat=True)) if user.is_authenticated else []
+def seats_of(trial: Trial | int, user: AbstractBaseUser) -> list[str]:
+    """The seats ``user`` holds in the trial (given as a row or by id)."""
+    if not user.is_authenticated:
+        return []
+    trial_id = trial if isinstance(trial, int) else trial.pk
+    return list(Seat.objects.filter(trial_id=trial_id, user=user).values_list("seat", flat=True))
 
 
 class NotSeated(LookupError):
@@ -206,6 +211,20 @@ def _state_save(trial: Trial, state: TrialState) -> None:
     trial.save(update_fields=["state"])
 
 
+def trial_pause_set(*, trial_id: int, user: AbstractBaseUser, paused: bool) -> None:
+    """The judge seat or an instructor pauses or resumes a trial; a finished trial stays
+    finished. Resuming also clears the reason a failure left."""
+    with transaction.atomic():
+        trial = Trial.objects.select_for_update().get(pk=trial_id)
+        if "judge" not in seats_of(trial, user) and not can(user, Ability.TEACH):
+            raise LiveError(ErrorCode.NOT_YOUR_SEAT, "only the judge seat or an instructor controls the trial")
+        if trial.status == Trial.Status.FINISHED or trial.engine_state.finished:
+            raise LiveError(ErrorCode.TRIAL_FINISHED, "the trial has ended")
+        trial.status = Trial.Status.PAUSED if paused else Trial.Status.RUNNING
+        trial.pause_reason = trial.pause_reason if paused else ""
+        trial.save(update_fields=["status", "pause_reason"])
+
+
 def seat_view_for(trial: Trial, seat: str) -> dict:
     """What a seat's case-file panel shows: its view at the trial's current stage, no more."""
     return build_view(trial.engine_state, seat).__dict__
@@ -231,16 +250,17 @@ def seat_release(*, trial_id: int, seat: str, user: AbstractBaseUser) -> None:
         row.save(update_fields=["user", "agent_model"])
         trial.state = state.to_dict()
         trial.save(update_fields=["state"])
+        transaction.on_commit(lambda: seats_changed(trial_id))
 
 
 def seat_take(*, trial_id: int, seat: str, user: AbstractBaseUser) -> None:
     """A participant takes a seat an agent holds (shared trial link); an instructor may take
-    over any seat, a person's included."""
+    over any seat a person may play, a person's included."""
     with transaction.atomic():
         trial = Trial.objects.select_for_update().get(pk=trial_id)
         row = trial.seats.filter(seat=seat).first()
-        if row is None:
-            raise LiveError(ErrorCode.BAD_MESSAGE, f"no seat {seat!r} in this trial")
+        if row is None or seat not in PLAYABLE_SEATS[trial.procedure]:
+            raise LiveError(ErrorCode.BAD_MESSAGE, f"{seat!r} is not a seat a person may take in this trial")
         if row.user_id is not None and row.user_id != user.pk and not can(user, Ability.TEACH):
             raise LiveError(ErrorCode.NOT_YOUR_SEAT, f"{seat} is already held by someone else")
         state = trial.engine_state
@@ -251,6 +271,7 @@ def seat_take(*, trial_id: int, seat: str, user: AbstractBaseUser) -> None:
         row.save(update_fields=["user", "agent_model"])
         trial.state = state.to_dict()
         trial.save(update_fields=["state"])
+        transaction.on_commit(lambda: seats_changed(trial_id))
 
 
 def stage_heard_by(state: TrialState, stage: str, seats: list[str]) -> bool:

@@ -7,9 +7,13 @@ keys they do not know.
 
 from __future__ import annotations
 
+import json
 import time
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
+
+from django.conf import settings
 
 from trials.documents import DOCUMENTS
 from trials.engine.state import TurnRecord
@@ -23,7 +27,10 @@ class ErrorCode(StrEnum):
     NOT_YOUR_TURN = "not_your_turn"
     BAD_MESSAGE = "bad_message"
     TRIAL_FINISHED = "trial_finished"
+    TRIAL_PAUSED = "trial_paused"
+    AGENT_FAILED = "agent_failed"
     UNSUPPORTED = "unsupported"
+    SERVER_ERROR = "server_error"
 
 
 def turn_meta(turn: TurnRecord | Speak) -> dict[str, Any]:
@@ -86,3 +93,111 @@ def error_frame(code: ErrorCode, message: str) -> dict[str, Any]:
 
 
 END = {"type": "end"}
+
+
+CLIENT_ID_MAX = 200
+"""A ``client_id`` longer than this is no idempotency key but an attempt to store data."""
+GROUND_MAX = 500
+
+
+class BadMessage(ValueError):
+    """A client message the protocol cannot read; answered with a ``bad_message`` error frame."""
+
+
+@dataclass(frozen=True)
+class Say:
+    text: str
+    client_id: str = ""
+    decision: str | None = None
+    sections: dict[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class Resume:
+    after_seq: int
+
+
+@dataclass(frozen=True)
+class Control:
+    action: str
+    seat: str = ""
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Objection:
+    ground: str
+
+
+ClientMessage = Say | Resume | Control | Objection
+
+
+def client_message_parse(text: str | None, data: bytes | None = None) -> ClientMessage:
+    """The one reader of what a client sends: a typed message, or ``BadMessage`` saying why.
+
+    Frames are JSON text; a binary frame, malformed JSON, a message of an unknown type or a
+    field of the wrong type is refused here, so nothing behind this function sees raw input.
+    """
+    if text is None:
+        raise BadMessage("frames must be JSON text, not binary")
+    try:
+        content = json.loads(text)
+    except (ValueError, RecursionError):
+        raise BadMessage("the frame is not valid JSON") from None
+    if not isinstance(content, dict):
+        raise BadMessage("a message is a JSON object with a type")
+    kind = content.get("type")
+    if kind == "say":
+        return _say(content)
+    if kind == "resume":
+        return Resume(after_seq_parse(content.get("after_seq", 0)))
+    if kind == "control":
+        return Control(
+            action=_text(content, "action", required=True, limit=40),
+            seat=_text(content, "seat", limit=40),
+            text=_text(content, "text", limit=settings.LEGALSIM_MAX_SAY_CHARS),
+        )
+    if kind == "objection":
+        return Objection(ground=_text(content, "ground", limit=GROUND_MAX))
+    raise BadMessage("expected a say, resume, control or objection message")
+
+
+def after_seq_parse(value: Any) -> int:
+    """``after_seq`` as the protocol defines it: a whole number of turns, 0 or more."""
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise BadMessage("after_seq must be a whole number, 0 or more")
+    return value
+
+
+def _say(content: dict) -> Say:
+    limit = settings.LEGALSIM_MAX_SAY_CHARS
+    sections = content.get("sections")
+    if sections is not None:
+        if not isinstance(sections, dict) or not all(
+            isinstance(key, str) and isinstance(value, str) for key, value in sections.items()
+        ):
+            raise BadMessage("sections must map section ids to text")
+        if sum(len(value) for value in sections.values()) > limit:
+            raise BadMessage(f"a statement is limited to {limit} characters")
+    decision = content.get("decision")
+    if decision is not None and decision not in ("accept", "decline"):
+        raise BadMessage("decision must be accept or decline")
+    return Say(
+        text=_text(content, "text", limit=limit),
+        client_id=_text(content, "client_id", limit=CLIENT_ID_MAX),
+        decision=decision,
+        sections=sections or None,
+    )
+
+
+def _text(content: dict, key: str, *, limit: int, required: bool = False) -> str:
+    value = content.get(key)
+    if value is None and not required:
+        return ""
+    if not isinstance(value, str):
+        raise BadMessage(f"{key} must be text")
+    if len(value) > limit:
+        raise BadMessage(f"{key} is limited to {limit} characters")
+    return value

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.db.models import Count, Q, QuerySet
 
-from trials.agents.visibility import EVALUATION_ONLY
 from trials.models import Case, Trial
 from trials.procedures.seats import PLAYABLE_SEATS
 from trials.splits import split_sample
@@ -18,20 +17,6 @@ def case_search(*, query: str = "", procedure: str = "") -> QuerySet[Case]:
     if procedure:
         cases = cases.filter(procedure=procedure)
     return cases
-
-
-def case_public_seed(seed: dict) -> dict:
-    """The seed without its evaluation-only fields (the real judgment, reference answers)."""
-    public = {key: value for key, value in seed.items() if (None, key) not in EVALUATION_ONLY[seed["procedure"]]}
-    for block in ("first_instance", "second_instance"):
-        if isinstance(public.get(block), dict):
-            hidden = {key for owner, key in EVALUATION_ONLY[seed["procedure"]] if owner == block}
-            public[block] = {key: value for key, value in public[block].items() if key not in hidden}
-    if "consultation" in public:
-        public["consultation"] = [
-            {key: value for key, value in item.items() if key != "reference_answer"} for item in public["consultation"]
-        ]
-    return public
 
 
 def trials_seated(*, user) -> QuerySet[Trial]:

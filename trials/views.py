@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from legalsim.roles import Ability, ability_required, can
+from trials.agents.visibility import case_brief, public_header
 from trials.batches import batch_progress, persona_levels
 from trials.engine.machine import stage_participants
 from trials.live import (
@@ -23,13 +24,13 @@ from trials.live import (
 )
 from trials.models import Batch, Case, Trial
 from trials.procedures import procedure_for
-from trials.procedures.seats import PLAYABLE_SEATS, seat_info
+from trials.procedures.seats import CIVIL_SIDES, PLAYABLE_SEATS, seat_info
 from trials.scoring.capabilities import CAPABILITIES
 from trials.scoring.charts import heatmap_svg, trend_svg
 from trials.scoring.scorers import RuleBasedScorer
 from trials.scoring.selectors import model_profile, scorecard_context, scorecards_of
 from trials.scoring.services import scorecard_for
-from trials.selectors import case_public_seed, case_search, seats_open_to
+from trials.selectors import case_search, seats_open_to
 from trials.services import BackendUnavailable
 
 
@@ -59,22 +60,41 @@ def case_library(request: HttpRequest) -> HttpResponse:
 
 @ability_required(Ability.PLAY)
 def case_detail(request: HttpRequest, case_id: str) -> HttpResponse:
-    """Participants see the case without its evaluation-only fields; staff see everything."""
+    """Instructors see the whole case file, the real judgment marked as evaluation-only.
+    Anyone else sees what is public before a trial (title, cause of action, parties, the
+    procedure) and the brief of the seat(s) they are choosing: what that seat may see at its
+    first stage (``case_brief``); the form re-asks for the brief (htmx) when the choice changes."""
     case = get_object_or_404(Case, pk=case_id)
-    seed = case.seed if can(request.user, Ability.TEACH) else case_public_seed(case.seed)
-    trials = (
-        case.trials.select_related("trajectory")
-        .annotate(llm_calls_count=Count("llm_calls"))
-        .order_by("-created_at")[:20]
-    )
+    teacher = can(request.user, Ability.TEACH)
+    playable = PLAYABLE_SEATS[case.procedure]
+    chosen = [seat for seat in request.GET.getlist("seats") if seat in playable] or list(playable[:1])
+    target_side = request.GET.get("target_side")
     context = {
         "case": case,
-        "seed": seed,
-        "trials": trials,
-        "playable_seats": PLAYABLE_SEATS[case.procedure],
+        "teacher": teacher,
+        "seed": case.seed if teacher else None,
+        "header": public_header(case.seed),
+        "provenance": case.seed.get("provenance"),
+        "briefs": [
+            case_brief(case.seed, seat, target_side=target_side if target_side in CIVIL_SIDES else None)
+            for seat in chosen
+        ],
+        "chosen": chosen,
+        "trials": _trials_shown(case, request.user, teacher),
+        "playable_seats": playable,
         "stages": procedure_for(case.procedure).stage_ids,
     }
+    if request.htmx:
+        return render(request, "trials/_seat_briefs.html", context)
     return render(request, "trials/case_detail.html", context)
+
+
+def _trials_shown(case: Case, user, teacher: bool):
+    """Instructors see every trial of the case; anyone else only the trials they sit in."""
+    trials = case.trials.select_related("trajectory").order_by("-created_at")
+    if teacher:
+        return trials.annotate(llm_calls_count=Count("llm_calls"))[:20]
+    return trials.filter(seats__user=user).distinct()[:20]
 
 
 @ability_required(Ability.PLAY)
@@ -83,6 +103,8 @@ def trial_play(request: HttpRequest, case_id: str) -> HttpResponse:
     """The lobby's form: play the chosen seats in the chosen stages; every other seat is an agent."""
     case = get_object_or_404(Case, pk=case_id)
     seats = [seat for seat in request.POST.getlist("seats") if seat in PLAYABLE_SEATS[case.procedure]]
+    if not seats:
+        return HttpResponseBadRequest("Choose at least one seat to play: every other seat is an agent.")
     stage = request.POST.get("stage", "all")
     stages = None if stage == "all" else [stage]
     try:
@@ -127,7 +149,7 @@ def _questionable_seats(trial: Trial) -> list[str]:
     state = trial.engine_state
     hearings = [stage for stage in procedure_for(trial.procedure).stages if stage.kind == "trial"]
     seats = {seat for stage in hearings for seat in stage_participants(state, stage)} - {"judge", "stenographer"}
-    return sorted(seats)
+    return sorted(seats & set(procedure_for(trial.procedure).seats))
 
 
 @ability_required(Ability.PLAY)
@@ -163,8 +185,10 @@ def trial_transcript(request: HttpRequest, trial_id: int) -> HttpResponse:
 def _trial_for_reader(request: HttpRequest, trial_id: int) -> tuple[Trial, list[str] | None]:
     """The trial and the seats the user reads it through (``reader_seats``); a 404 for
     someone who may not read it."""
-    trial = get_object_or_404(Trial.objects.select_related("case"), pk=trial_id)
+    trial = Trial.objects.select_related("case").filter(pk=trial_id).first()
     try:
+        if trial is None:
+            raise NotSeated(trial_id)
         return trial, reader_seats(trial, request.user)
     except NotSeated:
         raise Http404("no such trial") from None

@@ -31,9 +31,21 @@ def test_a_student_never_receives_evaluation_only_fields_an_instructor_does(stud
     shown = student.get(f"/api/cases/{seed['id']}/")
     assert shown.status_code == 200
     assert not [canary for canary in hidden if canary in shown.content.decode()]
-    assert shown.json()["seed"]["first_instance"]["claims"] == seed["first_instance"]["claims"]
     full = instructor.get(f"/api/cases/{seed['id']}/").content.decode()
     assert all(canary in full for canary in hidden)
+
+
+def test_a_student_reads_the_public_case_and_the_brief_of_one_seat_as_the_case_page_shows(student):
+    """Hardening #10: the API follows the case page's rule, not the whole seed minus the
+    evaluation-only fields (which showed both sides' bottom lines)."""
+    seed, planted = plant(CIVIL_CASE)
+    case_stored(seed)
+    public = student.get(f"/api/cases/{seed['id']}/").json()
+    assert public["brief"] is None and [party["name"] for party in public["seed"]["parties"]] == ["Zhang Wei", "Li Na"]
+    assert not [label for label, canary in planted.items() if canary in json.dumps(public)]
+    brief = student.get(f"/api/cases/{seed['id']}/", {"seat": "defendant_lawyer"}).json()["brief"]
+    shown = {label for label, canary in planted.items() if canary in json.dumps(brief)}
+    assert shown == {"facts:defendant", "evidence:defendant", "bottom_line:defendant"}
 
 
 def test_an_unknown_case_is_404(student):

@@ -7,20 +7,14 @@ database: exactly how a researcher's server runs, with nothing inherited from th
 from __future__ import annotations
 
 import io
-import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from urllib.parse import quote
 
 import pytest
-from django.db import connection
 
 from examples.research_client import ApiError, run
 from legalsim.roles import Role
-from tests.conftest import DEMO_CASES, ROOT
+from tests.conftest import DEMO_CASES
+from tests.servers import daphne
 from tests.users import person
 from trials.models import Trial
 from trials.services import cases_import
@@ -28,46 +22,10 @@ from trials.services import cases_import
 CASE = "en-civil-traffic-accident"
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def database_url_in_use() -> str:
-    """The URL of the database this test uses, for the server process."""
-    config = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{config['NAME']}"
-    credentials = quote(config["USER"] or "") + (f":{quote(config['PASSWORD'])}" if config.get("PASSWORD") else "")
-    return f"postgres://{credentials}@{config['HOST'] or '127.0.0.1'}:{config['PORT'] or 5432}/{config['NAME']}"
-
-
 @pytest.fixture
-def daphne_url(transactional_db) -> Iterator[str]:
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": database_url_in_use(), "LEGALSIM_SCRIPTED_TOKENS_PER_S": "0"}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "legalsim.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"daphne did not start: {server.stderr.read().decode()}") from None
-                time.sleep(0.1)
+def daphne_url(transactional_db, tmp_path) -> Iterator[str]:
+    with daphne(tmp_path / "daphne.log") as port:
         yield f"http://127.0.0.1:{port}"
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 def test_the_client_plays_its_seat_to_the_end_and_reads_its_turns_back(daphne_url):

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+from legalsim.roles import Role
 from tests.api.conftest import CASE
 from tests.cases import case_stored
-from tests.conftest import CIVIL_CASE
+from tests.conftest import CIVIL_CASE, DEMO_CASES
 from tests.trials.agents.test_visibility import plant
 from tests.users import person
+from trials.live import trial_create
 from trials.models import Case, Seat, Trial
-from trials.services import trial_simulate
+from trials.services import cases_import, trial_simulate
 
 pytestmark = pytest.mark.django_db
 
@@ -38,9 +40,10 @@ def test_a_student_creates_a_trial_holding_the_seats_they_chose(student, demo_ca
     [
         ({"seats": ["stenographer"]}, "seats"),
         ({"seats": ["prosecutor"]}, "seats"),
-        ({"stages": ["NOPE"]}, "detail"),
-        ({"case": "no-such-case"}, "case"),
-        ({"target_side": "court"}, "target_side"),
+        ({"seats": []}, "seats"),
+        ({"seats": ["plaintiff_lawyer"], "stages": ["NOPE"]}, "detail"),
+        ({"seats": ["plaintiff_lawyer"], "case": "no-such-case"}, "case"),
+        ({"seats": ["plaintiff_lawyer"], "target_side": "court"}, "target_side"),
     ],
 )
 def test_choices_the_lobby_does_not_offer_are_refused(student, demo_case, body, field):
@@ -57,11 +60,12 @@ def test_a_student_lists_only_their_trials_an_instructor_every_trial(student, ot
     assert {trial["id"] for trial in instructor.get("/api/trials/").json()["results"]} == {mine, theirs}
 
 
-def test_someone_without_a_seat_sees_only_the_seats_they_may_take(student, other_student, demo_case):
+def test_someone_without_a_seat_learns_nothing_of_the_trial_but_may_join_by_its_link(student, other_student, demo_case):
     trial = create(student, seats=["plaintiff_lawyer"], stages=["FIT"]).json()["id"]
-    shown = other_student.get(f"/api/trials/{trial}/").json()
-    assert shown["seats"] == {} and shown["my_seats"] == []
-    assert "plaintiff_lawyer" not in shown["open_seats"] and "defendant_lawyer" in shown["open_seats"]
+    missing = other_student.get("/api/trials/999999/")
+    shown = other_student.get(f"/api/trials/{trial}/")
+    assert shown.status_code == missing.status_code == 404
+    assert shown.json() == missing.json(), "an unseated person cannot tell a trial from no trial"
     assert other_student.get(f"/api/trials/{trial}/transcript/").status_code == 404
     joined = other_student.post(f"/api/trials/{trial}/seats/", {"seat": "defendant_lawyer"}, format="json")
     assert joined.status_code == 200
@@ -115,3 +119,14 @@ def test_no_evaluation_only_canary_reaches_a_student_through_any_trial_response(
     ]
     assert all(bodies)
     assert not [canary for canary in hidden for body in bodies if canary in body]
+
+
+def test_the_api_refuses_a_seat_the_lobby_does_not_offer(student, instructor):
+    """Hardening #7: POST seats {"seat": "stenographer"} succeeded; the trial then waited on a person."""
+    cases_import(paths=[DEMO_CASES / "en-criminal-telecom-fraud.json"])
+    case = Case.objects.get(pk="en-criminal-telecom-fraud")
+    trial = trial_create(case=case, humans={"attorney": person("student", Role.STUDENT)})
+    for client in (student, instructor):
+        response = client.post(f"/api/trials/{trial.pk}/seats/", {"seat": "stenographer"}, format="json")
+        assert response.status_code == 400 and "stenographer" in response.json()["detail"]
+    assert trial.seats.get(seat="stenographer").user is None

@@ -5,25 +5,20 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import shutil
 import signal
-import socket
 import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 import websockets
-from django.db import connection
-from django.test import Client
 
 from legalsim.roles import Role
 from tests.browser import CHROMIUM, chromium_start, page_logged_in
-from tests.conftest import DEMO_CASES, ROOT
+from tests.conftest import DEMO_CASES
+from tests.servers import daphne, free_port, port_wait, session_key_for
 from tests.users import person
 from trials.live import trial_create, turns_heard
 from trials.models import Case, Trial
@@ -42,23 +37,6 @@ OUTAGE_S = 1.5
 PLAY_S = 75.0
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def port_wait(port: int, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise TimeoutError(f"nothing listens on port {port}")
-
-
 def redis_start(port: int) -> subprocess.Popen:
     server = subprocess.Popen(
         [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
@@ -67,16 +45,6 @@ def redis_start(port: int) -> subprocess.Popen:
     )
     port_wait(port)
     return server
-
-
-def database_url() -> str:
-    """The test database, for the daphne process (SQLite: the test run's file)."""
-    database = connection.settings_dict
-    if database["ENGINE"] == "django.db.backends.sqlite3":
-        return f"sqlite:///{database['NAME']}"
-    password = f":{quote(database['PASSWORD'])}" if database.get("PASSWORD") else ""
-    host = f"{database['HOST'] or '127.0.0.1'}:{database['PORT'] or 5432}"
-    return f"postgres://{quote(database['USER'])}{password}@{host}/{database['NAME']}"
 
 
 @dataclass
@@ -149,10 +117,8 @@ def players_make(count: int) -> list[Player]:
     players = []
     for index in range(count):
         user = person(f"fault{index}", Role.STUDENT)
-        browser = Client()
-        browser.force_login(user)
         trial = trial_create(case=case, humans={"plaintiff_lawyer": user}, stages=["FIT"])
-        players.append(Player(trial.pk, browser.cookies["sessionid"].value))
+        players.append(Player(trial.pk, session_key_for(user)))
     return players
 
 
@@ -171,35 +137,20 @@ async def play_through_outage(players: list[Player], port: int, redis_port: int,
 @pytest.fixture
 def daphne_on_redis(tmp_path: Path):
     """(daphne port, redis port, [redis process]): a private Redis and a daphne using it."""
-    redis_port, port = free_port(), free_port()
+    redis_port = free_port()
     redis = [redis_start(redis_port)]
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url(),
-        "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
-        "DJANGO_SETTINGS_MODULE": "legalsim.settings",
-        "LEGALSIM_SCRIPTED_TOKENS_PER_S": "200",
-        # WhiteNoise serves static/ through the finders (room.js) only in debug.
-        "DJANGO_DEBUG": "true",
-    }
-    log = (tmp_path / "daphne.log").open("w")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "legalsim.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
     try:
-        port_wait(port)
-        yield port, redis_port, redis
+        with daphne(
+            tmp_path / "daphne.log",
+            REDIS_URL=f"redis://127.0.0.1:{redis_port}/0",
+            LEGALSIM_SCRIPTED_TOKENS_PER_S="200",
+            # WhiteNoise serves static/ through the finders (room.js) only in debug.
+            DJANGO_DEBUG="true",
+        ) as port:
+            yield port, redis_port, redis
     finally:
-        server.terminate()
-        server.wait(timeout=10)
         redis[0].kill()
         redis[0].wait()
-        log.close()
-        print((tmp_path / "daphne.log").read_text()[-4000:])
 
 
 def test_trials_finish_without_a_lost_turn_when_redis_restarts_mid_trial(daphne_on_redis) -> None:

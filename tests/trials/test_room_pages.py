@@ -11,7 +11,8 @@ from tests.cases import case_stored
 from tests.conftest import DEMO_CASES
 from tests.trials.agents.test_visibility import plant
 from tests.users import person
-from trials.models import Trial
+from trials.live import trial_create
+from trials.models import Case, Trial
 from trials.services import cases_import
 
 pytestmark = pytest.mark.django_db
@@ -128,3 +129,37 @@ def test_the_printable_transcript_is_for_participants_and_staff(client, student,
     assert "民事起诉状" not in theirs and "法律咨询记录" not in theirs, "the other side's LC and drafting stay hidden"
     client.force_login(person("stranger", Role.STUDENT))
     assert client.get(reverse("trials:trial_transcript", args=[trial.pk])).status_code == 404
+
+
+def test_a_seat_the_lobby_does_not_offer_cannot_be_taken(client, student):
+    """Hardening #7: the stenographer's seat was taken through the join form (and the API),
+    and the trial then waited on that person."""
+    cases_import(paths=[DEMO_CASES / "en-criminal-telecom-fraud.json"])
+    case = Case.objects.get(pk="en-criminal-telecom-fraud")
+    trial = trial_create(case=case, humans={"attorney": person("other", Role.STUDENT)})
+    response = client.post(reverse("trials:trial_join", args=[trial.pk]), {"seat": "stenographer"})
+    assert response.status_code == 400
+    assert trial.seats.get(seat="stenographer").user is None
+    assert "stenographer" not in trial.engine_state.human_seats
+
+
+def test_a_judge_in_a_first_instance_trial_is_offered_only_real_parties_to_question(client, django_user_model):
+    """Hardening #11: "None_client"/"None_lawyer" (second-instance seats with no appellant yet)."""
+    cases_import(paths=[DEMO_CASES / "en-civil-traffic-accident.json"])
+    judge = person("jude", Role.STUDENT)
+    trial = trial_create(case=Case.objects.get(pk="en-civil-traffic-accident"), humans={"judge": judge}, stages=["FIT"])
+    client.force_login(judge)
+    page = client.get(reverse("trials:trial_room", args=[trial.pk])).content.decode()
+    assert 'value="plaintiff_lawyer"' in page and "None_" not in page
+
+
+def test_a_trial_that_is_not_yours_and_one_that_does_not_exist_look_the_same(client, student):
+    """Hardening #11: the transcript's 404 told "not yours" from "does not exist"."""
+    cases_import(paths=[DEMO_CASES / "en-civil-traffic-accident.json"])
+    trial = trial_create(
+        case=Case.objects.get(pk="en-civil-traffic-accident"), humans={"judge": person("other", Role.STUDENT)}
+    )
+    for name in ("trials:trial_transcript", "trials:trial_scorecard"):
+        theirs, missing = client.get(reverse(name, args=[trial.pk])), client.get(reverse(name, args=[trial.pk + 999]))
+        assert theirs.status_code == missing.status_code == 404
+        assert theirs.content == missing.content

@@ -4,30 +4,38 @@ import pytest
 from django.urls import reverse
 
 from legalsim.roles import Role
+from tests.cases import case_stored
+from tests.conftest import CIVIL_CASE
+from tests.trials.agents.test_visibility import may_see, plant
 from tests.users import person
-from trials.models import Case
+from trials.agents.visibility import case_brief
+from trials.live import trial_create
+from trials.models import Case, Trial
+from trials.procedures.seats import CIVIL_SIDES, PLAYABLE_SEATS, seat_info
 from trials.services import cases_import
 
 pytestmark = pytest.mark.django_db
 
 
+CRIMINAL_CASE = {
+    "id": "people-v-wu",
+    "procedure": "criminal",
+    "title": "People v. Wu (theft)",
+    "language": "en",
+    "cause_of_action": "Theft",
+    "parties": [
+        {"side": "prosecution", "name": "District Procuratorate", "kind": "organization"},
+        {"side": "defendant", "name": "Wu", "kind": "person"},
+    ],
+    "indictment": "Wu took a bicycle.",
+    "sentence": {"imprisonment_months": 7, "probation": False, "fine": 1000},
+    "court_findings": "HIDDEN-CRIMINAL-FINDINGS",
+}
+
+
 @pytest.fixture
 def library(civil_seed, write_json):
-    criminal = {
-        "id": "people-v-wu",
-        "procedure": "criminal",
-        "title": "People v. Wu (theft)",
-        "language": "en",
-        "cause_of_action": "Theft",
-        "parties": [
-            {"side": "prosecution", "name": "District Procuratorate", "kind": "organization"},
-            {"side": "defendant", "name": "Wu", "kind": "person"},
-        ],
-        "indictment": "Wu took a bicycle.",
-        "sentence": {"imprisonment_months": 7, "probation": False, "fine": 1000},
-        "court_findings": "HIDDEN-CRIMINAL-FINDINGS",
-    }
-    cases_import(paths=[write_json("cases.json", [civil_seed, criminal])])
+    cases_import(paths=[write_json("cases.json", [civil_seed, CRIMINAL_CASE])])
     return Case.objects.all()
 
 
@@ -56,19 +64,53 @@ def test_htmx_search_returns_only_the_list_fragment(client, django_user_model, l
     assert "People v. Wu" in html
 
 
-def test_case_page_hides_evaluation_only_fields_from_participants(client, django_user_model, library):
+APPEAL_REASONS = "The repayment was not credited."
+
+
+@pytest.mark.parametrize("procedure", ["civil", "criminal"])
+def test_a_student_sees_the_public_case_and_only_the_brief_of_the_seat_being_chosen(client, procedure):
+    """Hardening #10: before a trial, what is public plus what the chosen seat may see at its
+    first stage (Table 5 through ``case_brief``); every other field's canary stays out."""
+    seed, planted = plant(CIVIL_CASE if procedure == "civil" else CRIMINAL_CASE)
+    case_stored(seed)
+    client.force_login(person("student", Role.STUDENT))
+    for seat in PLAYABLE_SEATS[procedure]:
+        side = seat_info(procedure, seat).side
+        query = {"seats": seat, "target_side": side} if side in CIVIL_SIDES else {"seats": seat}
+        page = client.get(reverse("trials:case_detail", args=[seed["id"]]), query).content.decode()
+        assert seed["parties"][0]["name"] in page, "the parties are public"
+        first_stage = case_brief(seed, seat, target_side=query.get("target_side"))["stage"]
+        for label, canary in planted.items():
+            expected = may_see(
+                label, seat=seat, procedure=procedure, evidence_shown=False, trial_reached=first_stage in ("FIT", "SIT")
+            )
+            assert (canary in page) == expected, f"{seat}: {label} shown={canary in page}, expected {expected}"
+        assert APPEAL_REASONS not in page, "the appeal comes after the first instance"
+
+
+def test_the_brief_follows_the_seat_ticked_without_reloading_the_page(client, library):
+    client.force_login(person("student", Role.STUDENT))
+    url = reverse("trials:case_detail", args=["test-civil-loan"])
+    fragment = client.get(url, {"seats": "defendant_lawyer"}, headers={"HX-Request": "true"}).content.decode()
+    assert "<html" not in fragment
+    assert "RMB 30,000 was already repaid" in fragment and "the plaintiff lent RMB 50,000" not in fragment
+
+
+def test_a_student_sees_only_their_own_trials_of_a_case(client, library):
+    mine = trial_create(case=Case.objects.get(pk="test-civil-loan"), humans={"judge": person("student", Role.STUDENT)})
+    theirs = trial_create(case=Case.objects.get(pk="test-civil-loan"), humans={"judge": person("other", Role.STUDENT)})
     client.force_login(person("student", Role.STUDENT))
     page = client.get(reverse("trials:case_detail", args=["test-civil-loan"])).content.decode()
-    assert "Repay the RMB 50,000 principal" in page
-    for hidden in (
-        "The court finds the loan proved",
-        "Article 675",
-        "Yes, with the IOU.",
-        "Appeal dismissed, judgment affirmed.",
-    ):
-        assert hidden not in page
-    criminal = client.get(reverse("trials:case_detail", args=["people-v-wu"])).content.decode()
-    assert "Wu took a bicycle." in criminal and "HIDDEN-CRIMINAL-FINDINGS" not in criminal
+    assert reverse("trials:trial_room", args=[mine.pk]) in page
+    assert reverse("trials:trial_room", args=[theirs.pk]) not in page
+    assert "Tokens" not in page and "manage.py" not in page
+
+
+def test_starting_a_trial_with_no_seat_ticked_is_refused_and_creates_nothing(client, library):
+    client.force_login(person("student", Role.STUDENT))
+    response = client.post(reverse("trials:trial_play", args=["test-civil-loan"]), {"stage": "all"})
+    assert response.status_code == 400 and b"Choose at least one seat" in response.content
+    assert not Trial.objects.exists()
 
 
 def test_staff_see_the_real_judgment_marked_evaluation_only(client, django_user_model, library):

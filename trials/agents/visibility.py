@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from trials.engine.machine import stage_participants
+from trials.engine.machine import stage_participants, trial_start
 from trials.engine.state import TrialState
 from trials.procedures import procedure_for
 from trials.procedures.seats import COURT, opposite, seat_info
@@ -320,7 +320,7 @@ def build_view(state: TrialState, seat: str, *, stage: str | None = None, phase:
         phase=phase,
         procedure=state.procedure,
         language=state.language,
-        case=_public_header(state.case),
+        case=public_header(state.case),
         fields=fields,
         artifacts=artifacts,
         dialogue=[
@@ -341,7 +341,26 @@ def build_view(state: TrialState, seat: str, *, stage: str | None = None, phase:
     )
 
 
-def _public_header(case: Mapping[str, Any]) -> dict[str, Any]:
+def case_brief(case: Mapping[str, Any], seat: str, *, target_side: str | None = None) -> dict[str, Any]:
+    """What a person choosing ``seat`` may read before the trial: the fields and persona that
+    seat sees at the first stage it takes part in, by the same matrix every prompt goes through.
+
+    ``target_side`` is the side under evaluation (which side's consultation is played); by
+    default the seat's own side, as a student choosing a side's seat usually plays it."""
+    procedure = procedure_for(case["procedure"])
+    own_side = seat_info(procedure.id, seat).side
+    if target_side is None:
+        target_side = own_side if own_side in ("plaintiff", "defendant") else "plaintiff"
+    if procedure.id == "criminal":
+        target_side = "defendant"
+    state = trial_start(case=dict(case), target_side=target_side)
+    first = next(stage for stage in procedure.stages if seat in stage_participants(state, stage))
+    view = build_view(state, seat, stage=first.id)
+    return {"seat": seat, "stage": first.id, "fields": view.fields, "persona": view.persona}
+
+
+def public_header(case: Mapping[str, Any]) -> dict[str, Any]:
+    """What anyone may read of a case at any time: title, cause of action, court, parties."""
     metadata = case.get("metadata") or {}
     return {
         "id": case["id"],

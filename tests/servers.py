@@ -1,0 +1,83 @@
+"""Real servers for the tests: a daphne process on the test database, as a deployment runs it,
+with nothing inherited from the test process but the environment it is given."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import quote
+
+from django.db import connection
+from django.test import Client
+
+from tests.conftest import ROOT
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def port_wait(port: int, timeout: float = 30.0, process: subprocess.Popen | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            if process is not None and process.poll() is not None:
+                break
+            time.sleep(0.05)
+    raise TimeoutError(f"nothing listens on port {port}")
+
+
+def database_url_in_use() -> str:
+    """The URL of the database this test uses, for a server process."""
+    config = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{config['NAME']}"
+    credentials = quote(config["USER"] or "") + (f":{quote(config['PASSWORD'])}" if config.get("PASSWORD") else "")
+    return f"postgres://{credentials}@{config['HOST'] or '127.0.0.1'}:{config['PORT'] or 5432}/{config['NAME']}"
+
+
+@contextmanager
+def daphne(log_path: Path, **env: str) -> Iterator[int]:
+    """A daphne process serving LegalSim on the test database; yields its port. ``env``
+    overrides the environment (pace of the scripted agents, a private Redis...)."""
+    port = free_port()
+    environment = {
+        **os.environ,
+        "DATABASE_URL": database_url_in_use(),
+        "DJANGO_SETTINGS_MODULE": "legalsim.settings",
+        "LEGALSIM_SCRIPTED_TOKENS_PER_S": "0",
+        **env,
+    }
+    with log_path.open("w") as log:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "legalsim.asgi:application"],
+            cwd=ROOT,
+            env=environment,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            port_wait(port, process=server)
+            yield port
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+            print(log_path.read_text()[-4000:])
+
+
+def session_key_for(user) -> str:
+    """A signed-in session of ``user`` in the test database, usable by any server process."""
+    browser = Client()
+    browser.force_login(user)
+    return browser.cookies["sessionid"].value

@@ -1,0 +1,280 @@
+"""The room's socket under hostile input (hardening issue), over a real socket to a real
+daphne process: nothing a client sends may wedge a trial, close the socket with 1011, or keep
+rights the person no longer has."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import urllib.parse
+import urllib.request
+from collections.abc import Callable
+from http.cookiejar import CookieJar
+
+import pytest
+import websockets
+from asgiref.sync import sync_to_async
+from django.contrib.sessions.models import Session
+from rest_framework.authtoken.models import Token
+
+from legalsim.roles import Role
+from tests.conftest import DEMO_CASES
+from tests.servers import daphne, session_key_for
+from tests.users import person
+from trials.engine.state import TrialState
+from trials.live import trial_create
+from trials.models import Case, Trial
+from trials.services import cases_import, trial_simulate
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(180)]
+CASE = "en-civil-traffic-accident"
+WAIT_S = 20.0
+
+
+@pytest.fixture(scope="module")
+def daphne_port(django_db_setup, django_db_blocker, tmp_path_factory):
+    """One daphne for the module, its scripted agents speaking at 30 tokens a second so that
+    statements stream."""
+    with daphne(tmp_path_factory.mktemp("daphne") / "daphne.log", LEGALSIM_SCRIPTED_TOKENS_PER_S="30") as port:
+        yield port
+
+
+@pytest.fixture
+def server(daphne_port, transactional_db):
+    cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
+    return daphne_port
+
+
+class Socket:
+    """A person's socket to the room: frames as they come, and what closed it."""
+
+    def __init__(self, ws) -> None:
+        self.ws = ws
+        self.frames: list[dict] = []
+
+    async def next(self, wanted: Callable[[dict], bool], timeout: float = WAIT_S) -> dict:
+        deadline = time.monotonic() + timeout
+        while True:
+            frame = json.loads(await asyncio.wait_for(self.ws.recv(), timeout=max(0.1, deadline - time.monotonic())))
+            self.frames.append(frame)
+            if wanted(frame):
+                return frame
+
+    async def error(self, code: str = "bad_message") -> dict:
+        frame = await self.next(lambda frame: frame["type"] == "error")
+        assert frame["code"] == code, frame
+        return frame
+
+    async def send(self, message) -> None:
+        await self.ws.send(message if isinstance(message, str | bytes) else json.dumps(message))
+
+    async def closed_with(self, timeout: float = WAIT_S) -> int:
+        try:
+            await self.next(lambda frame: False, timeout=timeout)
+        except websockets.ConnectionClosed as closed:
+            return closed.rcvd.code
+        raise AssertionError("the socket stayed open")
+
+
+def open_socket(port: int, trial_id: int, session_key: str, query: str = ""):
+    url = f"ws://127.0.0.1:{port}/ws/trials/{trial_id}/{query}"
+    headers = {"Cookie": f"sessionid={session_key}", "Origin": f"http://127.0.0.1:{port}"}
+    return websockets.connect(url, additional_headers=headers, open_timeout=10, close_timeout=1, max_size=2**22)
+
+
+@sync_to_async
+def live_trial(humans: dict[str, str], stages: list[str] | None = None) -> tuple[Trial, dict[str, str]]:
+    """A trial with ``humans`` (seat -> username, students) and the session key of each person."""
+    users = {seat: person(name, Role.STUDENT) for seat, name in humans.items()}
+    trial = trial_create(case=Case.objects.get(pk=CASE), humans=users, stages=stages)
+    return trial, {name: session_key_for(users[seat]) for seat, name in humans.items()}
+
+
+@sync_to_async
+def instructor_session() -> str:
+    return session_key_for(person("teacher", Role.INSTRUCTOR))
+
+
+@sync_to_async
+def trial_row(trial_id: int) -> Trial:
+    return Trial.objects.get(pk=trial_id)
+
+
+async def test_an_objection_outside_a_hearing_is_refused_and_the_trial_goes_on(server):
+    """Hardening #1: the defendant's counsel objected during the plaintiff's consultation (LC),
+    which they cannot even hear; the driver died and every later connection got 1011."""
+    trial, keys = await live_trial({"defendant_lawyer": "dana"})
+    async with open_socket(server, trial.pk, await instructor_session()) as raw:
+        teacher = Socket(raw)
+        start = await teacher.next(lambda frame: frame["type"] == "turn.start" and frame["stage"] == "LC")
+        async with open_socket(server, trial.pk, keys["dana"]) as student_raw:
+            student = Socket(student_raw)
+            await student.send({"type": "objection", "ground": "x"})
+            refused = await student.error("not_your_turn")
+            assert "hearing" in refused["message"]
+        after = await teacher.next(lambda frame: frame["type"] == "turn.end" and frame["seq"] > start["seq"])
+        assert "Objection" not in after["text"]
+    async with open_socket(server, trial.pk, await instructor_session()) as raw:
+        again = Socket(raw)
+        await again.next(lambda frame: frame["type"] == "turn.end")
+    row = await trial_row(trial.pk)
+    assert row.status != Trial.Status.PAUSED and not any(turn.act == "object" for turn in row.engine_state.turns)
+
+
+async def test_counsel_objects_during_the_other_sides_statement_in_a_hearing(server):
+    trial, keys = await live_trial({"defendant_lawyer": "dana"}, stages=["FIT"])
+    async with open_socket(server, trial.pk, keys["dana"]) as raw:
+        student = Socket(raw)
+        await student.next(lambda frame: frame["type"] == "turn.start" and frame["side"] == "plaintiff")
+        await student.send({"type": "objection", "ground": "leading question"})
+        objection = await student.next(
+            lambda frame: frame["type"] == "turn.end" and frame["seat"] == "defendant_lawyer"
+        )
+        assert objection["text"] == "Objection: leading question"
+        ruling = await student.next(lambda frame: frame["type"] == "turn.end" and frame["seat"] == "judge")
+        assert ruling["seq"] == objection["seq"] + 1
+
+
+async def test_a_driver_that_fails_leaves_the_trial_paused_with_its_reason_and_it_resumes(server):
+    """Whatever breaks inside a driver (here: the state the objection bug used to leave, a
+    ruling pending in a consultation) pauses the trial with a reason; sockets stay usable and
+    the trial resumes once the cause is gone."""
+    trial, _ = await live_trial({"defendant_lawyer": "dana"})
+    state = trial.engine_state
+    state.pending.append({"seat": "judge", "act": "rule_objection"})
+    await sync_to_async(Trial.objects.filter(pk=trial.pk).update)(state=state.to_dict())
+    async with open_socket(server, trial.pk, await instructor_session()) as raw:
+        teacher = Socket(raw)
+        paused = await teacher.error("trial_paused")
+        assert "resume" in paused["message"]
+        row = await trial_row(trial.pk)
+        assert row.status == Trial.Status.PAUSED and row.pause_reason == paused["message"]
+    async with open_socket(server, trial.pk, await instructor_session()) as raw:
+        teacher = Socket(raw)
+        state = TrialState.from_dict(row.state)
+        state.pending.clear()
+        await sync_to_async(Trial.objects.filter(pk=trial.pk).update)(state=state.to_dict())
+        await teacher.send({"type": "control", "action": "resume"})
+        await teacher.next(lambda frame: frame["type"] == "turn.start")
+        assert (await trial_row(trial.pk)).pause_reason == ""
+
+
+MALFORMED = [
+    ("not json at all", "not valid JSON"),
+    (b"\x00\x01binary", "binary"),
+    ("[1]", "JSON object"),
+    ({"type": "resume", "after_seq": "abc"}, "after_seq"),
+    ({"type": "resume", "after_seq": [1]}, "after_seq"),
+    ({"type": "resume", "after_seq": {}}, "after_seq"),
+    ({"type": "resume", "after_seq": -3}, "after_seq"),
+    ({"type": "say", "text": ["a"]}, "text"),
+    ({"type": "say", "text": "x" * 950_000, "client_id": "huge"}, "limited to"),
+    ({"type": "say", "text": "ok", "client_id": "c" * 5000}, "client_id"),
+    ({"type": "control", "action": 7}, "action"),
+    ({"type": "dance"}, "expected a say"),
+    ("[" * 5000 + "]" * 5000, "JSON"),
+]
+
+
+async def test_malformed_input_gets_bad_message_and_the_socket_stays_open(server):
+    """Hardening #5: each of these closed the socket with 1011 (and a 0.95 MB say was stored)."""
+    trial, keys = await live_trial({"plaintiff_lawyer": "paul"}, stages=["FIT"])
+    async with open_socket(server, trial.pk, keys["paul"]) as raw:
+        student = Socket(raw)
+        for message, why in MALFORMED:
+            await student.send(message)
+            error = await student.error()
+            assert why in error["message"], (message, error)
+        await student.send({"type": "resume", "after_seq": 0})
+        await student.next(lambda frame: frame["type"] in ("turn.start", "turn.end", "await"))
+    stored = await sync_to_async(lambda: list(Trial.objects.get(pk=trial.pk).turns.values_list("text", flat=True)))()
+    assert not any(len(text) > 100_000 for text in stored), "an oversized say is not stored"
+
+
+async def test_a_bad_after_seq_on_connect_is_answered_and_replays_from_the_start(server):
+    trial, keys = await live_trial({"plaintiff_lawyer": "paul"}, stages=["FIT"])
+    for query in ("?after_seq=abc", "?after_seq=1.5", "?after_seq=-1"):
+        async with open_socket(server, trial.pk, keys["paul"], query) as raw:
+            student = Socket(raw)
+            assert "after_seq" in (await student.error())["message"]
+            await student.next(lambda frame: frame["type"] in ("turn.start", "turn.end", "await"))
+
+
+async def test_a_finished_trial_cannot_be_paused_or_resumed(server):
+    """Hardening #6: pause then resume set a finished trial back to running."""
+
+    @sync_to_async
+    def finished() -> Trial:
+        trial = trial_simulate(case=Case.objects.get(pk=CASE), backend="scripted")
+        trial.seats.filter(seat="judge").update(user=person("jude", Role.STUDENT))
+        return trial
+
+    trial = await finished()
+    key = await sync_to_async(session_key_for)(await sync_to_async(person)("jude", Role.STUDENT))
+    async with open_socket(server, trial.pk, key) as raw:
+        judge = Socket(raw)
+        await judge.next(lambda frame: frame["type"] == "end")
+        for action in ("pause", "resume"):
+            await judge.send({"type": "control", "action": action})
+            await judge.error("trial_finished")
+    assert (await trial_row(trial.pk)).status == Trial.Status.FINISHED
+
+
+async def test_a_seat_handed_back_takes_its_open_socket_with_it(server):
+    """Hardening #8: after handing the seat back (here over the API, on the server), the
+    socket still received the seat's frames and could still speak."""
+    trial, keys = await live_trial({"defendant_lawyer": "dana"}, stages=["FIT"])
+    token = await sync_to_async(lambda: Token.objects.get_or_create(user=person("dana", Role.STUDENT))[0].key)()
+    async with open_socket(server, trial.pk, keys["dana"]) as raw:
+        student = Socket(raw)
+        await student.next(lambda frame: frame["type"] == "turn.start")
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{server}/api/trials/{trial.pk}/seats/defendant_lawyer/",
+            method="DELETE",
+            headers={"Authorization": f"Token {token}"},
+        )
+        assert (await asyncio.to_thread(urllib.request.urlopen, request, timeout=10)).status == 200
+        assert await student.closed_with() == 4403
+        turns_seen = [frame for frame in student.frames if frame["type"].startswith("turn.")]
+        assert student.frames[-1]["code"] == "not_your_seat"
+    async with open_socket(server, trial.pk, keys["dana"]) as raw:
+        assert await Socket(raw).closed_with() == 4403, "no seat, no room"
+    assert turns_seen, "the seat's frames arrived while it was held"
+
+
+async def test_signing_out_closes_the_sockets_of_that_session(server):
+    """Hardening #8: after logging out, an open socket still received frames and could say."""
+    trial, keys = await live_trial({"plaintiff_lawyer": "paul"}, stages=["FIT"])
+    async with open_socket(server, trial.pk, keys["paul"]) as raw:
+        student = Socket(raw)
+        await student.next(lambda frame: frame["type"] in ("turn.start", "await"))
+        await asyncio.to_thread(sign_out, server, keys["paul"])
+        assert await student.closed_with() == 4401
+        assert student.frames[-1]["code"] == "not_authenticated"
+
+
+async def test_a_message_on_a_socket_whose_session_is_gone_closes_it(server):
+    """The per-message check: a session ended where no notice reaches this process."""
+    trial, keys = await live_trial({"plaintiff_lawyer": "paul"}, stages=["FIT"])
+    async with open_socket(server, trial.pk, keys["paul"]) as raw:
+        student = Socket(raw)
+        await student.next(lambda frame: frame["type"] in ("turn.start", "await"))
+        await sync_to_async(Session.objects.filter(session_key=keys["paul"]).delete)()
+        await student.send({"type": "say", "text": "Still here?", "client_id": "late"})
+        assert await student.closed_with() == 4401
+    assert not await sync_to_async(lambda: Trial.objects.get(pk=trial.pk).turns.filter(text="Still here?").exists())()
+
+
+def sign_out(port: int, session_key: str) -> None:
+    """POST the logout form on the server, as the browser's Sign out button does."""
+    jar = CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    base = f"http://127.0.0.1:{port}"
+    opener.open(f"{base}/accounts/login/", timeout=10).read()
+    csrf = next(cookie.value for cookie in jar if cookie.name == "csrftoken")
+    body = urllib.parse.urlencode({"csrfmiddlewaretoken": csrf}).encode()
+    request = urllib.request.Request(
+        f"{base}/accounts/logout/", data=body, headers={"Cookie": f"sessionid={session_key}; csrftoken={csrf}"}
+    )
+    opener.open(request, timeout=10).read()
