@@ -1,16 +1,20 @@
 """Ratings exports: the long ratings-file layout (re-importable) and the wide layout of the
 LegalWorld release (``case_id, rater_id, status, submitted_at, {stage}_{metric},
-{stage}_{metric}_reason, ...``) so studies can be compared. Rows stream from the database."""
+{stage}_{metric}_reason, ...``) so studies can be compared. Rows stream from the database.
+
+Text cells are escaped against formula injection (``legalsim.spreadsheet``): a reason such as
+``=HYPERLINK(...)`` is written as ``'=HYPERLINK(...)``, and ``import_ratings`` strips that
+quote again, so the long layout re-imports to the very same reasons."""
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
 from annotation.models import Assignment, Rating, Rubric, Study, Trajectory
 from annotation.ratings_file import RATING_KEYS
 from annotation.selectors import ratings_in_scope
+from legalsim.spreadsheet import CsvWriter
 
 LAYOUTS = ("long", "wide")
 PROGRESS_EVERY = 5000
@@ -33,7 +37,7 @@ def ratings_csv_write(
         ratings = ratings.filter(source=Rating.Source.HUMAN)
     total = ratings.count()
     header, rows = (ratings_wide_rows if layout == "wide" else ratings_long_rows)(rubric=rubric, ratings=ratings)
-    writer = csv.writer(handle)
+    writer = CsvWriter(handle)
     writer.writerow(header)
     written = 0
     for written, (row, read) in enumerate(rows, 1):

@@ -1,9 +1,16 @@
 """Reading ratings files (CSV with header, or JSONL with the same keys) row by row, with
-every problem reported as ``FILE:LINE: field: message``."""
+every problem reported as ``FILE:LINE: field: message``.
+
+Every CSV cell goes through ``legalsim.spreadsheet.cell_unescape``, the inverse of the escape
+``export_ratings`` applies against formula injection: a cell that starts with ``'`` followed
+(after any further quotes) by ``=``, ``+``, ``-``, ``@``, tab or CR loses that one quote, so
+``'=SUM(1)`` reads as ``=SUM(1)`` and ``''=x`` as ``'=x``; any other cell is read as written.
+JSONL is not a spreadsheet format and is read as written."""
 
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 from collections.abc import Iterator, Mapping
@@ -11,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from annotation.rubric import RubricDefinition, pair_split
+from legalsim.spreadsheet import cell_unescape
 from trials.case_file import Problem
 
 RATING_KEYS = ("trajectory_id", "rubric", "item", "rater", "source", "score", "reason")
@@ -33,7 +41,9 @@ class RatingRow:
 
 
 def _raw_rows(path: Path) -> Iterator[tuple[int, object]]:
-    text = path.read_text(encoding="utf-8-sig")
+    # Line endings are left as they are (no newline translation): a quoted CSV cell keeps its
+    # line breaks, CR and CRLF included, as the csv module documents for ``newline=""``.
+    text = path.read_bytes().decode("utf-8-sig")
     if path.suffix == ".jsonl":
         for number, line in enumerate(text.splitlines(), 1):
             if line.strip():
@@ -42,13 +52,13 @@ def _raw_rows(path: Path) -> Iterator[tuple[int, object]]:
                 except json.JSONDecodeError as error:
                     yield number, Problem(str(path), number, "json", f"invalid JSON: {error.msg}")
         return
-    reader = csv.DictReader(text.splitlines())
+    reader = csv.DictReader(io.StringIO(text, newline=""))
     missing = [key for key in RATING_KEYS if key not in (reader.fieldnames or [])]
     if missing:
         yield 1, Problem(str(path), 1, "header", f"missing column(s): {', '.join(missing)}")
         return
     for row in reader:
-        yield reader.line_num, row
+        yield reader.line_num, {key: cell_unescape(value) for key, value in row.items()}
 
 
 def read_ratings(path: Path, rubrics: Mapping[str, RubricDefinition]) -> tuple[list[RatingRow], list[Problem]]:

@@ -3,7 +3,6 @@ HTML page."""
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from typing import Any
@@ -18,6 +17,7 @@ from annotation.pairwise import FIGURES as PAIRWISE_FIGURES
 from annotation.pairwise import pairwise_report
 from annotation.rubric import RubricDefinition
 from annotation.selectors import agreement_build, ratings_frame, reason_bands
+from legalsim.spreadsheet import CsvDictWriter, xlsx_append
 
 FORMATS = ("json", "csv", "xlsx", "html")
 ROW_FIELDS = ("n_pairs", "human_avg", "llm_avg", "mean_diff", "sd_diff", "mae", "within1_pct")
@@ -65,7 +65,7 @@ def render_json(result: AgreementResult, rubric: RubricDefinition, reasons: list
 
 def render_csv(result: AgreementResult, rubric: RubricDefinition, reasons: list | None = None) -> bytes:
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=TABLE_COLUMNS)
+    writer = CsvDictWriter(buffer, fieldnames=TABLE_COLUMNS)
     writer.writeheader()
     for row in table_rows(result.report):
         writer.writerow({key: "" if value is None else value for key, value in row.items()})
@@ -78,14 +78,14 @@ def render_xlsx(result: AgreementResult, rubric: RubricDefinition, reasons: list
     workbook = Workbook()
     sheet = workbook.active
     sheet.title = "agreement"
-    sheet.append(list(TABLE_COLUMNS))
+    xlsx_append(sheet, list(TABLE_COLUMNS))
     for row in table_rows(result.report):
-        sheet.append([row[key] for key in TABLE_COLUMNS])
+        xlsx_append(sheet, [row[key] for key in TABLE_COLUMNS])
     notes = workbook.create_sheet("notes")
-    notes.append(["rubric", result.report["rubric"]])
-    notes.append(["judge", result.report["judge"]])
+    xlsx_append(notes, ["rubric", result.report["rubric"]])
+    xlsx_append(notes, ["judge", result.report["judge"]])
     for note in result.report["notes"]:
-        notes.append(["note", note])
+        xlsx_append(notes, ["note", note])
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
@@ -196,7 +196,7 @@ def pairwise_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _pairwise_csv(report: dict[str, Any], rubric: RubricDefinition) -> bytes:
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=PAIRWISE_TABLE)
+    writer = CsvDictWriter(buffer, fieldnames=PAIRWISE_TABLE)
     writer.writeheader()
     for row in pairwise_rows(report):
         writer.writerow({key: "" if value is None else value for key, value in row.items()})
@@ -209,14 +209,14 @@ def _pairwise_xlsx(report: dict[str, Any], rubric: RubricDefinition) -> bytes:
     workbook = Workbook()
     sheet = workbook.active
     sheet.title = "pairwise"
-    sheet.append(list(PAIRWISE_TABLE))
+    xlsx_append(sheet, list(PAIRWISE_TABLE))
     for row in pairwise_rows(report):
-        sheet.append([row[key] for key in PAIRWISE_TABLE])
+        xlsx_append(sheet, [row[key] for key in PAIRWISE_TABLE])
     notes = workbook.create_sheet("notes")
     for key in ("rubric", "judge", "units"):
-        notes.append([key, report[key]])
+        xlsx_append(notes, [key, report[key]])
     for note in report["notes"]:
-        notes.append(["note", note])
+        xlsx_append(notes, ["note", note])
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()

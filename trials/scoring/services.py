@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import json
 from pathlib import Path
 from typing import Any
@@ -10,6 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
+from legalsim.spreadsheet import CsvDictWriter
 from trials.agents.llm import LLMClient
 from trials.engine.state import TrialState
 from trials.models import Trial, TrialScore
@@ -75,7 +75,7 @@ def export_csv(scores: list[TrialScore], path: Path) -> None:
     rows = [_flat(score) for score in scores]
     columns = list(dict.fromkeys(key for row in rows for key in row))
     with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=columns)
+        writer = CsvDictWriter(handle, fieldnames=columns)
         writer.writeheader()
         writer.writerows(rows)
 

@@ -65,6 +65,18 @@ def test_scores_export_as_csv_one_row_per_trial(demo_trials, tmp_path):
     assert {"issue_spotting", "legal_reasoning_first", "alignment_FIT_verdict"} <= set(rows[0])
 
 
+def test_the_csv_export_writes_a_case_id_that_starts_like_a_formula_as_text(tmp_path, write_json):
+    seed = json.loads((DEMO_CASES / "en-civil-commercial-lease.json").read_text(encoding="utf-8"))
+    cases_import(paths=[write_json("case.json", seed | {"id": "-2-3"})])
+    trial_simulate(case=Case.objects.get(), until="CD")
+    out = tmp_path / "scores.csv"
+    call_command("score_trials", "--all", "--out", str(out))
+    with out.open(newline="", encoding="utf-8") as handle:
+        header, row = csv.reader(handle)
+    assert row[header.index("case_id")] == "'-2-3"
+    assert not [cell for cell in row if cell.startswith(("=", "+", "-", "@", "\t", "\r"))]
+
+
 def test_unfinished_and_unknown_trials_are_refused(tmp_path):
     with pytest.raises(CommandError, match="no trial 999"):
         call_command("score_trials", "999", "--out", str(tmp_path / "x.json"))
