@@ -7,7 +7,7 @@ import secrets
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.utils import timezone
 
@@ -18,7 +18,14 @@ REASON_MAX = 2000
 
 
 class StudyError(ValueError):
-    pass
+    """A study rule refused the request; the message says which, to the person who asked.
+
+    The transports answer it with 409 Conflict and the message (``api.exceptions``,
+    ``annotation.middleware``), unless a view maps it to something more specific.
+    """
+
+
+SUBMITTED_IS_FINAL = "this questionnaire was submitted; it can no longer change"
 
 
 def study_plan(*, study: Study) -> int:
@@ -84,8 +91,11 @@ def assignment_new(*, study: Study, unit: str, rater: AbstractBaseUser) -> Assig
 
 
 def _locked(assignment_id: int, rater: AbstractBaseUser) -> Assignment:
+    """The rater's assignment, row-locked until the transaction ends: read its status only
+    after this, so concurrent requests for one questionnaire take turns (on SQLite, which
+    ignores FOR UPDATE, the immediate transactions of the settings serialise them)."""
     assignment = (
-        Assignment.objects.select_for_update()
+        Assignment.objects.select_for_update(of=("self",))
         .select_related("study__rubric")
         .filter(pk=assignment_id, rater=rater)
         .first()
@@ -100,14 +110,19 @@ def draft_save(*, assignment_id: int, rater: AbstractBaseUser, answers: dict[str
     with transaction.atomic():
         assignment = _locked(assignment_id, rater)
         if assignment.status == Assignment.Status.SUBMITTED:
-            raise StudyError("this questionnaire is submitted and can no longer change")
-        items = set(assignment.study.rubric.definition.item_ids)
-        for item, answer in answers.items():
-            if item in items:
-                assignment.draft[item] = {**assignment.draft.get(item, {}), **answer}
-        assignment.status = Assignment.Status.DRAFT
-        assignment.save(update_fields=["draft", "status"])
+            raise StudyError(SUBMITTED_IS_FINAL)
+        _draft_store(assignment, answers)
     return assignment
+
+
+def _draft_store(assignment: Assignment, answers: dict[str, dict]) -> None:
+    """Merge answers to the rubric's items into the locked assignment's draft and save it."""
+    items = set(assignment.study.rubric.definition.item_ids)
+    for item, answer in answers.items():
+        if item in items:
+            assignment.draft[item] = {**assignment.draft.get(item, {}), **answer}
+    assignment.status = Assignment.Status.DRAFT
+    assignment.save(update_fields=["draft", "status"])
 
 
 @dataclass(frozen=True)
@@ -153,17 +168,40 @@ def questionnaire_problems(assignment: Assignment) -> dict[str, str]:
     return problems
 
 
-def assignment_submit(*, assignment_id: int, rater: AbstractBaseUser) -> SubmitResult:
-    """Final and idempotent: the first complete submission stores the ratings; later ones
-    change nothing and report that it was already submitted."""
+def assignment_submit(
+    *, assignment_id: int, rater: AbstractBaseUser, answers: dict[str, dict] | None = None
+) -> SubmitResult:
+    """Save ``answers`` into the draft and submit it, in one transaction under the
+    assignment's row lock. Final and idempotent: the first complete submission stores the
+    ratings; any later one, concurrent ones included, changes nothing (not the draft either)
+    and reports ``already``. An incomplete one keeps the answers as a draft and reports the
+    problems."""
+    try:
+        return _submit(assignment_id, rater, answers or {})
+    except IntegrityError:
+        # The ratings' key (rubric, trajectory, item, rater, source) is taken. Under the lock
+        # a second submission of this assignment never gets here, so either it was submitted
+        # after all (the idempotent answer) or the rater's ratings of this trajectory came
+        # from elsewhere: another study on the same rubric, or an imported ratings file.
+        assignment = Assignment.objects.select_related("study").get(pk=assignment_id, rater=rater)
+        if assignment.status == Assignment.Status.SUBMITTED:
+            return SubmitResult(assignment, {}, already=True)
+        raise StudyError(
+            f"ratings by you of {assignment.label} on the rubric {assignment.study.rubric_id!r} are already "
+            "stored (from another study or an imported file); this questionnaire cannot add them again"
+        ) from None
+
+
+def _submit(assignment_id: int, rater: AbstractBaseUser, answers: dict[str, dict]) -> SubmitResult:
     with transaction.atomic():
         assignment = _locked(assignment_id, rater)
         if assignment.status == Assignment.Status.SUBMITTED:
             return SubmitResult(assignment, {}, already=True)
+        _draft_store(assignment, answers)
         problems = questionnaire_problems(assignment)
         if problems:
             return SubmitResult(assignment, problems)
-        pairwise = assignment.study.rubric.definition.pairwise
+        definition = assignment.study.rubric.definition
         Rating.objects.bulk_create(
             Rating(
                 rubric=assignment.study.rubric,
@@ -171,12 +209,12 @@ def assignment_submit(*, assignment_id: int, rater: AbstractBaseUser) -> SubmitR
                 item=item,
                 rater=rater.get_username(),
                 source=Rating.Source.HUMAN,
-                score=pairwise_score(assignment, answer["score"]) if pairwise else int(answer["score"]),
+                score=pairwise_score(assignment, answer["score"]) if definition.pairwise else int(answer["score"]),
                 reason=str(answer["reason"]).strip(),
                 active_seconds=(answer.get("active_ms") or 0) / 1000,
             )
             for item, answer in assignment.draft.items()
-            if item in assignment.study.rubric.definition.item_ids
+            if item in definition.item_ids
         )
         assignment.status, assignment.submitted_at = Assignment.Status.SUBMITTED, timezone.now()
         assignment.save(update_fields=["status", "submitted_at"])

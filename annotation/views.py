@@ -123,21 +123,20 @@ def _answers(post) -> dict[str, dict]:
 @ability_required(Ability.RATE)
 @require_POST
 def assignment_draft(request: HttpRequest, assignment_id: int) -> HttpResponse:
+    """Autosave; once submitted, 409 with the reason (``StudyErrorMiddleware``)."""
     _mine(request, assignment_id)
-    try:
-        draft_save(assignment_id=assignment_id, rater=request.user, answers=_answers(request.POST))
-    except StudyError as error:
-        return HttpResponse(str(error), status=409)
+    draft_save(assignment_id=assignment_id, rater=request.user, answers=_answers(request.POST))
     return HttpResponse('<span id="autosave" class="muted small">Draft saved</span>')
 
 
 @ability_required(Ability.RATE)
 @require_POST
 def assignment_submit_view(request: HttpRequest, assignment_id: int) -> HttpResponse:
-    assignment = _mine(request, assignment_id)
-    if assignment.status != Assignment.Status.SUBMITTED:
-        draft_save(assignment_id=assignment_id, rater=request.user, answers=_answers(request.POST))
-    result = assignment_submit(assignment_id=assignment_id, rater=request.user)
+    """Save the form's answers and submit them; every submission of a submitted questionnaire,
+    concurrent ones included, is redirected to the queue as the first one was, saying that
+    nothing changed. 400 re-renders the form with the problems."""
+    _mine(request, assignment_id)
+    result = assignment_submit(assignment_id=assignment_id, rater=request.user, answers=_answers(request.POST))
     if result.problems:
         return render(
             request, "annotation/assignment.html", _page_context(result.assignment, result.problems), status=400

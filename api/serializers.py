@@ -286,9 +286,18 @@ class RatingSubmitSerializer(AnswersSerializer):
 
 
 class RatingSubmitResultSerializer(serializers.Serializer):
+    """201 for the submission that stored the ratings; 200 with ``already`` for any other."""
+
     assignment = serializers.IntegerField()
     status = serializers.CharField()
-    already = serializers.BooleanField(help_text="it was submitted before; nothing changed")
+    already = serializers.BooleanField(
+        help_text="false: this request stored the ratings (201); true: it was submitted before, or by a concurrent "
+        "request, and nothing changed (200)"
+    )
+
+
+class DetailSerializer(serializers.Serializer):
+    detail = serializers.CharField(help_text="why the request was refused")
 
 
 class ProblemsSerializer(serializers.Serializer):

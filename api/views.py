@@ -303,41 +303,49 @@ class AssignmentDetailView(MyAssignments, generics.RetrieveAPIView):
 
 
 class AssignmentDraftView(MyAssignments, APIView):
-    """Autosave: merge answers into the draft (409 once submitted)."""
+    """Autosave: merge answers into the draft. Once the questionnaire is submitted, 409
+    ``{"detail": "this questionnaire was submitted; it can no longer change"}`` and nothing
+    changes (``api.exceptions``)."""
 
     ability = Ability.RATE
 
-    @extend_schema(request=s.AnswersSerializer, responses={200: s.AssignmentSerializer, 409: OpenApiTypes.OBJECT})
+    @extend_schema(request=s.AnswersSerializer, responses={200: s.AssignmentSerializer, 409: s.DetailSerializer})
     def put(self, request: Request, assignment_id: int) -> Response:
         get_object_or_404(self.get_queryset(), pk=assignment_id)
         form = s.AnswersSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        try:
-            assignment = draft_save(
-                assignment_id=assignment_id, rater=request.user, answers=form.validated_data["answers"]
-            )
-        except StudyError as error:
-            return Response({"detail": str(error)}, status=status.HTTP_409_CONFLICT)
+        assignment = draft_save(assignment_id=assignment_id, rater=request.user, answers=form.validated_data["answers"])
         return Response(s.AssignmentSerializer(assignment).data)
 
 
 class RatingSubmitView(MyAssignments, APIView):
     """Submit the questionnaire of one of your assignments: the answers are saved as the web
-    form saves them, then submitted (final and idempotent); 400 names every missing answer."""
+    form saves them and submitted, in one step under the assignment's lock.
+
+    Final and idempotent: the first complete submission answers 201 ``{"assignment", "status":
+    "submitted", "already": false}``; every later one, concurrent ones included, answers 200
+    with ``"already": true`` and changes nothing (its answers are ignored). 400 names every
+    missing answer (they are kept as the draft); 409 when your ratings of this trajectory on
+    this rubric are already stored from elsewhere (another study, an imported file)."""
 
     ability = Ability.RATE
 
     @extend_schema(
         request=s.RatingSubmitSerializer,
-        responses={201: s.RatingSubmitResultSerializer, 200: s.RatingSubmitResultSerializer, 400: s.ProblemsSerializer},
+        responses={
+            201: s.RatingSubmitResultSerializer,
+            200: s.RatingSubmitResultSerializer,
+            400: s.ProblemsSerializer,
+            409: s.DetailSerializer,
+        },
     )
     def post(self, request: Request) -> Response:
         form = s.RatingSubmitSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         assignment = get_object_or_404(self.get_queryset(), pk=form.validated_data["assignment"])
-        if assignment.status != Assignment.Status.SUBMITTED:
-            draft_save(assignment_id=assignment.pk, rater=request.user, answers=form.validated_data["answers"])
-        result = assignment_submit(assignment_id=assignment.pk, rater=request.user)
+        result = assignment_submit(
+            assignment_id=assignment.pk, rater=request.user, answers=form.validated_data["answers"]
+        )
         if result.problems:
             return Response({"problems": result.problems}, status=status.HTTP_400_BAD_REQUEST)
         body = {"assignment": assignment.pk, "status": result.assignment.status, "already": result.already}

@@ -28,6 +28,17 @@
   form.addEventListener("htmx:configRequest", stop);
 })();
 
+// An autosave refused with 409 (the questionnaire was submitted meanwhile, in another tab say)
+// shows why in the autosave status: htmx swaps no 4xx response unless told to.
+(() => {
+  "use strict";
+  const form = document.getElementById("questionnaire");
+  if (!form) return;
+  form.addEventListener("htmx:beforeSwap", (event) => {
+    if (event.detail.xhr.status === 409) { event.detail.shouldSwap = true; event.detail.isError = false; }
+  });
+})();
+
 // Keyboard entry: the whole questionnaire can be filled without the mouse.
 //   Enter in a score           -> its reason (pairwise: A, B, D choose A, B or draw)
 //   Ctrl/Cmd+Enter in a reason -> the next item's score (after the last one: Submit)

@@ -1,5 +1,6 @@
 """The questionnaire in a real browser (Debian's chromium through Playwright): a rater fills
-all sixteen items with the keyboard alone."""
+all sixteen items with the keyboard alone, and a tab left open after submission says why it
+saves nothing."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django.contrib.staticfiles.testing import StaticLiveServerTestCase
 from annotation.models import Assignment, Rating, Study
 from annotation.rubric import RUBRIC_DIR
 from annotation.services import rubric_import
-from annotation.studies import study_plan
+from annotation.studies import SUBMITTED_IS_FINAL, assignment_submit, study_plan
 from legalsim.roles import Role
 from tests.browser import CHROMIUM, chromium_start, page_logged_in
 from tests.conftest import DEMO_CASES
@@ -82,3 +83,17 @@ class QuestionnaireByKeyboard(StaticLiveServerTestCase):
             item: (index % 11, f"reason {index} for {item}") for index, item in enumerate(items)
         }
         assert all(rating.active_seconds > 0 for rating in ratings.values())
+
+    def test_a_tab_left_open_after_submission_says_why_its_autosave_is_refused(self) -> None:
+        page = self.page
+        page.goto(f"{self.live_server_url}/rate/{self.assignment.pk}/")
+        items = self.assignment.study.rubric.definition.item_ids
+        answers = {item: {"score": "5", "reason": "from the other tab"} for item in items}
+        assert not assignment_submit(
+            assignment_id=self.assignment.pk, rater=self.assignment.rater, answers=answers
+        ).problems
+
+        page.fill('input[type="number"]', "2")
+        page.keyboard.press("Control+s")
+        page.wait_for_selector(f"#autosave:has-text({SUBMITTED_IS_FINAL!r})")
+        assert {rating.score for rating in Rating.objects.filter(rater="rater")} == {5}
