@@ -83,11 +83,14 @@ class CsvDictWriter(csv.DictWriter):
 
 
 def xlsx_append(sheet: Worksheet, row: Iterable[Any]) -> None:
-    """Append ``row`` to an openpyxl worksheet, text escaped and typed as text."""
-    from openpyxl.cell.cell import Cell
+    """Append ``row`` to an openpyxl worksheet, text escaped and typed as text. Control
+    characters XML cannot carry (openpyxl would refuse the whole report) become U+FFFD."""
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
 
     cells = []
     for value in row:
+        if isinstance(value, str):
+            value = ILLEGAL_CHARACTERS_RE.sub("\ufffd", value)
         cell = Cell(sheet, value=cell_escape(value))
         if isinstance(cell.value, str):
             cell.data_type = "s"

@@ -99,3 +99,16 @@ def test_xlsx_cells_are_stored_as_text_never_as_formulas():
     # XML reads a carriage return back as a line feed: the quote in front is what matters here
     assert [cell.value for cell in cells[::3]] == ["'" + text.replace("\r", "\n") for text in [*HOSTILE, *QUOTED]]
     assert {cell.value for cell in cells[1::3]} == {-1} and {cell.value for cell in cells[2::3]} == {"#N/A"}
+
+
+def test_a_control_character_does_not_stop_an_xlsx_report():
+    """A judge name or reason with a character XML cannot carry (\\x01) made openpyxl refuse
+    the whole workbook; the character is replaced and the rest of the text kept."""
+    workbook = Workbook()
+    xlsx_append(workbook.active, ["judge\x01model", "=bad\x0b"])
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    assert [cell.value for cell in next(load_workbook(buffer).active.iter_rows())] == [
+        "judge\ufffdmodel",
+        "'=bad\ufffd",
+    ]
