@@ -23,8 +23,8 @@ show no case or trial data (only the schema)."""
 class DocsPage:
     ability = PUBLIC
 
-    def get(self, request, *args, **kwargs):
-        response = super().get(request, *args, **kwargs)
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
         response.headers["Content-Security-Policy"] = DOCS_POLICY
         return response
 

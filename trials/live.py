@@ -221,7 +221,8 @@ def trial_pause_set(*, trial_id: int, user: AbstractBaseUser, paused: bool) -> N
         if trial.status == Trial.Status.FINISHED or trial.engine_state.finished:
             raise LiveError(ErrorCode.TRIAL_FINISHED, "the trial has ended")
         trial.status = Trial.Status.PAUSED if paused else Trial.Status.RUNNING
-        trial.pause_reason = trial.pause_reason if paused else ""
+        by = "the presiding judge" if "judge" in seats_of(trial, user) else "an instructor"
+        trial.pause_reason = f"paused by {by}" if paused else ""
         trial.save(update_fields=["status", "pause_reason"])
 
 
