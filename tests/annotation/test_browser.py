@@ -60,7 +60,7 @@ class QuestionnaireByKeyboard(StaticLiveServerTestCase):
         page.wait_for_selector("#stage-panel .turn")
         first_stage = page.inner_text("#stage-panel")
         page.keyboard.press("Alt+ArrowRight")
-        page.wait_for_function(f"document.querySelector('#stage-panel').innerText !== {first_stage!r}")
+        page.wait_for_function(f"() => document.querySelector('#stage-panel').innerText !== {first_stage!r}")
         assert page.get_attribute('[role="tab"]:nth-child(2)', "aria-selected") == "true"
 
         page.focus('input[type="number"]')

@@ -162,7 +162,7 @@ ROUTES: dict[str, Route] = {
     "api:case_detail": api_route(Ability.PLAY, args=lambda world: [world.case.pk]),
     "api:case_import": api_route(Ability.TEACH, method="post"),
     "api:trial_list": api_route(Ability.PLAY),
-    "api:trial_detail": api_route(Ability.PLAY, args=trial_id),
+    "api:trial_detail": api_route(Ability.PLAY, args=trial_id, mine=SEATED),
     "api:trial_seats": api_route(Ability.PLAY, args=trial_id, method="post", data={"seat": "no-such-seat"}),
     "api:trial_seat": api_route(Ability.PLAY, args=lambda world: [world.trial.pk, "no_such_seat"], method="delete"),
     "api:trial_transcript": api_route(Ability.PLAY, args=trial_id, mine=SEATED),

@@ -176,7 +176,7 @@ def browser_play(page, redis_port: int, redis: list) -> int:
     said = 0
     while not page.locator("#banner-stage:has-text('The trial has ended')").count():
         page.wait_for_function(
-            "!document.getElementById('composer-text').disabled"
+            "() => !document.getElementById('composer-text').disabled"
             " || document.getElementById('banner-stage').textContent.includes('ended')"
         )
         if not page.locator("#composer-send").is_enabled():
