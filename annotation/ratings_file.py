@@ -4,7 +4,6 @@ every problem reported as ``FILE:LINE: field: message``."""
 from __future__ import annotations
 
 import csv
-import io
 import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -41,14 +40,30 @@ def _raw_rows(path: Path) -> Iterator[tuple[int, object]]:
         rows = [(record.line, record.data) for record in records] + [(problem.line, problem) for problem in problems]
         yield from sorted(rows, key=lambda row: row[0])
         return
+    # Lines end at LF (CRLF included), as in every other imported file; the csv module joins
+    # the lines of a quoted cell itself. A file with no LF at all ends its lines with CR (old
+    # Excel for Mac).
     text = file_text(path)
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    missing = [key for key in RATING_KEYS if key not in (reader.fieldnames or [])]
-    if missing:
-        yield 1, Problem(str(path), 1, "header", f"missing column(s): {', '.join(missing)}")
-        return
-    for row in reader:
-        yield reader.line_num, row
+    lines = (text if "\n" in text else text.replace("\r", "\n")).split("\n")
+    reader = csv.DictReader([line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else []))
+    try:
+        missing = [key for key in RATING_KEYS if key not in (reader.fieldnames or [])]
+        if missing:
+            yield 1, Problem(str(path), 1, "header", f"missing column(s): {', '.join(missing)}")
+            return
+        for row in reader:
+            yield reader.line_num, row
+    except csv.Error as error:
+        line = max(reader.reader.line_num, 1)  # DictReader.line_num lags a row that failed
+        yield line, Problem(str(path), line, "csv", _csv_problem(error))
+
+
+def _csv_problem(error: csv.Error) -> str:
+    if "new-line character" in str(error):
+        return "a carriage return (CR) outside quotes; quote the cell, or end lines with LF or CRLF"
+    if "field limit" in str(error):
+        return f"a cell is longer than {csv.field_size_limit()} characters"
+    return f"cannot be read as CSV: {error}"
 
 
 def read_ratings(path: Path, rubrics: Mapping[str, RubricDefinition]) -> tuple[list[RatingRow], list[Problem]]:

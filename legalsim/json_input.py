@@ -50,6 +50,8 @@ _STRUCTURE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[{][\[{ \t\r\n]*|[\]}][\]} 
 # Only a \u escape can put NUL or a surrogate into a string decoded from UTF-8 text.
 _RISKY_ESCAPE = re.compile(r"\\u(?:0000|[dD][89a-fA-F])")
 _BAD_CHARACTER = re.compile("[\x00\ud800-\udfff]")
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+_NAME = re.compile(r"[^\W\d][\w-]*|\d+")
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,13 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.field}: {self.message}"
+        return f"{_one_line(self.path)}:{self.line}: {_one_line(self.field)}: {_one_line(self.message)}"
+
+
+def _one_line(text: str) -> str:
+    """Text as one printable line: control characters, line separators and surrogates (which
+    a key in a field name may hold) escaped."""
+    return _UNPRINTABLE.sub(lambda match: match.group().encode("unicode_escape").decode("ascii"), text)
 
 
 @dataclass
@@ -327,7 +335,7 @@ def _value_problems(data: Any, source: str, *, numbers: bool) -> list[tuple[str,
             if len(found) > MAX_PROBLEMS_PER_RECORD:
                 break
             if is_dict:
-                name, child_anchor = (f"{where}.{key}" if where else key), key
+                name, child_anchor = _member(where, key), key
                 if strings and _BAD_CHARACTER.search(key):
                     found.append(
                         (where or "json", f"a key {_character_problem(key)}", _offset_of(source, anchor, None))
@@ -348,6 +356,13 @@ def _value_problems(data: Any, source: str, *, numbers: bool) -> list[tuple[str,
     if len(found) > MAX_PROBLEMS_PER_RECORD:
         found[MAX_PROBLEMS_PER_RECORD:] = [("record", "more problems like these are not listed", 0)]
     return found
+
+
+def _member(where: str, key: str) -> str:
+    """A field's name: ``parent.key``, or ``parent["key"]`` for a key that is not a plain name."""
+    if _NAME.fullmatch(key):
+        return f"{where}.{key}" if where else key
+    return f"{where}[{json.dumps(key, ensure_ascii=False)}]"
 
 
 def _too_deep(data: Any) -> bool:

@@ -102,10 +102,11 @@ def validate_record(record: Record, path: str) -> dict | None:
     check.text(data, "title", "title", required=True, max_length=300)
     check.choice(data, "language", "language", ("zh", "en"), required=True)
     check.text(data, "cause_of_action", "cause_of_action", required=True, max_length=200)
-    procedure = data.get("procedure") if data.get("procedure") in SIDES else None
+    procedure = data["procedure"] if isinstance(data.get("procedure"), str) and data["procedure"] in SIDES else None
     sides = SIDES.get(procedure or "", ("plaintiff", "defendant", "prosecution"))
     _check_parties(check, data, sides, procedure)
     _check_common_blocks(check, data, sides)
+    check.obj(data, "extra", "extra")
     if procedure == "civil":
         _check_civil(check, data)
     elif procedure == "criminal":
@@ -132,7 +133,7 @@ def _check_parties(check: _Checker, data: dict, sides: tuple[str, ...], procedur
         check.text(party, "name", f"{name}.name", required=True)
         check.choice(party, "kind", f"{name}.kind", ("person", "organization"), required=True)
         check.text(party, "details", f"{name}.details")
-    present = {party.get("side") for party in parties if isinstance(party, dict)}
+    present = {party.get("side") for party in parties if isinstance(party, dict) and isinstance(party.get("side"), str)}
     if procedure and isinstance(data.get("parties"), list):
         for side in sides:
             if side not in present:
@@ -192,7 +193,8 @@ def _check_civil(check: _Checker, data: dict) -> None:
         _check_evidence(check, first, "evidence", "first_instance.evidence", SIDES["civil"])
         if isinstance(first.get("defenses"), list):
             check.texts(first, "defenses", "first_instance.defenses")
-            first["defenses"] = "\n".join(first.get("defenses") or [])
+            if all(isinstance(defense, str) for defense in first["defenses"]):
+                first["defenses"] = "\n".join(first["defenses"])
         else:
             check.text(first, "defenses", "first_instance.defenses")
         check.text(first, "court_findings", "first_instance.court_findings")

@@ -6,6 +6,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from annotation.models import Rating, Rubric, Trajectory
+from annotation.ratings_file import read_ratings
 from tests.conftest import DEMO_CASES
 
 pytestmark = pytest.mark.django_db
@@ -253,3 +254,48 @@ def test_a_rubric_nested_1000_deep_is_refused_with_its_line(tmp_path):
         call_command("import_rubric", str(path))
     assert str(error.value) == f"{path}:2: json: nested deeper than 64 levels"
     assert not Rubric.objects.filter(pk="deep").exists()
+
+
+def test_csv_lines_end_at_lf_and_a_quoted_cell_keeps_its_line_breaks(tmp_path):
+    """Found by the property suite: a CR inside a quoted reason counted as a line."""
+    path = tmp_path / "breaks.csv"
+    rows = [
+        't1,legalworld16,LC.process_coherence,ann,human,5,"first\r\nsecond\rthird\u2028fourth"',
+        "t1,legalworld16,FIT.process_coherence,ann,human,5,",
+        "t1,legalworld16,FIT.process_coherence,ann,human,5,again",
+    ]
+    path.write_bytes(("trajectory_id,rubric,item,rater,source,score,reason\r\n" + "\r\n".join(rows) + "\r\n").encode())
+    rubrics = {"legalworld16": Rubric.objects.get(pk="legalworld16").definition}
+    stored, problems = read_ratings(path, rubrics)
+    assert [(row.line, row.reason) for row in stored] == [(3, "first\r\nsecond\rthird\u2028fourth"), (4, "")]
+    assert [str(problem) for problem in problems] == [
+        f"{path}:5: rater: duplicate rating of FIT.process_coherence on t1 by ann (first on line 4)"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        (
+            "t1,legalworld16,LC.process_coherence,ann,human,5," + "x" * 200_000,
+            "2: csv: a cell is longer than 131072 characters",
+        ),
+        (
+            "t1,legalworld16,LC.process_coherence,ann,human,5,a\rb",
+            "2: csv: a carriage return (CR) outside quotes; quote the cell, or end lines with LF or CRLF",
+        ),
+    ],
+)
+def test_csv_the_csv_module_cannot_read_is_a_problem_on_its_line(tmp_path, capsys, body, problem):
+    path = tmp_path / "bad.csv"
+    path.write_bytes((HEADER + body + "\n").encode())
+    with pytest.raises(CommandError):
+        call_command("import_ratings", str(path))
+    assert capsys.readouterr().err.splitlines() == [f"{path}:{problem}"]
+
+
+def test_a_csv_file_with_cr_line_endings_is_read(tmp_path):
+    path = tmp_path / "mac.csv"
+    path.write_bytes((HEADER + "t1,legalworld16,LC.process_coherence,ann,human,5,ok\n").replace("\n", "\r").encode())
+    call_command("import_ratings", str(path))
+    assert list(Rating.objects.values_list("trajectory_id", "reason")) == [("t1", "ok")]

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -206,3 +207,29 @@ def test_titles_longer_than_the_library_stores_are_refused(civil_seed, write_jso
     problems = problems_of(path)
     assert f"{path}:4: title: must be at most 300 characters, got 301" in problems
     assert f"{path}:6: cause_of_action: must be at most 200 characters, got 201" in problems
+
+
+def test_values_of_the_wrong_type_are_problems_not_crashes(civil_seed, write_json):
+    """Found by the property suite: each of these raised TypeError."""
+    odd = copy.deepcopy(civil_seed) | {"id": "odd", "procedure": [], "extra": ["not", "an", "object"]}
+    odd["parties"][0]["side"] = ["plaintiff"]
+    civil_seed["first_instance"]["defenses"] = ["paid", {"amount": 30000}]
+    problems = [problem.split(": ", 1)[1] for problem in problems_of(write_json("types.json", [odd, civil_seed]))]
+    assert "procedure: must be one of civil, criminal, got []" in problems
+    assert "parties[0].side: must be one of plaintiff, defendant, prosecution, got ['plaintiff']" in problems
+    assert "extra: must be an object" in problems
+    assert "first_instance.defenses: must be a list of strings" in problems
+
+
+def test_a_key_that_is_not_a_plain_name_is_quoted_and_a_message_stays_on_one_line(civil_seed, write_json):
+    numbers = write_json(
+        "numbers.json", json.dumps(civil_seed | {"": float("nan"), "a.b": {"c": 1}}).replace('"c": 1', '"c": 1e999')
+    )
+    assert problems_of(numbers) == [
+        f'{numbers}:1: [""]: NaN is not allowed: JSON has no NaN or Infinity',
+        f'{numbers}:1: ["a.b"].c: 1e999 is too large for a number',
+    ]
+    civil_seed["metadata"] = {"court\nname": 5}
+    problems = problems_of(write_json("names.json", civil_seed))
+    assert any(problem.endswith(": metadata.court\\nname: must be a string") for problem in problems), problems
+    assert all("\n" not in problem for problem in problems)
