@@ -313,10 +313,12 @@ def _shorten(literal: str) -> str:
 def _value_problems(data: Any, source: str, *, numbers: bool) -> list[tuple[str, str, int]]:
     """(field, message, offset in ``source``) for each thing a decoded record may not hold, at
     most ``MAX_PROBLEMS_PER_RECORD``; the walk keeps its own stack (no recursion). Most records
-    hold nothing to refuse and cost one pass over their containers for the depth."""
+    hold nothing to refuse: no risky escape, no refused number, and no more opening brackets
+    than ``MAX_DEPTH`` (so no deeper nesting) or a depth found in one pass over the containers."""
     strings = _RISKY_ESCAPE.search(source) is not None
-    if not (strings or numbers or _too_deep(data)):
-        return []
+    if not (strings or numbers):
+        if source.count("[") + source.count("{") <= MAX_DEPTH or not _too_deep(data):
+            return []
     found: list[tuple[str, str, int]] = []
     root = _scalar_problem(data, strings)
     if root is not None:
