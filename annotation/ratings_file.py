@@ -10,18 +10,17 @@ JSONL is not a spreadsheet format and is read as written."""
 from __future__ import annotations
 
 import csv
-import io
-import json
 import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from annotation.rubric import RubricDefinition, pair_split
+from legalsim.json_input import Problem, UnreadableFile, file_text, read_records, shown
 from legalsim.spreadsheet import cell_unescape
-from trials.case_file import Problem
 
 RATING_KEYS = ("trajectory_id", "rubric", "item", "rater", "source", "score", "reason")
+MAX_NAME = 200  # trajectory ids and rater names, as the Rating model stores them
 
 
 @dataclass(frozen=True)
@@ -41,24 +40,37 @@ class RatingRow:
 
 
 def _raw_rows(path: Path) -> Iterator[tuple[int, object]]:
-    # Line endings are left as they are (no newline translation): a quoted CSV cell keeps its
-    # line breaks, CR and CRLF included, as the csv module documents for ``newline=""``.
-    text = path.read_bytes().decode("utf-8-sig")
-    if path.suffix == ".jsonl":
-        for number, line in enumerate(text.splitlines(), 1):
-            if line.strip():
-                try:
-                    yield number, json.loads(line)
-                except json.JSONDecodeError as error:
-                    yield number, Problem(str(path), number, "json", f"invalid JSON: {error.msg}")
+    """(line, row) in file order, a ``Problem`` for a line that could not be read; raises
+    ``UnreadableFile`` for a file that is not UTF-8 text."""
+    if path.suffix.lower() == ".jsonl":
+        records, problems = read_records(path)
+        rows = [(record.line, record.data) for record in records] + [(problem.line, problem) for problem in problems]
+        yield from sorted(rows, key=lambda row: row[0])
         return
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    missing = [key for key in RATING_KEYS if key not in (reader.fieldnames or [])]
-    if missing:
-        yield 1, Problem(str(path), 1, "header", f"missing column(s): {', '.join(missing)}")
-        return
-    for row in reader:
-        yield reader.line_num, {key: cell_unescape(value) for key, value in row.items()}
+    # Lines end at LF (CRLF included), as in every other imported file; the csv module joins
+    # the lines of a quoted cell itself. A file with no LF at all ends its lines with CR (old
+    # Excel for Mac).
+    text = file_text(path)
+    lines = (text if "\n" in text else text.replace("\r", "\n")).split("\n")
+    reader = csv.DictReader([line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else []))
+    try:
+        missing = [key for key in RATING_KEYS if key not in (reader.fieldnames or [])]
+        if missing:
+            yield 1, Problem(str(path), 1, "header", f"missing column(s): {', '.join(missing)}")
+            return
+        for row in reader:
+            yield reader.line_num, {key: cell_unescape(value) for key, value in row.items()}
+    except csv.Error as error:
+        line = max(reader.reader.line_num, 1)  # DictReader.line_num lags a row that failed
+        yield line, Problem(str(path), line, "csv", _csv_problem(error))
+
+
+def _csv_problem(error: csv.Error) -> str:
+    if "new-line character" in str(error):
+        return "a carriage return (CR) outside quotes; quote the cell, or end lines with LF or CRLF"
+    if "field limit" in str(error):
+        return f"a cell is longer than {csv.field_size_limit()} characters"
+    return f"cannot be read as CSV: {error}"
 
 
 def read_ratings(path: Path, rubrics: Mapping[str, RubricDefinition]) -> tuple[list[RatingRow], list[Problem]]:
@@ -68,8 +80,8 @@ def read_ratings(path: Path, rubrics: Mapping[str, RubricDefinition]) -> tuple[l
     seen: dict[tuple, int] = {}
     try:
         raw_rows = list(_raw_rows(path))
-    except (OSError, UnicodeDecodeError) as error:
-        return [], [Problem(str(path), 1, "file", f"cannot be read: {error}")]
+    except UnreadableFile as error:
+        return [], [error.problem]
     for line, raw in raw_rows:
         if isinstance(raw, Problem):
             problems.append(raw)
@@ -89,15 +101,18 @@ def read_ratings(path: Path, rubrics: Mapping[str, RubricDefinition]) -> tuple[l
                 problem(key, "is required")
         rubric = rubrics.get(values["rubric"]) if isinstance(values["rubric"], str) else None
         if isinstance(values["rubric"], str) and values["rubric"].strip() and rubric is None:
-            problem("rubric", f"unknown rubric {values['rubric']!r}; import it with import_rubric")
+            problem("rubric", f"unknown rubric {shown(values['rubric'])}; import it with import_rubric")
         if rubric is not None and values["item"] not in rubric.item_ids:
-            problem("item", f"unknown item {values['item']!r} of rubric {rubric.id!r}")
+            problem("item", f"unknown item {shown(values['item'])} of rubric {rubric.id!r}")
+        for key in ("trajectory_id", "rater"):
+            if isinstance(values[key], str) and len(values[key].strip()) > MAX_NAME:
+                problem(key, f"must be at most {MAX_NAME} characters, got {len(values[key].strip())}")
         source = values["source"]
         if source not in ("human", "llm"):
-            problem("source", f"must be human or llm, got {source!r}")
+            problem("source", f"must be human or llm, got {shown(source)}")
         score = _number(values["score"])
         if score is None:
-            problem("score", f"must be a number, got {values['score']!r}")
+            problem("score", f"must be a number, got {shown(values['score'])}")
         elif rubric is not None:
             if not rubric.scale_min <= score <= rubric.scale_max:
                 problem("score", f"{_show(score)} is outside the scale {rubric.scale_min}-{rubric.scale_max}")
@@ -111,7 +126,7 @@ def read_ratings(path: Path, rubrics: Mapping[str, RubricDefinition]) -> tuple[l
             if values["trajectory_id"].strip() and pair_split(values["trajectory_id"].strip()) is None:
                 problem(
                     "trajectory_id",
-                    f"a pairwise rating names two trajectories as FIRST|SECOND, got {values['trajectory_id']!r}",
+                    f"a pairwise rating names two trajectories as FIRST|SECOND, got {shown(values['trajectory_id'])}",
                 )
         reason = values["reason"] if values["reason"] is not None else ""
         if not isinstance(reason, str):
@@ -142,16 +157,11 @@ def read_ratings(path: Path, rubrics: Mapping[str, RubricDefinition]) -> tuple[l
 
 
 def _number(value: object) -> float | None:
-    if isinstance(value, bool):
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
         return None
-    if isinstance(value, int | float):
-        number = float(value)
-    elif isinstance(value, str):
-        try:
-            number = float(value.strip())
-        except ValueError:
-            return None
-    else:
+    try:
+        number = float(value.strip() if isinstance(value, str) else value)
+    except (ValueError, OverflowError):  # OverflowError: an integer beyond a float's range
         return None
     return number if math.isfinite(number) else None
 

@@ -7,10 +7,11 @@ shipped ``legalworld16``, are kept.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from legalsim.json_input import read_document
 
 RUBRIC_DIR = Path(__file__).resolve().parent / "rubrics"
 DEFAULT_RUBRIC = "legalworld16"
@@ -73,9 +74,11 @@ def rubric_parse(data: Any) -> RubricDefinition:
     problems: list[str] = []
     if not isinstance(data, dict):
         raise RubricError("rubric: must be a JSON object")
-    for key in ("id", "title"):
+    for key, limit in (("id", 100), ("title", 300)):
         if not _text(data.get(key)):
             problems.append(f"{key}: is required and must be a non-empty string")
+        elif len(data[key]) > limit:
+            problems.append(f"{key}: must be at most {limit} characters")
     kind = data.get("kind", SCALE)
     if kind not in (SCALE, PAIRWISE):
         problems.append(f"kind: must be {SCALE!r} or {PAIRWISE!r}")
@@ -118,6 +121,8 @@ def rubric_parse(data: Any) -> RubricDefinition:
                 item_id = item.get("id") if isinstance(item, dict) else None
                 if not _text(item_id):
                     problems.append(f"{row_where}.items[{i_index}]: needs an id")
+                elif len(item_id) > 100:
+                    problems.append(f"{row_where}.items[{i_index}]: an id must be at most 100 characters")
                 elif item_id in seen:
                     problems.append(f"{row_where}.items[{i_index}]: duplicate item id {item_id!r}")
                 else:
@@ -139,12 +144,9 @@ def rubric_parse(data: Any) -> RubricDefinition:
 
 
 def rubric_load(path: Path) -> RubricDefinition:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        raise RubricError(f"{path}: cannot be read: {error}") from None
-    except json.JSONDecodeError as error:
-        raise RubricError(f"{path}:{error.lineno}: invalid JSON: {error.msg}") from None
+    data, problems = read_document(path)
+    if problems:
+        raise RubricError("; ".join(str(problem) for problem in problems))
     try:
         return rubric_parse(data)
     except RubricError as error:

@@ -7,16 +7,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import Q
 
 from annotation.judge import Judgment, pair_judge, trajectory_judge
 from annotation.models import JudgeFlag, Rating, Rubric, Trajectory
 from annotation.ratings_file import RatingRow, read_ratings
 from annotation.rubric import RubricDefinition, pair_split, rubric_load
+from legalsim.json_input import Problem, read_records
 from trials.agents.llm import LLMClient
 from trials.agents.prompts import PROMPT_VERSION
-from trials.case_file import Problem, read_records
 from trials.models import Trial
 
 
@@ -120,8 +120,13 @@ def ratings_import(*, paths: list[Path]) -> ImportReport:
             report.problems.extend(problems)
             report.rejected_files.append(str(path))
             continue
-        with transaction.atomic():
-            _ratings_store(rows, source_file=str(path))
+        try:
+            with transaction.atomic():
+                _ratings_store(rows, source_file=str(path))
+        except DatabaseError as error:
+            report.problems.append(Problem(str(path), 1, "file", f"could not be stored: {error}"))
+            report.rejected_files.append(str(path))
+            continue
         report.imported += len(rows)
     return report
 
@@ -154,6 +159,7 @@ def _ratings_store(rows: list[RatingRow], *, source_file: str) -> None:
 
 
 TRAJECTORY_KEYS = ("id", "case_id", "procedure", "language", "title", "stages")
+TRAJECTORY_LENGTHS = {"id": 200, "case_id": 120, "procedure": 16, "language": 8, "title": 300}  # as stored
 TURN_KEYS = ("seq", "phase", "role", "side", "speaker", "author", "text")
 
 
@@ -166,6 +172,11 @@ def _trajectory_problems(data: object) -> list[tuple[str, str]]:
         for key in TRAJECTORY_KEYS[:5]
         if not isinstance(data.get(key), str) or not data[key].strip()
     ]
+    problems += [
+        (key, f"must be at most {limit} characters")
+        for key, limit in TRAJECTORY_LENGTHS.items()
+        if isinstance(data.get(key), str) and len(data[key]) > limit
+    ]
     if not isinstance(data.get("stages"), list):
         return [*problems, ("stages", "must be a list")]
     for s_index, stage in enumerate(data["stages"]):
@@ -173,7 +184,10 @@ def _trajectory_problems(data: object) -> list[tuple[str, str]]:
         if not isinstance(stage, dict) or not isinstance(stage.get("stage"), str):
             problems.append((where, "needs a stage name"))
             continue
-        for t_index, turn in enumerate(stage.get("turns") or []):
+        for key in ("turns", "artifacts"):
+            if not isinstance(stage.get(key) or [], list):
+                problems.append((f"{where}.{key}", "must be a list"))
+        for t_index, turn in enumerate(_list(stage.get("turns"))):
             missing = [key for key in TURN_KEYS if not isinstance(turn, dict) or key not in turn]
             if missing:
                 problems.append((f"{where}.turns[{t_index}]", f"missing {', '.join(missing)}"))
@@ -181,7 +195,7 @@ def _trajectory_problems(data: object) -> list[tuple[str, str]]:
                 problems.append((f"{where}.turns[{t_index}].author", "must be human or agent"))
             elif not isinstance(turn["seq"], int) or isinstance(turn["seq"], bool):
                 problems.append((f"{where}.turns[{t_index}].seq", "must be an integer"))
-        for a_index, artifact in enumerate(stage.get("artifacts") or []):
+        for a_index, artifact in enumerate(_list(stage.get("artifacts"))):
             if not isinstance(artifact, dict) or not all(
                 isinstance(artifact.get(key), str) for key in ("kind", "title", "text")
             ):
@@ -189,6 +203,10 @@ def _trajectory_problems(data: object) -> list[tuple[str, str]]:
     if "meta" in data and not isinstance(data["meta"], dict):
         problems.append(("meta", "must be an object"))
     return problems
+
+
+def _list(value: object) -> list:
+    return value if isinstance(value, list) else []
 
 
 def trajectories_import(*, paths: list[Path]) -> ImportReport:
@@ -201,11 +219,17 @@ def trajectories_import(*, paths: list[Path]) -> ImportReport:
     for path in paths:
         records, problems = read_records(path)
         accepted = []
+        first_line: dict[str, int] = {}
         for record in records:
             found = _trajectory_problems(record.data)
             problems.extend(Problem(str(path), record.line, where, message) for where, message in found)
             if found:
                 continue
+            if record.data["id"] in first_line:
+                message = f"duplicate id {record.data['id']!r} (first on line {first_line[record.data['id']]})"
+                problems.append(Problem(str(path), record.line, "id", message))
+                continue
+            first_line[record.data["id"]] = record.line
             existing = Trajectory.objects.filter(pk=record.data["id"]).first()
             if existing is not None and existing.as_contract() != _contract_of(record.data):
                 problems.append(
@@ -222,9 +246,14 @@ def trajectories_import(*, paths: list[Path]) -> ImportReport:
             report.problems.extend(problems)
             report.rejected_files.append(str(path))
             continue
-        with transaction.atomic():
-            for data in accepted:
-                Trajectory.objects.create(**_contract_of(data))
+        try:
+            with transaction.atomic():
+                for data in accepted:
+                    Trajectory.objects.create(**_contract_of(data))
+        except DatabaseError as error:
+            report.problems.append(Problem(str(path), 1, "file", f"could not be stored: {error}"))
+            report.rejected_files.append(str(path))
+            continue
         report.imported += len(accepted)
     return report
 

@@ -62,10 +62,20 @@ class CaseImportSerializer(serializers.Serializer):
     files = serializers.ListField(child=serializers.FileField(), allow_empty=False)
 
 
+class CaseImportFileSerializer(serializers.Serializer):
+    file = serializers.CharField(help_text="the uploaded file's name")
+    status = serializers.ChoiceField(
+        choices=["stored", "refused"], help_text="stored: every case of the file; refused: none of them"
+    )
+    imported = serializers.ListField(child=serializers.CharField(), help_text="ids of the cases stored from it")
+    problems = serializers.ListField(child=serializers.CharField(), help_text="FILE:LINE: field: message")
+
+
 class CaseImportResultSerializer(serializers.Serializer):
     imported = serializers.ListField(child=serializers.CharField())
     problems = serializers.ListField(child=serializers.CharField(), help_text="FILE:LINE: field: message")
     rejected_files = serializers.ListField(child=serializers.CharField())
+    files = CaseImportFileSerializer(many=True, help_text="every uploaded file's verdict, in upload order")
 
 
 class TrialCreateSerializer(serializers.Serializer):

@@ -80,7 +80,10 @@ class CaseDetailView(generics.RetrieveAPIView):
 
 class CaseImportView(APIView):
     """Upload case files (``.json`` object or list, ``.jsonl``): each file is atomic, every bad
-    record is reported as ``FILE:LINE: field: message``; 400 when anything was rejected."""
+    record is reported as ``FILE:LINE: field: message``. ``files`` gives every file's verdict in
+    upload order: ``stored`` with the ids of its cases, or ``refused`` with its problems (nothing
+    of it stored). 201 when every file was stored, 400 when any was refused (the files listed as
+    stored were stored all the same)."""
 
     ability = Ability.TEACH
     parser_classes = (MultiPartParser,)
@@ -96,15 +99,26 @@ class CaseImportView(APIView):
             labels = {}
             for index, upload in enumerate(form.validated_data["files"]):
                 name = Path(upload.name or "upload.json").name
-                path = Path(scratch) / str(index) / name
-                path.parent.mkdir()
-                path.write_bytes(upload.read())
+                # Saved under a name of our own: the upload's may not be a valid file name here.
+                path = Path(scratch) / f"{index}{'.jsonl' if name.lower().endswith('.jsonl') else '.json'}"
+                with path.open("wb") as saved:
+                    for chunk in upload.chunks():
+                        saved.write(chunk)
                 labels[path] = name
             report = cases_import(paths=list(labels), labels=labels)
         body = {
             "imported": report.imported,
             "problems": [str(problem) for problem in report.problems],
             "rejected_files": report.rejected_files,
+            "files": [
+                {
+                    "file": file.file,
+                    "status": "stored" if file.stored else "refused",
+                    "imported": file.imported,
+                    "problems": [str(problem) for problem in file.problems],
+                }
+                for file in report.files
+            ],
         }
         return Response(body, status=status.HTTP_400_BAD_REQUEST if report.problems else status.HTTP_201_CREATED)
 

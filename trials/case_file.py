@@ -1,14 +1,13 @@
-"""Reading and validating case files (docs/case-format.md): every problem of every record
-is reported with its file, line and field, so a bad file is fixed in one pass."""
+"""Validating case files (docs/case-format.md): every problem of every record is reported
+with its file, line and field, so a bad file is fixed in one pass. Reading them (encoding,
+syntax, nesting, numbers, lines) is ``legalsim.json_input``'s, shared by every imported file."""
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+
+from legalsim.json_input import Problem, Record, shown
 
 CASE_ID = re.compile(r"^[A-Za-z0-9._-]{1,120}$")
 LEVELS = ("high", "medium", "low")
@@ -27,25 +26,6 @@ KNOWN_KEYS = {
 }  # fmt: skip
 
 
-@dataclass(frozen=True)
-class Problem:
-    path: str
-    line: int
-    field: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.field}: {self.message}"
-
-
-@dataclass
-class Record:
-    line: int
-    data: Any
-    source: str
-    problems: list[Problem] = field(default_factory=list)
-
-
 class _Checker:
     """Collects problems for one record; ``line_of`` points a field at its line in the file."""
 
@@ -60,13 +40,15 @@ class _Checker:
         position = self.record.source.find(f'"{key}"')
         return self.record.line + (self.record.source.count("\n", 0, position) if position >= 0 else 0)
 
-    def text(self, data: dict, key: str, name: str, *, required: bool = False) -> None:
+    def text(self, data: dict, key: str, name: str, *, required: bool = False, max_length: int | None = None) -> None:
         if key not in data or data[key] is None:
             if required:
                 self.problem(name, "is required")
             return
         if not isinstance(data[key], str) or (required and not data[key].strip()):
             self.problem(name, "must be a non-empty string" if required else "must be a string")
+        elif max_length is not None and len(data[key]) > max_length:
+            self.problem(name, f"must be at most {max_length} characters, got {len(data[key])}")
 
     def texts(self, data: dict, key: str, name: str) -> None:
         """A list of strings; a single string is accepted and becomes a one-item list."""
@@ -84,7 +66,7 @@ class _Checker:
                 self.problem(name, "is required")
             return
         if data[key] not in choices:
-            self.problem(name, f"must be one of {', '.join(choices)}, got {data[key]!r}")
+            self.problem(name, f"must be one of {', '.join(choices)}, got {shown(data[key])}")
 
     def obj(self, data: dict, key: str, name: str) -> dict | None:
         value = data.get(key)
@@ -105,64 +87,6 @@ class _Checker:
         return value
 
 
-def read_records(path: Path) -> tuple[list[Record], list[Problem]]:
-    """Split a ``.json`` (object or list) or ``.jsonl`` file into records with their lines."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        return [], [Problem(str(path), 1, "file", f"cannot be read: {error}")]
-    try:
-        if path.suffix == ".jsonl":
-            return list(_jsonl_records(text)), []
-        return list(_json_records(text)), []
-    except json.JSONDecodeError as error:
-        return [], [Problem(str(path), error.lineno, "json", f"invalid JSON: {error.msg} (column {error.colno})")]
-
-
-def _jsonl_records(text: str) -> Iterator[Record]:
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.strip():
-            try:
-                yield Record(number, json.loads(line), line)
-            except json.JSONDecodeError as error:
-                raise json.JSONDecodeError(error.msg, text, _offset_of_line(text, number) + error.pos) from None
-
-
-def _offset_of_line(text: str, number: int) -> int:
-    return sum(len(line) + 1 for line in text.split("\n")[: number - 1])
-
-
-def _json_records(text: str) -> Iterator[Record]:
-    decoder = json.JSONDecoder()
-    start = _skip_space(text, 0)
-    if not text[start:].startswith("["):
-        data, end = decoder.raw_decode(text, start)
-        if text[end:].strip():
-            raise json.JSONDecodeError("extra data after the case object", text, _skip_space(text, end))
-        yield Record(text.count("\n", 0, start) + 1, data, text[start:end])
-        return
-    position = _skip_space(text, start + 1)
-    if text[position : position + 1] == "]":
-        return
-    while True:
-        data, end = decoder.raw_decode(text, position)
-        yield Record(text.count("\n", 0, position) + 1, data, text[position:end])
-        position = _skip_space(text, end)
-        if text[position : position + 1] == "]":
-            if text[position + 1 :].strip():
-                raise json.JSONDecodeError("extra data after the list", text, _skip_space(text, position + 1))
-            return
-        if text[position : position + 1] != ",":
-            raise json.JSONDecodeError("expected ',' or ']' between cases", text, position)
-        position = _skip_space(text, position + 1)
-
-
-def _skip_space(text: str, position: int) -> int:
-    while position < len(text) and text[position] in " \t\r\n":
-        position += 1
-    return position
-
-
 def validate_record(record: Record, path: str) -> dict | None:
     """Return the normalised case (unknown keys moved into ``extra``), or None with problems."""
     check = _Checker(record, path)
@@ -175,13 +99,14 @@ def validate_record(record: Record, path: str) -> dict | None:
     if isinstance(data.get("id"), str) and data["id"] and not CASE_ID.match(data["id"]):
         check.problem("id", "may contain only letters, digits, '.', '_' and '-' (at most 120 characters)")
     check.choice(data, "procedure", "procedure", tuple(SIDES), required=True)
-    check.text(data, "title", "title", required=True)
+    check.text(data, "title", "title", required=True, max_length=300)
     check.choice(data, "language", "language", ("zh", "en"), required=True)
-    check.text(data, "cause_of_action", "cause_of_action", required=True)
-    procedure = data.get("procedure") if data.get("procedure") in SIDES else None
+    check.text(data, "cause_of_action", "cause_of_action", required=True, max_length=200)
+    procedure = data["procedure"] if isinstance(data.get("procedure"), str) and data["procedure"] in SIDES else None
     sides = SIDES.get(procedure or "", ("plaintiff", "defendant", "prosecution"))
     _check_parties(check, data, sides, procedure)
     _check_common_blocks(check, data, sides)
+    check.obj(data, "extra", "extra")
     if procedure == "civil":
         _check_civil(check, data)
     elif procedure == "criminal":
@@ -208,7 +133,7 @@ def _check_parties(check: _Checker, data: dict, sides: tuple[str, ...], procedur
         check.text(party, "name", f"{name}.name", required=True)
         check.choice(party, "kind", f"{name}.kind", ("person", "organization"), required=True)
         check.text(party, "details", f"{name}.details")
-    present = {party.get("side") for party in parties if isinstance(party, dict)}
+    present = {party.get("side") for party in parties if isinstance(party, dict) and isinstance(party.get("side"), str)}
     if procedure and isinstance(data.get("parties"), list):
         for side in sides:
             if side not in present:
@@ -268,7 +193,8 @@ def _check_civil(check: _Checker, data: dict) -> None:
         _check_evidence(check, first, "evidence", "first_instance.evidence", SIDES["civil"])
         if isinstance(first.get("defenses"), list):
             check.texts(first, "defenses", "first_instance.defenses")
-            first["defenses"] = "\n".join(first.get("defenses") or [])
+            if all(isinstance(defense, str) for defense in first["defenses"]):
+                first["defenses"] = "\n".join(first["defenses"])
         else:
             check.text(first, "defenses", "first_instance.defenses")
         check.text(first, "court_findings", "first_instance.court_findings")

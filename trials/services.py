@@ -7,16 +7,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import F, Sum
 from django.utils import timezone
 
+from legalsim.json_input import Problem, read_records
 from trials.agents.base import Participant
 from trials.agents.llm import LLMClient, LLMError
 from trials.agents.openai_agent import OpenAIAgent
 from trials.agents.scripted import ScriptedAgent
 from trials.agents.supervisor import Supervisor
-from trials.case_file import Problem, read_records, validate_record
+from trials.case_file import validate_record
 from trials.engine.machine import trial_start
 from trials.engine.runner import Paused, trial_run
 from trials.engine.state import TrialState
@@ -28,15 +29,46 @@ from trials.selectors import case_library_search
 
 
 @dataclass
-class ImportReport:
+class FileReport:
+    """One file's verdict: stored (``imported`` names its cases) or refused (``problems``)."""
+
+    file: str
     imported: list[str] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
-    rejected_files: list[str] = field(default_factory=list)
+
+    @property
+    def stored(self) -> bool:
+        return not self.problems
+
+
+@dataclass
+class ImportReport:
+    files: list[FileReport] = field(default_factory=list)
+
+    @property
+    def imported(self) -> list[str]:
+        return [case_id for file in self.files for case_id in file.imported]
+
+    @property
+    def problems(self) -> list[Problem]:
+        return [problem for file in self.files for problem in file.problems]
+
+    @property
+    def rejected_files(self) -> list[str]:
+        return [file.file for file in self.files if not file.stored]
+
+
+class _NotStored(Exception):
+    def __init__(self, line: int, error: DatabaseError) -> None:
+        super().__init__(str(error))
+        self.line, self.error = line, error
 
 
 def cases_import(*, paths: Iterable[Path], labels: Mapping[Path, str] | None = None) -> ImportReport:
     """Import case files, each atomically: a file with any bad record stores nothing.
 
+    Every file gets a verdict in ``report.files``, in order, whatever it holds: stored, or
+    refused with its problems (a database that refuses a record refuses the file too).
     A case id already in the library is replaced; the same id twice in one run is an error.
     ``labels`` names files in problems and ``source_file`` (an upload's own name rather than
     the temporary file it was saved to).
@@ -45,9 +77,11 @@ def cases_import(*, paths: Iterable[Path], labels: Mapping[Path, str] | None = N
     seen: dict[str, str] = {}
     for path in _expand(paths):
         label = (labels or {}).get(path, str(path))
+        verdict = FileReport(label)
+        report.files.append(verdict)
         records, problems = read_records(path)
         problems = [replace(problem, path=label) for problem in problems]
-        cases = []
+        cases: list[tuple[int, dict]] = []
         for record in records:
             case = validate_record(record, label)
             problems.extend(record.problems)
@@ -59,15 +93,21 @@ def cases_import(*, paths: Iterable[Path], labels: Mapping[Path, str] | None = N
                 )
                 continue
             seen[case["id"]] = f"{label}:{record.line}"
-            cases.append(case)
+            cases.append((record.line, case))
         if problems:
-            report.problems.extend(problems)
-            report.rejected_files.append(label)
+            verdict.problems = sorted(problems, key=lambda problem: problem.line)
             continue
-        with transaction.atomic():
-            for case in cases:
-                _case_store(case, source_file=label)
-        report.imported.extend(case["id"] for case in cases)
+        try:
+            with transaction.atomic():
+                for line, case in cases:
+                    try:
+                        _case_store(case, source_file=label)
+                    except DatabaseError as error:
+                        raise _NotStored(line, error) from error
+        except _NotStored as failure:
+            verdict.problems = [Problem(label, failure.line, "record", f"could not be stored: {failure.error}")]
+            continue
+        verdict.imported = [case["id"] for _, case in cases]
     return report
 
 
@@ -90,7 +130,7 @@ def _case_store(case: dict, *, source_file: str) -> Case:
             "language": case["language"],
             "cause_of_action": case["cause_of_action"],
             "seed": case,
-            "source_file": source_file,
+            "source_file": source_file[-500:],
         },
     )
     return stored

@@ -6,6 +6,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from annotation.models import Rating, Rubric, Trajectory
+from annotation.ratings_file import read_ratings
 from tests.conftest import DEMO_CASES
 
 pytestmark = pytest.mark.django_db
@@ -162,3 +163,139 @@ def test_a_changed_trajectory_with_a_known_id_is_refused(tmp_path, capsys):
         call_command("import_trajectories", str(bad))
     assert f"{bad}:1: stages[0].turns[0]: missing phase, role, side, speaker, author" in capsys.readouterr().err
     assert not Trajectory.objects.filter(pk="y.1").exists()
+
+
+def rating(**changes) -> dict:
+    return {
+        "trajectory_id": "t1",
+        "rubric": "legalworld16",
+        "item": "LC.process_coherence",
+        "rater": "ann",
+        "source": "human",
+        "score": 7,
+        "reason": "",
+    } | changes
+
+
+def test_a_ratings_line_nested_1000_deep_is_refused_on_its_line_and_the_next_file_is_stored(tmp_path, capsys):
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text(json.dumps(rating()) + "\n" + "[" * 1000 + "]" * 1000 + "\n")
+    good = tmp_path / "good.jsonl"
+    good.write_text(json.dumps(rating(trajectory_id="t2")) + "\n")
+    with pytest.raises(CommandError, match="rejected 1 file"):
+        call_command("import_ratings", str(deep), str(good))
+    assert capsys.readouterr().err.splitlines() == [f"{deep}:2: json: nested deeper than 64 levels"]
+    assert list(Rating.objects.values_list("trajectory_id", flat=True)) == ["t2"]
+
+
+def test_scores_json_cannot_carry_are_refused_on_their_line(tmp_path, capsys):
+    path = tmp_path / "scores.jsonl"
+    lines = [json.dumps(rating(item=item)) for item in ("LC.procedural_compliance", "FIT.process_coherence")]
+    lines += ['{"score": NaN, "rubric": "legalworld16"}', '{"score": ' + "9" * 400 + "}", '{"score": 1e400}']
+    path.write_text("\n".join(lines) + "\n" + json.dumps(rating(score="1e400")) + "\n")
+    with pytest.raises(CommandError):
+        call_command("import_ratings", str(path))
+    assert capsys.readouterr().err.splitlines() == [
+        f"{path}:3: score: NaN is not allowed: JSON has no NaN or Infinity",
+        f"{path}:4: score: 999999999999...(400 characters) is too large for a number",
+        f"{path}:5: score: 1e400 is too large for a number",
+        f"{path}:6: score: must be a number, got '1e400'",
+    ]
+    assert not Rating.objects.exists()
+
+
+def test_ratings_text_with_a_nul_character_is_refused(tmp_path, capsys):
+    path = tmp_path / "nul.jsonl"
+    path.write_text(json.dumps(rating(reason="a\x00b")) + "\n")
+    with pytest.raises(CommandError):
+        call_command("import_ratings", str(path))
+    assert capsys.readouterr().err.splitlines() == [
+        f"{path}:1: reason: contains a NUL character (\\u0000), which cannot be stored"
+    ]
+
+
+def test_a_trajectory_file_nested_1000_deep_is_refused_and_the_next_file_is_stored(tmp_path, capsys):
+    trajectory = {"id": "x.1", "case_id": "x", "procedure": "civil", "language": "en", "title": "X", "stages": []}
+    deep = tmp_path / "deep.json"
+    deep.write_text(json.dumps(trajectory | {"meta": {}})[:-1] + ',\n"more": ' + "[" * 1000 + "]" * 1000 + "}")
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(trajectory | {"id": "x.2"}))
+    with pytest.raises(CommandError, match="rejected 1 file"):
+        call_command("import_trajectories", str(deep), str(good))
+    assert capsys.readouterr().err.splitlines() == [f"{deep}:2: json: nested deeper than 64 levels"]
+    assert list(Trajectory.objects.values_list("pk", flat=True)) == ["x.2"]
+
+
+def test_a_trajectory_file_of_wrong_shapes_is_refused_not_a_crash(tmp_path, capsys):
+    trajectory = {"id": "y.1", "case_id": "y", "procedure": "civil", "language": "en", "title": "Y", "stages": []}
+    path = tmp_path / "shapes.json"
+    records = [
+        trajectory | {"stages": [{"stage": "LC", "turns": 5, "artifacts": True}]},
+        trajectory | {"id": "y.2", "title": "T" * 301},
+        trajectory | {"id": "y.3"},
+        trajectory | {"id": "y.3"},
+    ]
+    path.write_text("[\n" + ",\n".join(json.dumps(record) for record in records) + "\n]")
+    with pytest.raises(CommandError):
+        call_command("import_trajectories", str(path))
+    assert capsys.readouterr().err.splitlines() == [
+        f"{path}:2: stages[0].turns: must be a list",
+        f"{path}:2: stages[0].artifacts: must be a list",
+        f"{path}:3: title: must be at most 300 characters",
+        f"{path}:5: id: duplicate id 'y.3' (first on line 4)",
+    ]
+    assert not Trajectory.objects.exists()
+
+
+def test_a_rubric_nested_1000_deep_is_refused_with_its_line(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text('{"id": "deep",\n "groups": ' + "[" * 1000 + "]" * 1000 + "}")
+    with pytest.raises(CommandError) as error:
+        call_command("import_rubric", str(path))
+    assert str(error.value) == f"{path}:2: json: nested deeper than 64 levels"
+    assert not Rubric.objects.filter(pk="deep").exists()
+
+
+def test_csv_lines_end_at_lf_and_a_quoted_cell_keeps_its_line_breaks(tmp_path):
+    """Found by the property suite: a CR inside a quoted reason counted as a line."""
+    path = tmp_path / "breaks.csv"
+    rows = [
+        't1,legalworld16,LC.process_coherence,ann,human,5,"first\r\nsecond\rthird\u2028fourth"',
+        "t1,legalworld16,FIT.process_coherence,ann,human,5,",
+        "t1,legalworld16,FIT.process_coherence,ann,human,5,again",
+    ]
+    path.write_bytes(("trajectory_id,rubric,item,rater,source,score,reason\r\n" + "\r\n".join(rows) + "\r\n").encode())
+    rubrics = {"legalworld16": Rubric.objects.get(pk="legalworld16").definition}
+    stored, problems = read_ratings(path, rubrics)
+    assert [(row.line, row.reason) for row in stored] == [(3, "first\r\nsecond\rthird\u2028fourth"), (4, "")]
+    assert [str(problem) for problem in problems] == [
+        f"{path}:5: rater: duplicate rating of FIT.process_coherence on t1 by ann (first on line 4)"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        (
+            "t1,legalworld16,LC.process_coherence,ann,human,5," + "x" * 200_000,
+            "2: csv: a cell is longer than 131072 characters",
+        ),
+        (
+            "t1,legalworld16,LC.process_coherence,ann,human,5,a\rb",
+            "2: csv: a carriage return (CR) outside quotes; quote the cell, or end lines with LF or CRLF",
+        ),
+    ],
+)
+def test_csv_the_csv_module_cannot_read_is_a_problem_on_its_line(tmp_path, capsys, body, problem):
+    path = tmp_path / "bad.csv"
+    path.write_bytes((HEADER + body + "\n").encode())
+    with pytest.raises(CommandError):
+        call_command("import_ratings", str(path))
+    assert capsys.readouterr().err.splitlines() == [f"{path}:{problem}"]
+
+
+def test_a_csv_file_with_cr_line_endings_is_read(tmp_path):
+    path = tmp_path / "mac.csv"
+    path.write_bytes((HEADER + "t1,legalworld16,LC.process_coherence,ann,human,5,ok\n").replace("\n", "\r").encode())
+    call_command("import_ratings", str(path))
+    assert list(Rating.objects.values_list("trajectory_id", "reason")) == [("t1", "ok")]

@@ -61,7 +61,12 @@ def test_an_instructor_imports_an_uploaded_case_file(instructor):
         "/api/cases/import/", {"files": [upload("library.json", json.dumps([CIVIL_CASE], indent=2))]}
     )
     assert response.status_code == 201, response.content
-    assert response.json() == {"imported": [CIVIL_CASE["id"]], "problems": [], "rejected_files": []}
+    assert response.json() == {
+        "imported": [CIVIL_CASE["id"]],
+        "problems": [],
+        "rejected_files": [],
+        "files": [{"file": "library.json", "status": "stored", "imported": [CIVIL_CASE["id"]], "problems": []}],
+    }
     assert Case.objects.get(pk=CIVIL_CASE["id"]).source_file == "library.json"
 
 
@@ -93,3 +98,62 @@ def test_students_may_not_import_cases(student):
     response = student.post("/api/cases/import/", {"files": [upload("c.json", json.dumps(CIVIL_CASE))]})
     assert response.status_code == 403
     assert not Case.objects.exists()
+
+
+def deep_upload() -> SimpleUploadedFile:
+    return upload("deep.json", '[\n{"id": "deep",\n "x": ' + "[" * 1000 + "]" * 1000 + "}\n]")
+
+
+def good_upload() -> SimpleUploadedFile:
+    return upload("good.json", json.dumps({**CIVIL_CASE, "id": "good"}))
+
+
+@pytest.mark.parametrize("deep_first", [True, False])
+def test_an_upload_nested_1000_deep_gets_its_own_verdict_and_the_good_file_is_stored(instructor, deep_first):
+    files = [deep_upload(), good_upload()] if deep_first else [good_upload(), deep_upload()]
+    response = instructor.post("/api/cases/import/", {"files": files})
+    assert response.status_code == 400, response.content
+    verdicts = {
+        "deep.json": {
+            "file": "deep.json",
+            "status": "refused",
+            "imported": [],
+            "problems": ["deep.json:3: json: nested deeper than 64 levels"],
+        },
+        "good.json": {"file": "good.json", "status": "stored", "imported": ["good"], "problems": []},
+    }
+    body = response.json()
+    assert body["files"] == [verdicts[upload.name] for upload in files], "one verdict per file, in upload order"
+    assert body["imported"] == ["good"] and body["rejected_files"] == ["deep.json"]
+    assert body["problems"] == ["deep.json:3: json: nested deeper than 64 levels"]
+    assert list(Case.objects.values_list("pk", flat=True)) == ["good"], "exactly what the answer says was stored"
+
+
+def test_files_with_one_name_are_told_apart_by_their_place(instructor):
+    response = instructor.post(
+        "/api/cases/import/",
+        {"files": [upload("cases.json", "[" * 1000), upload("cases.json", json.dumps({**CIVIL_CASE, "id": "b"}))]},
+    )
+    assert [(file["file"], file["status"]) for file in response.json()["files"]] == [
+        ("cases.json", "refused"),
+        ("cases.json", "stored"),
+    ]
+
+
+def test_a_file_name_too_long_for_the_file_system_is_still_read(instructor):
+    name = "案" * 200 + ".jsonl"  # 600 bytes: no file system takes it as a name
+    response = instructor.post("/api/cases/import/", {"files": [upload(name, json.dumps(CIVIL_CASE) + "\n")]})
+    assert response.status_code == 201, response.content
+    assert response.json()["files"][0]["status"] == "stored"
+    assert Case.objects.get(pk=CIVIL_CASE["id"]).source_file == name
+
+
+def test_an_upload_that_is_not_utf8_is_refused_with_its_line(instructor):
+    content = json.dumps({**CIVIL_CASE, "title": "Café"}, ensure_ascii=False, indent=2).encode("latin-1")
+    response = instructor.post(
+        "/api/cases/import/", {"files": [SimpleUploadedFile("latin.json", content, content_type="application/json")]}
+    )
+    assert response.status_code == 400
+    assert response.json()["problems"] == [
+        "latin.json:4: file: is not UTF-8 text: byte 0xe9 cannot be decoded; save it as UTF-8 (column 16)"
+    ]

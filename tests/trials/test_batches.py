@@ -146,3 +146,21 @@ def test_a_dead_workers_case_is_taken_over_from_its_last_checkpoint(tmp_path, se
         "FIT",
     ]
     assert not _fenced(run.pk, attempt).update(checkpoint="SIT"), "worker 1's writes are fenced off"
+
+
+def test_a_split_file_nested_1000_deep_or_not_utf8_is_refused_with_its_line(tmp_path):
+    library_import(tmp_path, cases=1, causes=1)
+    deep = tmp_path / "deep.json"
+    deep.write_text('["lib-0000",\n' + "[" * 1000 + "]" * 1000 + "]")
+    with pytest.raises(CommandError) as error:
+        call_command("simulate_split", split=str(deep))
+    assert str(error.value) == f"{deep}:2: json: nested deeper than 64 levels"
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes(b"lib-0000\ncaf\xe9\n")
+    with pytest.raises(CommandError) as error:
+        call_command("simulate_split", split=str(latin))
+    assert (
+        str(error.value)
+        == f"{latin}:2: file: is not UTF-8 text: byte 0xe9 cannot be decoded; save it as UTF-8 (column 4)"
+    )
+    assert not BatchRun.objects.exists()

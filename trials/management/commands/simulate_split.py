@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import json
 import logging
 import sys
 import time
@@ -9,6 +8,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from legalsim.json_input import UnreadableFile, file_text, read_document
 from trials.batches import Progress, batch_create, batch_dispatch, batch_progress, batch_resume, persona_levels
 from trials.models import Batch, Case
 from trials.selectors import split_case_ids
@@ -123,16 +123,16 @@ class Command(BaseCommand):
 def _split_file(path: Path) -> list[str]:
     """Case ids from a JSON list or a text file with one id a line; unknown ids are errors."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise CommandError(f"{path}: {error.strerror}") from None
+        text = file_text(path)
+    except UnreadableFile as error:
+        raise CommandError(str(error.problem)) from None
     if text.lstrip().startswith("["):
-        try:
-            entries = [(1, str(case_id)) for case_id in json.loads(text)]
-        except json.JSONDecodeError as error:
-            raise CommandError(f"{path}:{error.lineno}: not valid JSON: {error.msg}") from None
+        ids, problems = read_document(path)
+        if problems:
+            raise CommandError("\n".join(str(problem) for problem in problems))
+        entries = [(1, str(case_id)) for case_id in ids]
     else:
-        entries = [(line, item.strip()) for line, item in enumerate(text.splitlines(), start=1) if item.strip()]
+        entries = [(line, item.strip()) for line, item in enumerate(text.split("\n"), start=1) if item.strip()]
     known = set(Case.objects.filter(pk__in=[case_id for _, case_id in entries]).values_list("pk", flat=True))
     unknown = [
         f"{path}:{line}: id: no case {case_id!r} in the library" for line, case_id in entries if case_id not in known
