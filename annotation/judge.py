@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass
 
 from annotation.rubric import RubricDefinition
+from legalsim.json_input import loads_untrusted
 from trials.agents.llm import LLMCall, LLMClient
 
 STRICT = "Return JSON only: no prose, no Markdown, nothing before or after the JSON object."
@@ -79,7 +80,7 @@ def pair_messages(rubric: RubricDefinition, shown: tuple[dict, dict], *, strict:
 def parse_preferences(text: str, rubric: RubricDefinition) -> dict[str, tuple[str, str]]:
     """Every item answered A, B or draw, or ValueError naming what is wrong."""
     start, end = text.find("{"), text.rfind("}")
-    data = json.loads(text[start : end + 1]) if start >= 0 else json.loads(text)
+    data = loads_untrusted(text[start : end + 1] if start >= 0 else text)
     parsed = {}
     for item in rubric.item_ids:
         entry = data["answers"][item]
@@ -92,7 +93,7 @@ def parse_preferences(text: str, rubric: RubricDefinition) -> dict[str, tuple[st
 def parse_scores(text: str, rubric: RubricDefinition) -> dict[str, tuple[int, str]]:
     """Every item scored with an integer on the scale, or ValueError naming what is wrong."""
     start, end = text.find("{"), text.rfind("}")
-    data = json.loads(text[start : end + 1]) if start >= 0 else json.loads(text)
+    data = loads_untrusted(text[start : end + 1] if start >= 0 else text)
     scores = data["scores"]
     parsed = {}
     for item in rubric.item_ids:

@@ -450,3 +450,12 @@ def _nth_bracket(token: str, n: int) -> int:
             if n == 0:
                 return index
     return len(token) - 1
+
+
+def loads_untrusted(text: str) -> Any:
+    """``json.loads`` for text from outside a file (a model's reply, tool arguments): any
+    unreadable text, a value nested too deep for the parser included, is a ``ValueError``."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested deeper than the parser can read") from None

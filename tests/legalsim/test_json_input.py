@@ -178,3 +178,24 @@ def test_a_document_is_one_value_even_when_it_is_a_list(tmp_path):
     data, problems = read_document(path)
     assert data is None
     assert [str(problem) for problem in problems] == [f"{path}:2: json: nested deeper than {MAX_DEPTH} levels"]
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+def test_a_model_reply_nested_too_deep_is_an_unreadable_reply_not_a_crash():
+    """JSON from a model is parsed with ``loads_untrusted``: a reply the parser cannot read
+    for its depth is a ``ValueError`` like any other bad reply (it was a RecursionError that
+    the judge, the scorer, the supervisor and the tools did not catch)."""
+    from annotation.judge import parse_scores
+    from annotation.rubric import RUBRIC_DIR, rubric_load
+    from legalsim.json_input import loads_untrusted
+    from trials.agents.llm import ReplyFormatError
+    from trials.agents.supervisor import parse_verdict
+
+    with pytest.raises(ValueError, match="nested deeper"):
+        loads_untrusted(DEEP)
+    with pytest.raises(ValueError):
+        parse_scores('{"scores": ' + DEEP + "}", rubric_load(RUBRIC_DIR / "legalworld16.json"))
+    with pytest.raises(ReplyFormatError):
+        parse_verdict("{" + '"a":' * 5000 + "1" + "}" * 5000)

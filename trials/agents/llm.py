@@ -20,6 +20,8 @@ from typing import Any, TypeVar
 import openai
 from django.conf import settings
 
+from legalsim.json_input import loads_untrusted
+
 T = TypeVar("T")
 TRANSIENT_ERRORS = (
     openai.APIConnectionError,
@@ -208,7 +210,7 @@ class LLMClient:
         tool_calls = tuple(ToolCall(**calls[index]) for index in sorted(calls))
         for call in tool_calls:
             try:
-                json.loads(call.arguments or "{}")
-            except json.JSONDecodeError:
+                loads_untrusted(call.arguments or "{}")
+            except ValueError:
                 raise ReplyFormatError(f"tool call {call.name} has malformed JSON arguments") from None
         return "".join(pieces), usage, tool_calls

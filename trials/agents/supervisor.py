@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from legalsim.json_input import loads_untrusted
 from trials.agents.llm import LLMCall, LLMClient, ReplyFormatError
 from trials.agents.prompts import ROLE_BRIEFS, dialogue
 from trials.agents.visibility import SeatView
@@ -25,7 +26,7 @@ class Verdict:
 
 def parse_verdict(text: str) -> Verdict:
     try:
-        data = json.loads(text[text.find("{") : text.rfind("}") + 1])
+        data = loads_untrusted(text[text.find("{") : text.rfind("}") + 1])
         return Verdict(bool(data["consistent"]), str(data.get("advice", "")))
     except (ValueError, KeyError, TypeError) as error:
         raise ReplyFormatError(f"supervisor verdict is not the JSON asked for ({error})") from None

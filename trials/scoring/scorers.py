@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Protocol
 
+from legalsim.json_input import loads_untrusted
 from trials.agents.llm import LLMCall, LLMClient
 from trials.scoring.text import article_citations, coverage, terms
 
@@ -131,7 +132,7 @@ def _messages(criteria: list[Criterion], strict: bool) -> list[dict[str, str]]:
 
 def _parse(text: str, ids: list[str]) -> dict[str, Rating]:
     match = re.search(r"\{.*\}", text, re.DOTALL)
-    data = json.loads(match.group(0) if match else text)["scores"]
+    data = loads_untrusted(match.group(0) if match else text)["scores"]
     ratings = {}
     for criterion_id in ids:
         score = data[criterion_id]["score"]

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from legalsim.json_input import loads_untrusted
 from trials.agents.memory import MEMORY_KEYS, MemoryOp, MemoryOperationError, memory_apply
 from trials.agents.visibility import SeatView
 from trials.documents import DOCUMENTS, document_compose, document_missing
@@ -102,7 +103,7 @@ class ToolBox:
         if name not in TOOL_SPECS or handler is None:
             return self._failure(name, f"unknown tool {name!r}; available: {', '.join(TOOL_SPECS)}")
         try:
-            args = json.loads(arguments or "{}")
+            args = loads_untrusted(arguments or "{}")
             if not isinstance(args, dict):
                 raise TypeError("arguments must be a JSON object")
             result = handler(**args)
