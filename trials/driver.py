@@ -18,9 +18,8 @@ from typing import Any
 from channels.db import DatabaseSyncToAsync
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
 
-from trials.agents.base import MemoryRequest, ParticipantFailed, TurnRequest
+from trials.agents.base import DeltaSink, MemoryRequest, Participant, ParticipantFailed, TurnRequest
 from trials.agents.visibility import build_view
 from trials.engine.machine import (
     apply_memory_update,
@@ -46,7 +45,8 @@ from trials.protocol import (
     turn_end,
     turn_start,
 )
-from trials.services import agent_participants, records_store
+from trials.services import agent_participants
+from trials.store import progress_store
 
 logger = logging.getLogger(__name__)
 POLL_S = 2.0
@@ -116,8 +116,9 @@ def _snapshot(trial_id: int) -> tuple[Trial, TrialState, Step]:
 
 
 @in_pool
-def _record(trial_id: int, step: Step, outcome: Any = None) -> Any:
-    """Apply ``step`` under a row lock if it is still the step the engine asks for."""
+def _record(trial_id: int, step: Step, outcome: Any = None, calls: list[dict] | None = None) -> Any:
+    """Apply ``step`` under a row lock if it is still the step the engine asks for, and store
+    it with the model ``calls`` that produced it."""
     with transaction.atomic():
         trial = Trial.objects.select_for_update().get(pk=trial_id)
         state = trial.engine_state
@@ -134,24 +135,22 @@ def _record(trial_id: int, step: Step, outcome: Any = None) -> Any:
         else:
             apply_memory_update(state, step, outcome)
             result = True
-        records_store(trial, state)
-        trial.state = state.to_dict()
-        trial.tokens = sum(turn.tokens for turn in state.turns)
-        fields = ["state", "tokens"]
-        if state.finished:
-            trial.status, trial.finished_at = Trial.Status.FINISHED, timezone.now()
-            fields += ["status", "finished_at"]
-        trial.save(update_fields=fields)
-        if state.finished:
-            from annotation.services import trajectory_from_trial
-
-            transaction.on_commit(lambda: trajectory_from_trial(trial=trial))
+        progress_store(trial, state, calls=calls or ())
         return result
 
 
 @in_pool
 def _set_status(trial_id: int, status: str, reason: str = "") -> None:
     Trial.objects.filter(pk=trial_id).update(status=status, pause_reason=reason)
+
+
+@in_pool
+def _pause(trial_id: int, reason: str, calls: list[dict]) -> None:
+    """A seat could not act: the trial pauses with the reason, and the failed calls are kept."""
+    with transaction.atomic():
+        trial = Trial.objects.select_for_update().get(pk=trial_id)
+        trial.status, trial.pause_reason = Trial.Status.PAUSED, reason
+        progress_store(trial, trial.engine_state, calls=calls, fields=("status", "pause_reason"))
 
 
 @in_pool
@@ -205,8 +204,9 @@ async def _loop(trial_id: int) -> None:
             elif isinstance(step, Speak):
                 await _agent_turn(trial_id, step, participants[step.seat], state)
             else:
-                update = await asyncio.to_thread(_memory_update, participants[step.seat], step, state)
-                await _record(trial_id, step, update)
+                agent = participants[step.seat]
+                update = await asyncio.to_thread(_memory_update, agent, step, state)
+                await _record(trial_id, step, update, agent.drain_calls())
         if awaited == "paused":
             await _wait(trial_id)
         elif awaited is not None:
@@ -244,18 +244,16 @@ def _objection_store(trial_id: int, step: Speak, *, shown: str, seat: str, groun
             return None
         cut = apply_reply(state, step, Reply(text=f"{shown.rstrip()} —", tokens=0))
         objection = apply_objection(state, seat=seat, ground=ground, speaker_seat=step.seat)
-        records_store(trial, state)
-        trial.state = state.to_dict()
-        trial.save(update_fields=["state"])
+        progress_store(trial, state)
         return cut, objection
 
 
-def _respond(agent: Any, step: Speak, state: TrialState) -> Any:
+def _respond(agent: Participant, step: Speak, state: TrialState, on_delta: DeltaSink) -> Reply | None:
     """In a worker thread: the view is built there too, off the event loop."""
-    return agent.respond(TurnRequest(step, build_view(state, step.seat, phase=step.phase)))
+    return agent.respond(TurnRequest(step, build_view(state, step.seat, phase=step.phase)), on_delta=on_delta)
 
 
-def _memory_update(agent: Any, step: Any, state: TrialState) -> MemoryUpdate:
+def _memory_update(agent: Participant, step: UpdateMemory, state: TrialState) -> MemoryUpdate | None:
     return agent.update_memory(MemoryRequest(step, build_view(state, step.seat, phase="memory")))
 
 
@@ -282,17 +280,21 @@ async def _await_human(trial_id: int, step: Step, language: str, *, waiting: boo
         await _record(trial_id, step, MemoryUpdate())
 
 
-async def _agent_turn(trial_id: int, step: Speak, agent: Any, state: TrialState) -> None:
+async def _agent_turn(trial_id: int, step: Speak, agent: Participant, state: TrialState) -> None:
+    """An agent's statement: its words stream as the model writes them (a participant that
+    gives its reply whole is paced at LEGALSIM_SCRIPTED_TOKENS_PER_S), then it is stored with
+    the model calls it took. A cut generation's late words go to a queue nobody reads."""
     start = turn_start(step)
     objections.pop(trial_id, None)
     in_progress[trial_id] = {"start": start, "text": ""}
     await broadcast(trial_id, start)
     loop = asyncio.get_running_loop()
     live: asyncio.Queue[str] = asyncio.Queue()
-    streams_itself = hasattr(agent, "on_delta")
-    if streams_itself:
-        agent.on_delta = lambda delta: loop.call_soon_threadsafe(live.put_nowait, delta)
-    generation = asyncio.create_task(asyncio.to_thread(_respond, agent, step, state))
+
+    def on_delta(delta: str) -> None:
+        loop.call_soon_threadsafe(live.put_nowait, delta)
+
+    generation = asyncio.create_task(asyncio.to_thread(_respond, agent, step, state, on_delta))
     while not generation.done() or not live.empty():
         if trial_id in objections and await _objection_record(trial_id, step):
             return
@@ -305,12 +307,13 @@ async def _agent_turn(trial_id: int, step: Speak, agent: Any, state: TrialState)
         reply = generation.result()
     except ParticipantFailed as failure:
         in_progress.pop(trial_id, None)
-        await _set_status(trial_id, Trial.Status.PAUSED, f"{step.seat} at {step.stage}: {failure}")
+        await _pause(trial_id, f"{step.seat} at {step.stage}: {failure}", agent.drain_calls())
         await broadcast(trial_id, error_frame(ErrorCode.AGENT_FAILED, str(failure)))
         return
-    if not streams_itself and not await _pace(trial_id, step, reply.text):
+    streamed = bool(in_progress[trial_id]["text"])
+    if not streamed and not await _pace(trial_id, step, reply.text):
         return
-    turn = await _record(trial_id, step, reply)
+    turn = await _record(trial_id, step, reply, agent.drain_calls())
     in_progress.pop(trial_id, None)
     if turn is not None:
         await broadcast(trial_id, turn_end(turn))

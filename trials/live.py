@@ -33,7 +33,8 @@ from trials.models import Case, Seat, Trial, Turn
 from trials.procedures import procedure_for
 from trials.procedures.seats import PLAYABLE_SEATS, target_seat
 from trials.protocol import ErrorCode
-from trials.services import agent_model_name, agent_participants, records_store
+from trials.services import agent_model_name, agent_participants, calls_drained
+from trials.store import progress_store
 
 
 class LiveError(Exception):
@@ -66,8 +67,9 @@ def trial_create(
     target_side = target_side or ("defendant" if case.procedure == "criminal" else "plaintiff")
     backend = settings.LEGALSIM_AGENT_BACKEND
     state = trial_start(case=case.seed, target_side=target_side, last_stage=chosen[-1] if stages else None)
+    simulated = agent_participants(case.procedure, backend, target_side=target_side)
     if stages and chosen[0] != procedure.stage_ids[0]:
-        trial_run(state, agent_participants(case.procedure, backend, target_side=target_side), stop_before=chosen[0])
+        trial_run(state, simulated, stop_before=chosen[0])
     state.human_seats = {seat: user.get_username() for seat, user in humans.items()}
     with transaction.atomic():
         trial = Trial.objects.create(
@@ -88,7 +90,7 @@ def trial_create(
             )
             for seat in procedure.seats
         )
-        records_store(trial, state)
+        progress_store(trial, state, calls=calls_drained(simulated))
     return trial
 
 
@@ -168,7 +170,7 @@ def human_say(
             artifact=ArtifactDraft(text.splitlines()[0][:300], text) if step.artifact else None,
         )
         turn = apply_reply(state, step, reply)
-        _state_save(trial, state)
+        progress_store(trial, state)
     return SayResult(turn, duplicate=False)
 
 
@@ -200,15 +202,9 @@ def judge_control(
                 apply_judge_control(state, action)
         except EngineError as error:
             raise LiveError(ErrorCode.BAD_MESSAGE, str(error)) from None
-        _state_save(trial, state)
+        progress_store(trial, state)
     step = next_step(state)
     return ControlResult(turn, getattr(step, "phase", ""))
-
-
-def _state_save(trial: Trial, state: TrialState) -> None:
-    records_store(trial, state)
-    trial.state = state.to_dict()
-    trial.save(update_fields=["state"])
 
 
 def trial_pause_set(*, trial_id: int, user: AbstractBaseUser, paused: bool) -> None:
@@ -249,8 +245,7 @@ def seat_release(*, trial_id: int, seat: str, user: AbstractBaseUser) -> None:
         target = target_seat(trial.procedure, trial.target_side)
         row.user, row.agent_model = None, agent_model_name(trial.backend, seat == target)
         row.save(update_fields=["user", "agent_model"])
-        trial.state = state.to_dict()
-        trial.save(update_fields=["state"])
+        progress_store(trial, state)
         transaction.on_commit(lambda: seats_changed(trial_id))
 
 
@@ -270,8 +265,7 @@ def seat_take(*, trial_id: int, seat: str, user: AbstractBaseUser) -> None:
         state.human_seats[seat] = user.get_username()
         row.user, row.agent_model = user, ""
         row.save(update_fields=["user", "agent_model"])
-        trial.state = state.to_dict()
-        trial.save(update_fields=["state"])
+        progress_store(trial, state)
         transaction.on_commit(lambda: seats_changed(trial_id))
 
 

@@ -8,8 +8,6 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import DatabaseError, transaction
-from django.db.models import F, Sum
-from django.utils import timezone
 
 from legalsim.json_input import Problem, read_records
 from trials.agents.base import Participant
@@ -20,12 +18,12 @@ from trials.agents.supervisor import Supervisor
 from trials.case_file import validate_record
 from trials.engine.machine import trial_start
 from trials.engine.runner import Paused, trial_run
-from trials.engine.state import TrialState
 from trials.engine.steps import StageEnd, Step
-from trials.models import Artifact, Case, LLMCallRecord, MemoryOperation, Seat, Trial, Turn
+from trials.models import Case, Seat, Trial
 from trials.procedures import procedure_for
 from trials.procedures.seats import target_seat
 from trials.selectors import case_library_search
+from trials.store import progress_store
 
 
 @dataclass
@@ -261,88 +259,23 @@ def trial_continue(*, trial: Trial, on_checkpoint: Checkpoint | None = None) -> 
             with transaction.atomic():
                 if on_checkpoint is not None:
                     on_checkpoint(trial, step.stage)
-                _progress_store(trial, state, participants)
-                trial.save(update_fields=["state", "tokens"])
+                progress_store(trial, state, calls=calls_drained(participants))
 
     outcome = trial_run(state, participants, on_event=checkpoint)
     with transaction.atomic():
         if on_checkpoint is not None:
             on_checkpoint(trial, "")
-        _progress_store(trial, state, participants)
-        if isinstance(outcome, Paused):
-            trial.status, trial.pause_reason = (
-                Trial.Status.PAUSED,
-                f"{outcome.step.seat} at {outcome.step.stage}: {outcome.reason}",
-            )
-        else:
-            trial.status, trial.pause_reason, trial.finished_at = Trial.Status.FINISHED, "", timezone.now()
-        trial.save(update_fields=["state", "tokens", "status", "pause_reason", "finished_at"])
-        if trial.status == Trial.Status.FINISHED:
-            from annotation.services import trajectory_from_trial
-
-            trajectory_from_trial(trial=trial)
+        paused = isinstance(outcome, Paused)
+        if paused:
+            trial.status = Trial.Status.PAUSED
+            trial.pause_reason = f"{outcome.step.seat} at {outcome.step.stage}: {outcome.reason}"
+        progress_store(
+            trial, state, calls=calls_drained(participants), fields=("status", "pause_reason") if paused else ()
+        )
     return trial
 
 
-def _progress_store(trial: Trial, state: TrialState, participants: dict[str, Participant]) -> None:
-    records_store(trial, state)
-    _llm_calls_store(trial, participants)
-    trial.state = state.to_dict()
-    trial.tokens = _tokens_used(trial, state)
-
-
-def _tokens_used(trial: Trial, state: TrialState) -> int:
-    """Every model call's tokens (memory writes included); the scripted backend's estimate."""
-    billed = trial.llm_calls.aggregate(total=Sum(F("prompt_tokens") + F("completion_tokens")))["total"]
-    return billed if billed is not None else sum(turn.tokens for turn in state.turns)
-
-
-def _llm_calls_store(trial: Trial, participants: dict[str, Participant]) -> None:
-    records = []
-    for participant in {id(agent): agent for agent in participants.values()}.values():
-        log = getattr(participant, "call_log", None)
-        if log:
-            records.extend(LLMCallRecord(trial=trial, **entry) for entry in log)
-            log.clear()
-    LLMCallRecord.objects.bulk_create(records)
-
-
-def records_store(trial: Trial, state: TrialState) -> None:
-    """Store what the state recorded since the last store (the engine's lists only grow)."""
-    stored_turns = trial.turns.count()
-    stored_artifacts = trial.artifacts.count()
-    stored_memory = trial.memory_operations.count()
-    Turn.objects.bulk_create(
-        Turn(
-            trial=trial,
-            seq=turn.seq,
-            stage=turn.stage,
-            phase=turn.phase,
-            seat=turn.seat,
-            role=turn.role,
-            side=turn.side,
-            speaker=turn.speaker,
-            author=turn.author,
-            act=turn.act,
-            text=turn.text,
-            tokens=turn.tokens,
-            client_id=turn.client_id,
-        )
-        for turn in state.turns[stored_turns:]
-    )
-    Artifact.objects.bulk_create(
-        Artifact(
-            trial=trial,
-            stage=artifact.stage,
-            kind=artifact.kind,
-            title=artifact.title,
-            text=artifact.text,
-            author_seat=artifact.author_seat,
-            side=artifact.side,
-        )
-        for artifact in state.artifacts[stored_artifacts:]
-    )
-    MemoryOperation.objects.bulk_create(
-        MemoryOperation(trial=trial, stage=entry.stage, seat=entry.seat, op=entry.op, key=entry.key, value=entry.value)
-        for entry in state.memory_log[stored_memory:]
-    )
+def calls_drained(participants: Mapping[str, Participant]) -> list[dict]:
+    """The model calls every participant made since the last drain (each agent once)."""
+    unique = {id(participant): participant for participant in participants.values()}
+    return [call for participant in unique.values() for call in participant.drain_calls()]

@@ -403,3 +403,26 @@ async def test_a_student_judge_questions_a_party_and_moves_to_the_judgment():
     await counsel.disconnect()
     judgment = await database_sync_to_async(lambda: trial.artifacts.get(kind="first_instance_judgment").text)()
     assert judgment.index("reasoning\nFault at the crossing.") < judgment.index("orders\nThe defendant shall pay")
+
+
+async def test_a_live_trial_with_llm_agents_streams_and_stores_every_model_call(openai_settings, llm_server):
+    """Architecture issue: a live trial's model calls were never stored and its tokens were an
+    estimate; now the driver stores them as ``simulate`` does, the earlier stages' included."""
+    openai_settings.LEGALSIM_AGENT_BACKEND = "openai"
+    trial = await make_trial({"plaintiff_lawyer": "student"})
+    communicator = await connect(trial, "student")
+    frames = await play(communicator, {"plaintiff_lawyer"})
+    await communicator.disconnect()
+    trial = await database_sync_to_async(Trial.objects.get)(pk=trial.pk)
+    calls = await database_sync_to_async(lambda: list(trial.llm_calls.all()))()
+    assert trial.status == Trial.Status.FINISHED
+    assert sum(call.attempts for call in calls) == len(llm_server.requests) > 0
+    assert {call.stage for call in calls} >= {"LC", "CD", "FIT"}, "the simulated stages' calls are stored too"
+    assert trial.tokens == sum(call.prompt_tokens + call.completion_tokens for call in calls) > 0
+    agent_deltas = {frame["seq"] for frame in frames if frame["type"] == "turn.delta"}
+    agent_ends = {
+        frame["seq"]
+        for frame in frames
+        if frame["type"] == "turn.end" and frame["author"] == "agent" and frame["stage"] == "FIT"
+    }
+    assert agent_ends and agent_ends <= agent_deltas, "every agent statement of the hearing streamed before it ended"

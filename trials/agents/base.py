@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -30,12 +31,22 @@ class ParticipantFailed(RuntimeError):
         self.permanent = permanent
 
 
+DeltaSink = Callable[[str], None]
+"""Told each piece of a reply as it is written (a streaming model's tokens)."""
+
+
 class Participant(Protocol):
-    def respond(self, request: TurnRequest) -> Reply | None:
-        """The seat's reply, or ``None`` while it has not answered yet (a human typing)."""
+    """What every seat answers, person or agent: the driver and the runner ask nothing else."""
+
+    def respond(self, request: TurnRequest, *, on_delta: DeltaSink | None = None) -> Reply | None:
+        """The seat's reply, or ``None`` while it has not answered yet (a human typing). A
+        participant that writes its reply piece by piece tells ``on_delta`` each piece."""
 
     def update_memory(self, request: MemoryRequest) -> MemoryUpdate | None:
         """The seat's stage-end memory operations, or ``None`` while it has not written them."""
+
+    def drain_calls(self) -> list[dict]:
+        """The model calls made since the last drain (``LLMCallRecord`` fields), then forget them."""
 
 
 class HumanParticipant:
@@ -51,11 +62,14 @@ class HumanParticipant:
     def submit_memory(self, update: MemoryUpdate) -> None:
         self._memory.append(update)
 
-    def respond(self, request: TurnRequest) -> Reply | None:
+    def respond(self, request: TurnRequest, *, on_delta: DeltaSink | None = None) -> Reply | None:
         return self._replies.pop(0) if self._replies else None
 
     def update_memory(self, request: MemoryRequest) -> MemoryUpdate | None:
         return self._memory.pop(0) if self._memory else None
+
+    def drain_calls(self) -> list[dict]:
+        return []
 
 
 def estimate_tokens(text: str) -> int:

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
-from trials.agents.base import MemoryRequest, ParticipantFailed, TurnRequest, estimate_tokens
+from trials.agents.base import DeltaSink, MemoryRequest, ParticipantFailed, TurnRequest, estimate_tokens
 from trials.agents.llm import LLMCall, LLMClient, LLMError, ReplyFormatError
 from trials.agents.prompts import DECISION_MARK, memory_messages, turn_messages
 from trials.agents.supervisor import SUPERVISED_ROLES, Supervisor
@@ -37,16 +36,25 @@ class OpenAIAgent:
         max_tokens: int,
         case_search: CaseSearch | None = None,
         supervisor: Supervisor | None = None,
-        on_delta: Callable[[str], None] | None = None,
     ) -> None:
         self.client, self.model = client, model
         self.options = {"temperature": temperature, "top_p": top_p, "max_tokens": max_tokens}
-        self.case_search, self.on_delta, self.supervisor = case_search, on_delta, supervisor
+        self.case_search, self.supervisor = case_search, supervisor
         self.call_log: list[dict] = []
         """One entry per model call (tokens, latency, attempts, error), drained by the caller."""
 
+    def drain_calls(self) -> list[dict]:
+        calls, self.call_log = self.call_log, []
+        return calls
+
     def _converse(
-        self, messages: list[dict], toolbox: ToolBox, tools: tuple[str, ...], where: dict[str, str], parse=None
+        self,
+        messages: list[dict],
+        toolbox: ToolBox,
+        tools: tuple[str, ...],
+        where: dict[str, str],
+        parse=None,
+        on_delta: DeltaSink | None = None,
     ) -> tuple[str, object, int]:
         """Call the model, run the tools it asks for, and call again until it answers.
 
@@ -60,7 +68,7 @@ class OpenAIAgent:
                 self.model, messages, tools=definitions, tool_choice="none" if exhausted else None, **self.options
             )
             try:
-                result, parsed = self.client.complete(call, on_delta=self.on_delta, parse=parse)
+                result, parsed = self.client.complete(call, on_delta=on_delta, parse=parse)
             except LLMError as error:
                 self.call_log.append(where | {"model": self.model, "attempts": error.attempts, "error": str(error)})
                 raise ParticipantFailed(str(error), permanent=error.permanent) from error
@@ -98,13 +106,13 @@ class OpenAIAgent:
             )
         raise ParticipantFailed(f"{self.model} kept calling tools after the limit of {MAX_TOOL_CALLS}")
 
-    def respond(self, request: TurnRequest) -> Reply:
+    def respond(self, request: TurnRequest, *, on_delta: DeltaSink | None = None) -> Reply:
         step = request.step
         toolbox = ToolBox(request.view, self.case_search)
         messages = turn_messages(request.view, speaker=step.speaker, act=step.act, artifact=step.artifact)
         parse = parse_decision if step.act == "answer_mediation" else None
         where = {"seat": step.seat, "stage": step.stage, "act": step.act}
-        text, parsed, tokens = self._converse(messages, toolbox, TURN_TOOLS, where, parse)
+        text, parsed, tokens = self._converse(messages, toolbox, TURN_TOOLS, where, parse, on_delta)
         text, decision = parsed if parsed is not None else (text.strip(), None)
         supervised = self.supervisor is not None and request.view.role in SUPERVISED_ROLES
         if supervised and step.artifact is None and parse is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from trials.agents.base import MemoryRequest, TurnRequest, estimate_tokens
+from trials.agents.base import DeltaSink, MemoryRequest, TurnRequest, estimate_tokens
 from trials.agents.memory import MemoryOp
 from trials.agents.scripted import consultation, criminal, drafting, hearing, objections
 from trials.agents.scripted.context import Ctx, disposition_of
@@ -79,9 +79,10 @@ ACTS: dict[str, Callable[[Ctx], ActResult]] = {
 
 
 class ScriptedAgent:
-    """A seat played by the scripted backend."""
+    """A seat played by the scripted backend: its reply comes whole (the driver paces it),
+    and it calls no model."""
 
-    def respond(self, request: TurnRequest) -> Reply:
+    def respond(self, request: TurnRequest, *, on_delta: DeltaSink | None = None) -> Reply:
         result = ACTS[request.step.act](Ctx(request.view))
         text, artifact, decision = result, None, None
         if isinstance(result, tuple):
@@ -95,6 +96,9 @@ class ScriptedAgent:
 
     def update_memory(self, request: MemoryRequest) -> MemoryUpdate:
         return MemoryUpdate(tuple(memory_ops_for(request.view)))
+
+    def drain_calls(self) -> list[dict]:
+        return []
 
 
 def memory_ops_for(view: SeatView) -> list[MemoryOp]:
