@@ -35,9 +35,11 @@ from trials.protocol import (
     after_seq_parse,
     await_frame,
     client_message_parse,
+    control_frame,
     error_frame,
     turn_delta,
     turn_end,
+    turn_start_from_end,
 )
 
 logger = logging.getLogger(__name__)
@@ -185,7 +187,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             return
         driver.ensure_driver(self.trial_id)
         driver.wake(self.trial_id)
-        await broadcast(self.trial_id, {"type": "control", "action": message.action})
+        await broadcast(self.trial_id, control_frame(message.action))
 
     async def _steer(self, message: Control) -> None:
         """Waits for the statement being made to end, then changes the procedure."""
@@ -203,7 +205,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
                 return
         if result.turn is not None:
             await broadcast(self.trial_id, turn_end(result.turn))
-        await broadcast(self.trial_id, {"type": "control", "action": message.action, "phase": result.phase})
+        await broadcast(self.trial_id, control_frame(message.action, result.phase))
         driver.wake(self.trial_id)
 
     async def _replay(self, after_seq: int) -> None:
@@ -283,10 +285,3 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             trial = await driver.in_pool(Trial.objects.get)(pk=self.trial_id)
             self.heard[stage] = stage_heard_by(trial.engine_state, stage, self.seats)
         return self.heard[stage]
-
-
-def turn_start_from_end(frame: dict) -> dict:
-    return {
-        "type": "turn.start",
-        **{key: frame[key] for key in ("seq", "stage", "phase", "role", "side", "speaker", "seat")},
-    }

@@ -22,13 +22,11 @@ from django.db import transaction
 from trials.agents.base import DeltaSink, MemoryRequest, Participant, ParticipantFailed, TurnRequest
 from trials.agents.visibility import build_view
 from trials.engine.machine import (
-    apply_memory_update,
     apply_objection,
     apply_reply,
-    apply_stage_end,
-    apply_stage_start,
     next_step,
     objection_refusal,
+    step_apply,
 )
 from trials.engine.state import TrialState
 from trials.engine.steps import End, MemoryUpdate, Reply, Speak, StageEnd, StageStart, Step, UpdateMemory
@@ -115,28 +113,22 @@ def _snapshot(trial_id: int) -> tuple[Trial, TrialState, Step]:
     return trial, state, next_step(state)
 
 
+STALE = object()
+"""What ``_record`` returns when the step was no longer the one the engine asked for."""
+
+
 @in_pool
 def _record(trial_id: int, step: Step, outcome: Any = None, calls: list[dict] | None = None) -> Any:
     """Apply ``step`` under a row lock if it is still the step the engine asks for, and store
-    it with the model ``calls`` that produced it."""
+    it with the model ``calls`` that produced it; what it recorded (``step_apply``), or ``STALE``."""
     with transaction.atomic():
         trial = Trial.objects.select_for_update().get(pk=trial_id)
         state = trial.engine_state
         if next_step(state) != step:
-            return None
-        if isinstance(step, StageStart):
-            apply_stage_start(state, step)
-            result: Any = state.artifacts[-1] if state.artifacts and state.artifacts[-1].stage == step.stage else True
-        elif isinstance(step, StageEnd):
-            apply_stage_end(state, step)
-            result = True
-        elif isinstance(step, Speak):
-            result = apply_reply(state, step, outcome)
-        else:
-            apply_memory_update(state, step, outcome)
-            result = True
+            return STALE
+        recorded = step_apply(state, step, outcome)
         progress_store(trial, state, calls=calls or ())
-        return result
+        return recorded
 
 
 @in_pool
@@ -193,12 +185,12 @@ async def _loop(trial_id: int) -> None:
             if trial.status == Trial.Status.PAUSED:
                 awaited = "paused"
             elif isinstance(step, StageStart | StageEnd):
-                result = await _record(trial_id, step)
+                opened = await _record(trial_id, step)
                 await broadcast(
                     trial_id, stage_frame(step.stage, "started" if isinstance(step, StageStart) else "finished")
                 )
-                if result is not None and result is not True:
-                    await broadcast(trial_id, artifact_frame(result.kind, result.title))
+                if opened not in (STALE, None):
+                    await broadcast(trial_id, artifact_frame(opened.kind, opened.title))
             elif human:
                 awaited = step
             elif isinstance(step, Speak):
@@ -315,7 +307,7 @@ async def _agent_turn(trial_id: int, step: Speak, agent: Participant, state: Tri
         return
     turn = await _record(trial_id, step, reply, agent.drain_calls())
     in_progress.pop(trial_id, None)
-    if turn is not None:
+    if turn is not STALE:
         await broadcast(trial_id, turn_end(turn))
         if step.artifact is not None:
             await broadcast(

@@ -22,7 +22,6 @@ from trials.engine.steps import Speak
 
 class ErrorCode(StrEnum):
     NOT_AUTHENTICATED = "not_authenticated"
-    NOT_A_PARTICIPANT = "not_a_participant"
     NOT_YOUR_SEAT = "not_your_seat"
     NOT_YOUR_TURN = "not_your_turn"
     BAD_MESSAGE = "bad_message"
@@ -33,16 +32,11 @@ class ErrorCode(StrEnum):
     SERVER_ERROR = "server_error"
 
 
+TURN_KEYS = ("seq", "stage", "phase", "role", "side", "speaker", "seat")
+
+
 def turn_meta(turn: TurnRecord | Speak) -> dict[str, Any]:
-    return {
-        "seq": turn.seq,
-        "stage": turn.stage,
-        "phase": turn.phase,
-        "role": turn.role,
-        "side": turn.side,
-        "speaker": turn.speaker,
-        "seat": turn.seat,
-    }
+    return {key: getattr(turn, key) for key in TURN_KEYS}
 
 
 def turn_start(turn: TurnRecord | Speak) -> dict[str, Any]:
@@ -80,6 +74,19 @@ def await_frame(step: Speak, language: str) -> dict[str, Any]:
     return frame
 
 
+def turn_start_from_end(frame: dict[str, Any]) -> dict[str, Any]:
+    """The ``turn.start`` of a turn a socket first hears of by its end (a replay, a late join)."""
+    return {"type": "turn.start", **{key: frame[key] for key in TURN_KEYS}}
+
+
+def control_frame(action: str, phase: str | None = None) -> dict[str, Any]:
+    """A control took effect (pause, resume, a judge's steer); ``phase`` is the one now current."""
+    frame = {"type": "control", "action": action}
+    if phase is not None:
+        frame["phase"] = phase
+    return frame
+
+
 def stage_frame(stage: str, status: str) -> dict[str, Any]:
     return {"type": "stage", "stage": stage, "status": status}
 
@@ -93,6 +100,10 @@ def error_frame(code: ErrorCode, message: str) -> dict[str, Any]:
 
 
 END = {"type": "end"}
+
+SERVER_FRAMES = ("turn.start", "turn.delta", "turn.end", "await", "stage", "artifact", "control", "error", "end")
+"""Every frame type the server sends; README's protocol section is tested against it."""
+CLIENT_MESSAGES = ("say", "resume", "control", "objection")
 
 
 CLIENT_ID_MAX = 200

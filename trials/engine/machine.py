@@ -94,6 +94,25 @@ def next_step(state: TrialState) -> Step:
     return StageEnd(stage.id)
 
 
+def step_apply(state: TrialState, step: Step, outcome: Reply | MemoryUpdate | None = None) -> object:
+    """Apply any step ``next_step`` asked for, with what its seat produced (a reply, memory
+    operations): the one dispatch the batch runner and the live driver share. Returns what was
+    recorded: the turn of a reply, the refusals of memory operations, the document a stage
+    opened with (appeal determination), else None."""
+    if isinstance(step, StageStart):
+        apply_stage_start(state, step)
+        opened = state.artifacts[-1] if state.artifacts and state.artifacts[-1].stage == step.stage else None
+        return opened
+    if isinstance(step, StageEnd):
+        apply_stage_end(state, step)
+        return None
+    if isinstance(step, Speak):
+        return apply_reply(state, step, outcome)
+    if isinstance(step, UpdateMemory):
+        return apply_memory_update(state, step, outcome)
+    raise EngineError(f"{step} is not a step to apply")
+
+
 def apply_stage_start(state: TrialState, step: StageStart) -> None:
     stage = _expect_stage(state, step.stage, "pending")
     state.stage_status = "running"

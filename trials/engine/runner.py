@@ -7,15 +7,9 @@ from dataclasses import dataclass
 
 from trials.agents.base import MemoryRequest, Participant, ParticipantFailed, TurnRequest
 from trials.agents.visibility import build_view
-from trials.engine.machine import (
-    apply_memory_update,
-    apply_reply,
-    apply_stage_end,
-    apply_stage_start,
-    next_step,
-)
+from trials.engine.machine import next_step, step_apply
 from trials.engine.state import TrialState
-from trials.engine.steps import End, Speak, StageEnd, StageStart, Step, UpdateMemory
+from trials.engine.steps import End, MemoryUpdate, Reply, Speak, StageStart, Step, UpdateMemory
 
 EventSink = Callable[[Step, object], None]
 
@@ -53,29 +47,21 @@ def trial_run(
         step = next_step(state)
         if isinstance(step, End):
             return step
-        if isinstance(step, StageStart):
-            if step.stage == stop_before:
-                return step
-            apply_stage_start(state, step)
-            emit(step, None)
-        elif isinstance(step, StageEnd):
-            apply_stage_end(state, step)
-            emit(step, None)
-        elif isinstance(step, Speak):
-            view = build_view(state, step.seat, phase=step.phase)
-            try:
-                reply = participants[step.seat].respond(TurnRequest(step, view))
-            except ParticipantFailed as failure:
-                return Paused(step, str(failure))
-            if reply is None:
-                return Awaiting(step)
-            emit(step, apply_reply(state, step, reply))
-        else:
-            view = build_view(state, step.seat, phase="memory")
-            try:
-                update = participants[step.seat].update_memory(MemoryRequest(step, view))
-            except ParticipantFailed as failure:
-                return Paused(step, str(failure))
-            if update is None:
-                return Awaiting(step)
-            emit(step, apply_memory_update(state, step, update))
+        if isinstance(step, StageStart) and step.stage == stop_before:
+            return step
+        try:
+            outcome = _outcome(state, step, participants)
+        except ParticipantFailed as failure:
+            return Paused(step, str(failure))
+        if isinstance(step, Speak | UpdateMemory) and outcome is None:
+            return Awaiting(step)
+        emit(step, step_apply(state, step, outcome))
+
+
+def _outcome(state: TrialState, step: Step, participants: Mapping[str, Participant]) -> Reply | MemoryUpdate | None:
+    """What the seat of ``step`` produces for it (nothing for a stage boundary)."""
+    if isinstance(step, Speak):
+        return participants[step.seat].respond(TurnRequest(step, build_view(state, step.seat, phase=step.phase)))
+    if isinstance(step, UpdateMemory):
+        return participants[step.seat].update_memory(MemoryRequest(step, build_view(state, step.seat, phase="memory")))
+    return None

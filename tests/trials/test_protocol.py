@@ -1,0 +1,69 @@
+"""The websocket protocol's definitions (``trials.protocol``) and the README that documents them."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.conftest import ROOT
+from trials.protocol import (
+    CLIENT_MESSAGES,
+    SERVER_FRAMES,
+    BadMessage,
+    Control,
+    ErrorCode,
+    Objection,
+    Resume,
+    Say,
+    client_message_parse,
+)
+
+
+def readme_protocol_section() -> str:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    return re.search(r"^## The websocket protocol\n(.*?)^## ", readme, re.S | re.M).group(1)
+
+
+def test_the_readme_documents_every_frame_message_and_error_code():
+    section = readme_protocol_section()
+    missing = [
+        name for name in (*SERVER_FRAMES, *CLIENT_MESSAGES, *ErrorCode) if not re.search(rf"\b{name}\b", section)
+    ]
+    assert not missing, f"README's protocol section does not mention {missing}"
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ('{"type": "say", "text": "Hello", "client_id": "c1"}', Say("Hello", "c1")),
+        ('{"type": "say", "text": "", "sections": {"facts": "x"}}', Say("", "", None, {"facts": "x"})),
+        ('{"type": "say", "text": "Yes", "decision": "accept"}', Say("Yes", "", "accept")),
+        ('{"type": "resume", "after_seq": 12}', Resume(12)),
+        ('{"type": "resume", "after_seq": "12"}', Resume(12)),
+        ('{"type": "resume"}', Resume(0)),
+        (
+            '{"type": "control", "action": "question", "seat": "judge", "text": "Why?"}',
+            Control("question", "judge", "Why?"),
+        ),
+        ('{"type": "objection", "ground": "hearsay"}', Objection("hearsay")),
+    ],
+)
+def test_each_documented_message_is_read_into_its_type(raw, expected):
+    assert client_message_parse(raw) == expected
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '{"type": "say", "text": "x", "decision": "maybe"}',
+        '{"type": "say", "text": "x", "sections": {"facts": 3}}',
+        '{"type": "resume", "after_seq": true}',
+        '{"type": "resume", "after_seq": 1.5}',
+        '{"type": "control"}',
+        '{"type": "objection", "ground": ["a"]}',
+    ],
+)
+def test_a_field_of_the_wrong_kind_is_a_bad_message(raw):
+    with pytest.raises(BadMessage):
+        client_message_parse(raw)
