@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from annotation.rubric import RubricDefinition
 from legalsim.json_input import loads_untrusted
-from trials.agents.llm import LLMCall, LLMClient
+from legalsim.llm import LLMCall, LLMClient
 
 STRICT = "Return JSON only: no prose, no Markdown, nothing before or after the JSON object."
 

@@ -15,7 +15,7 @@ from annotation.models import JudgeFlag, Rating, Rubric, Trajectory
 from annotation.ratings_file import RatingRow, read_ratings
 from annotation.rubric import RubricDefinition, pair_split, rubric_load
 from legalsim.json_input import Problem, read_records
-from trials.agents.llm import LLMClient
+from legalsim.llm import LLMClient
 from trials.agents.prompts import PROMPT_VERSION
 from trials.models import Trial
 

@@ -9,7 +9,7 @@ from rest_framework import serializers
 
 from annotation.models import Assignment, Study, Trajectory
 from legalsim.roles import Ability, can
-from trials.agents.visibility import case_brief, public_header
+from trials.engine.visibility import case_brief, public_header
 from trials.live import seats_of
 from trials.models import Case, Trial
 from trials.procedures.seats import CIVIL_SIDES, PLAYABLE_SEATS

@@ -8,7 +8,7 @@ server of the test suite (no network, no model), captures every prompt the serve
 and compares its size with a naive prompt that carries, for each call, the seat's briefing,
 every field of the case the seat may see, the full transcript of every earlier stage and the
 full text of every document so far. Tokens are counted with one estimator for both
-(``trials.agents.base.estimate_tokens``). The loopback model's replies are padded to the
+(``trials.engine.participants.estimate_tokens``). The loopback model's replies are padded to the
 length of real ones (about 250 characters a turn, 1,500 a document, as in the scripted
 transcripts), since the size of earlier transcripts is what the comparison is about. Also prints the mean prompt per turn at each stage:
 it must not grow with the stages behind it beyond the memory.
@@ -39,7 +39,7 @@ def main() -> None:
     from django.core.management import call_command
 
     from tests.llm_server import LoopbackLLM
-    from trials.agents.base import estimate_tokens
+    from trials.engine.participants import estimate_tokens
     from trials.models import Case
     from trials.services import cases_import, trial_simulate
 

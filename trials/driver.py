@@ -19,8 +19,6 @@ from channels.db import DatabaseSyncToAsync
 from django.conf import settings
 from django.db import transaction
 
-from trials.agents.base import DeltaSink, MemoryRequest, Participant, ParticipantFailed, TurnRequest
-from trials.agents.visibility import build_view
 from trials.engine.machine import (
     apply_objection,
     apply_reply,
@@ -28,8 +26,10 @@ from trials.engine.machine import (
     objection_refusal,
     step_apply,
 )
+from trials.engine.participants import DeltaSink, MemoryRequest, Participant, ParticipantFailed, TurnRequest
 from trials.engine.state import TrialState
 from trials.engine.steps import End, MemoryUpdate, Reply, Speak, StageEnd, StageStart, Step, UpdateMemory
+from trials.engine.visibility import build_view
 from trials.fanout import broadcast
 from trials.models import Trial
 from trials.protocol import (

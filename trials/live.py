@@ -14,7 +14,6 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from legalsim.roles import Ability, can
-from trials.agents.visibility import build_view
 from trials.documents import DOCUMENTS, document_compose
 from trials.engine.machine import (
     EngineError,
@@ -28,6 +27,7 @@ from trials.engine.machine import (
 from trials.engine.runner import trial_run
 from trials.engine.state import TrialState, TurnRecord
 from trials.engine.steps import ArtifactDraft, Reply, Speak
+from trials.engine.visibility import build_view
 from trials.fanout import seats_changed
 from trials.models import Case, Seat, Trial, Turn
 from trials.procedures import procedure_for

@@ -10,7 +10,7 @@ from trials.engine.state import TrialState
 
 class Case(models.Model):
     """A case seed. ``seed`` is the validated case file record, hidden fields included;
-    only ``trials.agents.visibility`` decides what of it a seat may see."""
+    only ``trials.engine.visibility`` decides what of it a seat may see."""
 
     class Procedure(models.TextChoices):
         CIVIL = "civil", "Civil life cycle"

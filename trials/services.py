@@ -10,13 +10,13 @@ from django.conf import settings
 from django.db import DatabaseError, transaction
 
 from legalsim.json_input import Problem, read_records
-from trials.agents.base import Participant
-from trials.agents.llm import LLMClient, LLMError
+from legalsim.llm import LLMClient, LLMError
 from trials.agents.openai_agent import OpenAIAgent
 from trials.agents.scripted import ScriptedAgent
 from trials.agents.supervisor import Supervisor
 from trials.case_file import validate_record
 from trials.engine.machine import trial_start
+from trials.engine.participants import Participant
 from trials.engine.runner import Paused, trial_run
 from trials.engine.steps import StageEnd, Step
 from trials.models import Case, Seat, Trial

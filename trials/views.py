@@ -7,9 +7,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from legalsim.roles import Ability, ability_required, can
-from trials.agents.visibility import case_brief, public_header
 from trials.batches import batch_progress, persona_levels
 from trials.engine.machine import stage_participants
+from trials.engine.visibility import case_brief, public_header
 from trials.live import (
     LiveError,
     NotSeated,

@@ -8,7 +8,7 @@ from legalsim.roles import Role
 from tests.api.conftest import CASE
 from tests.cases import case_stored
 from tests.conftest import CIVIL_CASE, DEMO_CASES
-from tests.trials.agents.test_visibility import plant
+from tests.trials.engine.test_visibility import plant
 from tests.users import person
 from trials.live import trial_create
 from trials.models import Case, Seat, Trial

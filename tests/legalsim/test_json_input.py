@@ -190,7 +190,7 @@ def test_a_model_reply_nested_too_deep_is_an_unreadable_reply_not_a_crash():
     from annotation.judge import parse_scores
     from annotation.rubric import RUBRIC_DIR, rubric_load
     from legalsim.json_input import loads_untrusted
-    from trials.agents.llm import ReplyFormatError
+    from legalsim.llm import ReplyFormatError
     from trials.agents.supervisor import parse_verdict
 
     with pytest.raises(ValueError, match="nested deeper"):

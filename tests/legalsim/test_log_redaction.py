@@ -7,11 +7,11 @@ import logging
 
 import pytest
 
+from legalsim.llm import LLMCall, LLMClient, LLMError
 from legalsim.log_redaction import SecretRedactingFilter
 from legalsim.roles import Role
 from tests.cases import case_stored
 from tests.users import person
-from trials.agents.llm import LLMCall, LLMClient, LLMError
 from trials.services import trial_simulate
 
 CANARY_KEY = "sk-canary-7f3a9c1e5b2d4068"

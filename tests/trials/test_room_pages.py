@@ -9,7 +9,7 @@ from django.urls import reverse
 from legalsim.roles import Role
 from tests.cases import case_stored
 from tests.conftest import DEMO_CASES
-from tests.trials.agents.test_visibility import plant
+from tests.trials.engine.test_visibility import plant
 from tests.users import person
 from trials.live import trial_create
 from trials.models import Case, Trial

@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 from tests.cases import case_stored
 from tests.conftest import DEMO_CASES
 from tests.llm_server import tool_names
-from tests.trials.agents.test_visibility import plant
+from tests.trials.engine.test_visibility import plant
 from trials.agents.prompts import PROMPT_VERSION
 from trials.models import Case, Trial, Turn
 from trials.services import cases_import

@@ -6,9 +6,9 @@ from django.urls import reverse
 from legalsim.roles import Role
 from tests.cases import case_stored
 from tests.conftest import CIVIL_CASE
-from tests.trials.agents.test_visibility import may_see, plant
+from tests.trials.engine.test_visibility import may_see, plant
 from tests.users import person
-from trials.agents.visibility import case_brief
+from trials.engine.visibility import case_brief
 from trials.live import trial_create
 from trials.models import Case, Trial
 from trials.procedures.seats import CIVIL_SIDES, PLAYABLE_SEATS, seat_info

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from trials.agents.base import DeltaSink, MemoryRequest, ParticipantFailed, TurnRequest, estimate_tokens
-from trials.agents.llm import LLMCall, LLMClient, LLMError, ReplyFormatError
+from legalsim.llm import LLMCall, LLMClient, LLMError, ReplyFormatError
 from trials.agents.prompts import DECISION_MARK, memory_messages, turn_messages
 from trials.agents.supervisor import SUPERVISED_ROLES, Supervisor
+from trials.engine.participants import DeltaSink, MemoryRequest, ParticipantFailed, TurnRequest, estimate_tokens
 from trials.engine.steps import ArtifactDraft, MemoryUpdate, Reply
 from trials.tools.toolbox import MAX_TOOL_CALLS, MEMORY_TOOLS, TOOL_SPECS, CaseSearch, ToolBox, tool_definitions
 

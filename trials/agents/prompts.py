@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 
 from trials.agents.skills import loaded_skills
-from trials.agents.visibility import SeatView
 from trials.documents import DOCUMENTS
+from trials.engine.visibility import SeatView
 
 PROMPT_VERSION = "legalsim-prompts/2"
 

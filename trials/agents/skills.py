@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from trials.agents.visibility import SeatView
+from trials.engine.visibility import SeatView
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ import json
 from dataclasses import dataclass
 
 from legalsim.json_input import loads_untrusted
-from trials.agents.llm import LLMCall, LLMClient, ReplyFormatError
+from legalsim.llm import LLMCall, LLMClient, ReplyFormatError
 from trials.agents.prompts import ROLE_BRIEFS, dialogue
-from trials.agents.visibility import SeatView
+from trials.engine.visibility import SeatView
 
 SUPERVISED_ROLES = ("client", "lawyer")
 

@@ -7,7 +7,7 @@ runs and tests all drive the same rules.
 
 from __future__ import annotations
 
-from trials.agents.memory import (
+from trials.engine.memory import (
     MemoryOperationError,
     empty_memory,
     has_memory,
@@ -365,7 +365,7 @@ def _speak(state: TrialState, stage: Stage, phase: str, slot: Slot, artifact: st
 
 def _rounds(state: TrialState, phase: Phase) -> int:
     if phase.repeat_per == "consultation_questions":
-        from trials.agents.visibility import consultation_questions_for
+        from trials.engine.visibility import consultation_questions_for
 
         return max(1, len(consultation_questions_for(state.case, state.target_side)))
     return phase.rounds

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from trials.agents.base import MemoryRequest, Participant, ParticipantFailed, TurnRequest
-from trials.agents.visibility import build_view
 from trials.engine.machine import next_step, step_apply
+from trials.engine.participants import MemoryRequest, Participant, ParticipantFailed, TurnRequest
 from trials.engine.state import TrialState
 from trials.engine.steps import End, MemoryUpdate, Reply, Speak, StageStart, Step, UpdateMemory
+from trials.engine.visibility import build_view
 
 EventSink = Callable[[Step, object], None]
 

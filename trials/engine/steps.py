@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from trials.agents.memory import MemoryOp
+from trials.engine.memory import MemoryOp
 
 
 @dataclass(frozen=True)

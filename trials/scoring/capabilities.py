@@ -160,7 +160,7 @@ def _answer_parts(reference: str) -> dict[str, str]:
 
 
 def _lc_pending(state: TrialState) -> list[Pending]:
-    from trials.agents.visibility import consultation_questions_for
+    from trials.engine.visibility import consultation_questions_for
 
     questions = consultation_questions_for(state.case, state.target_side)
     references = {item.get("question"): item.get("reference_answer", "") for item in state.case.get("consultation", [])}

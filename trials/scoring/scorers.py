@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from legalsim.json_input import loads_untrusted
-from trials.agents.llm import LLMCall, LLMClient
+from legalsim.llm import LLMCall, LLMClient
 from trials.scoring.text import article_citations, coverage, terms
 
 RAISED = 0.5

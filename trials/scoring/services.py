@@ -9,8 +9,8 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
+from legalsim.llm import LLMClient
 from legalsim.spreadsheet import CsvDictWriter
-from trials.agents.llm import LLMClient
 from trials.engine.state import TrialState
 from trials.models import Trial, TrialScore
 from trials.scoring.capabilities import CAPABILITIES, seat_of_subject, subject_of

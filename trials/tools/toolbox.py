@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from legalsim.json_input import loads_untrusted
-from trials.agents.memory import MEMORY_KEYS, MemoryOp, MemoryOperationError, memory_apply
-from trials.agents.visibility import SeatView
 from trials.documents import DOCUMENTS, document_compose, document_missing
+from trials.engine.memory import MEMORY_KEYS, MemoryOp, MemoryOperationError, memory_apply
+from trials.engine.visibility import SeatView
 from trials.tools.statutes import citations_check, statute_search
 
 MAX_TOOL_CALLS = 8

@@ -4,7 +4,6 @@ import json
 
 import pytest
 
-from trials.agents.base import HumanParticipant
 from trials.agents.scripted import ScriptedAgent
 from trials.engine.machine import (
     EngineError,
@@ -15,6 +14,7 @@ from trials.engine.machine import (
     next_step,
     trial_start,
 )
+from trials.engine.participants import HumanParticipant
 from trials.engine.runner import Awaiting, trial_run
 from trials.engine.state import TrialState
 from trials.engine.steps import End, Reply, Speak

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from trials.agents.llm import LLMClient
+from legalsim.llm import LLMClient
 from trials.scoring.scorers import STRICT, Criterion, LLMScorer, RuleBasedScorer, ScoringFailed
 
 CRITERION = Criterion(

@@ -4,10 +4,10 @@ import json
 
 from tests.conftest import CIVIL_CASE
 from trials.agents.scripted import ScriptedAgent
-from trials.agents.visibility import build_view
 from trials.documents import DOCUMENTS
 from trials.engine.machine import trial_start
 from trials.engine.runner import trial_run
+from trials.engine.visibility import build_view
 from trials.procedures.civil import CIVIL_SEATS
 from trials.tools.statutes import citations_check, corpus_version, statute_search
 from trials.tools.toolbox import MAX_TOOL_CALLS, ToolBox

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from trials.agents.base import DeltaSink, MemoryRequest, TurnRequest, estimate_tokens
-from trials.agents.memory import MemoryOp
 from trials.agents.scripted import consultation, criminal, drafting, hearing, objections
 from trials.agents.scripted.context import Ctx, disposition_of
-from trials.agents.visibility import SeatView
+from trials.engine.memory import MemoryOp
+from trials.engine.participants import DeltaSink, MemoryRequest, TurnRequest, estimate_tokens
 from trials.engine.steps import ArtifactDraft, MemoryUpdate, Reply
+from trials.engine.visibility import SeatView
 
 ActResult = str | tuple[str, ArtifactDraft] | tuple[str, str]
 ACTS: dict[str, Callable[[Ctx], ActResult]] = {

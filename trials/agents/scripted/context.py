@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from trials.agents.visibility import SeatView
+from trials.engine.visibility import SeatView
 from trials.procedures.seats import COURT, opposite
 from trials.tools.statutes import StatuteHit, statute_search
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from trials.agents.llm import LLMError
+from legalsim.llm import LLMError
 from trials.models import Trial
 from trials.scoring.report import capabilities_mean, table2, table3
 from trials.scoring.scorers import ScoringFailed

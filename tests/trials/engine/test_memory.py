@@ -2,7 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from trials.agents.memory import (
+from trials.agents.scripted import ScriptedAgent
+from trials.engine.machine import apply_memory_update, next_step, trial_start
+from trials.engine.memory import (
     MAX_ENTRIES_PER_KEY,
     MEMORY_KEYS,
     MemoryOp,
@@ -10,8 +12,6 @@ from trials.agents.memory import (
     empty_memory,
     memory_apply,
 )
-from trials.agents.scripted import ScriptedAgent
-from trials.engine.machine import apply_memory_update, next_step, trial_start
 from trials.engine.runner import trial_run
 from trials.engine.steps import MemoryUpdate, UpdateMemory
 from trials.procedures.civil import CIVIL_SEATS

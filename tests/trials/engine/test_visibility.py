@@ -1,6 +1,6 @@
 """No seat ever sees what Table 5 hides from it (canary strings in every hidden field).
 
-The expectations here are written out independently of ``trials.agents.visibility``: they
+The expectations here are written out independently of ``trials.engine.visibility``: they
 restate the rules (evaluation-only fields, the opponent's evidence before the evidence
 phase, the other side's facts before the trial, bottom lines, other seats' memory) so that a
 wrong entry in the matrix fails the test instead of being mirrored by it.
@@ -14,12 +14,12 @@ import itertools
 import pytest
 
 from tests.conftest import CIVIL_CASE, demo_case_seeds
-from trials.agents.base import MemoryRequest, TurnRequest
 from trials.agents.scripted import ScriptedAgent
-from trials.agents.visibility import build_view
 from trials.engine.machine import trial_start
+from trials.engine.participants import MemoryRequest, TurnRequest
 from trials.engine.runner import trial_run
 from trials.engine.state import TrialState, TurnRecord
+from trials.engine.visibility import build_view
 from trials.procedures import procedure_for
 from trials.procedures.seats import seat_info
 

@@ -6,8 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from trials.agents.visibility import SeatView
 from trials.engine.steps import MemoryUpdate, Reply, Speak, UpdateMemory
+from trials.engine.visibility import SeatView
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from trials.agents.llm import LLMCall, LLMClient, LLMError, ReplyFormatError
+from legalsim.llm import LLMCall, LLMClient, LLMError, ReplyFormatError
 
 
 @pytest.fixture
