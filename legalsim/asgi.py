@@ -3,6 +3,7 @@ origin checked against ALLOWED_HOSTS, or token auth: api/websocket.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 
@@ -19,11 +20,29 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from api.websocket import websocket_auth_stack  # noqa: E402
+from trials.driver import take_over_forever  # noqa: E402
 from trials.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": websocket_auth_stack(URLRouter(websocket_urlpatterns)),
-    }
+
+class TakingOverOrphans:
+    """Starts, with the first request or connection this process serves (a health check
+    will do), the task that takes over live trials whose driver died with its process, so
+    no trial waits for a participant to come back (daphne sends no lifespan events)."""
+
+    def __init__(self, app) -> None:
+        self.app, self.task = app, None
+
+    async def __call__(self, scope, receive, send):
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(take_over_forever())
+        return await self.app(scope, receive, send)
+
+
+application = TakingOverOrphans(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": websocket_auth_stack(URLRouter(websocket_urlpatterns)),
+        }
+    )
 )

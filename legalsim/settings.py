@@ -141,6 +141,9 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # A batch run whose worker has not beaten its heart for this long is sent to another worker.
 LEGALSIM_BATCH_LEASE_S = env_float("LEGALSIM_BATCH_LEASE_S", 60.0, minimum=1.0)
+# A live trial's driver holds a lease it renews every third of this; a trial whose lease ran
+# out (its process died or restarted) is taken over by the next process that looks.
+LEGALSIM_DRIVER_LEASE_S = env_float("LEGALSIM_DRIVER_LEASE_S", 15.0, minimum=1.0)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

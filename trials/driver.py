@@ -12,12 +12,18 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import os
 import re
+import socket
+import uuid
+from datetime import timedelta
 from typing import Any
 
 from channels.db import DatabaseSyncToAsync
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
 
 from trials.engine.machine import (
     apply_objection,
@@ -86,11 +92,69 @@ def wake(trial_id: int) -> None:
         event.set()
 
 
+PROCESS = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+"""This process, as the holder of driver leases."""
+
+
 def ensure_driver(trial_id: int) -> None:
+    """Drive the trial from this process unless a driver here or elsewhere already does: the
+    driver first takes the trial's lease, and gives up at once if another process holds it."""
     task = _drivers.get(trial_id)
     if task is None or task.done():
         _wakeups[trial_id] = asyncio.Event()
         _drivers[trial_id] = asyncio.get_running_loop().create_task(_drive(trial_id))
+
+
+@in_pool
+def _lease_take(trial_id: int) -> bool:
+    now = timezone.now()
+    free = Q(driver="") | Q(driver=PROCESS) | Q(driver_until__isnull=True) | Q(driver_until__lt=now)
+    until = now + timedelta(seconds=settings.LEGALSIM_DRIVER_LEASE_S)
+    return bool(Trial.objects.filter(free, pk=trial_id).update(driver=PROCESS, driver_until=until))
+
+
+@in_pool
+def _lease_renew(trial_id: int) -> bool:
+    until = timezone.now() + timedelta(seconds=settings.LEGALSIM_DRIVER_LEASE_S)
+    return bool(Trial.objects.filter(pk=trial_id, driver=PROCESS).update(driver_until=until))
+
+
+@in_pool
+def _lease_release(trial_id: int) -> None:
+    Trial.objects.filter(pk=trial_id, driver=PROCESS).update(driver="")
+
+
+async def _heartbeat(trial_id: int, driving: asyncio.Task) -> None:
+    """Renew the lease every third of its length; a lease lost stops the driver."""
+    while True:
+        await asyncio.sleep(settings.LEGALSIM_DRIVER_LEASE_S / 3)
+        if not await _lease_renew(trial_id):
+            driving.cancel()
+            return
+
+
+@in_pool
+def _orphans() -> list[int]:
+    """Live trials under way whose driver's lease ran out: their process died or restarted.
+    A trial nobody has joined yet (no lease ever taken) waits for its first participant."""
+    return list(
+        Trial.objects.filter(
+            live=True,
+            status__in=(Trial.Status.RUNNING, Trial.Status.WAITING),
+            driver_until__lt=timezone.now(),
+        ).values_list("pk", flat=True)
+    )
+
+
+async def take_over_forever() -> None:
+    """Every half lease, start drivers for the orphaned live trials (one process wins each)."""
+    while True:
+        try:
+            for trial_id in await _orphans():
+                ensure_driver(trial_id)
+        except Exception:
+            logger.exception("taking over orphaned trials failed; trying again")
+        await asyncio.sleep(settings.LEGALSIM_DRIVER_LEASE_S / 2)
 
 
 async def stop_all() -> None:
@@ -152,9 +216,14 @@ def _status_move(trial_id: int, current: str, status: str) -> None:
 
 
 async def _drive(trial_id: int) -> None:
-    """Walk the trial; whatever fails inside leaves it paused with the reason, resumable."""
+    """Walk the trial while this process holds its lease; whatever fails inside leaves it
+    paused with the reason, resumable."""
+    if not await _lease_take(trial_id):
+        return
+    heartbeat = asyncio.get_running_loop().create_task(_heartbeat(trial_id, asyncio.current_task()))
     try:
         await _loop(trial_id)
+        await _lease_release(trial_id)
     except asyncio.CancelledError:
         raise
     except Exception as error:
@@ -163,6 +232,7 @@ async def _drive(trial_id: int) -> None:
         await _set_status(trial_id, Trial.Status.PAUSED, reason)
         await broadcast(trial_id, error_frame(ErrorCode.TRIAL_PAUSED, reason))
     finally:
+        heartbeat.cancel()
         in_progress.pop(trial_id, None)
         objections.pop(trial_id, None)
 

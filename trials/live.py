@@ -79,6 +79,7 @@ def trial_create(
             backend=backend,
             state=state.to_dict(),
             created_by=created_by,
+            live=True,
         )
         target = target_seat(case.procedure, target_side)
         Seat.objects.bulk_create(
