@@ -1,5 +1,5 @@
-"""Human-LLM agreement and inter-rater reliability (legalworld.txt 4.2, Table 1, F.5), in the
-shape of the agreement-report contract (DESIGN.md section 4).
+"""Human-LLM agreement and inter-rater reliability (LegalWorld §4.2, Table 1 and F.5;
+docs/sources.md), in the shape of the agreement-report contract (docs/design.md, section 4).
 
 A *pair* is one human score of an item on a trajectory matched with the judge's score of the
 same item on the same trajectory. Rows (a stage, a role), group overalls and the overall row

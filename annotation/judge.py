@@ -1,4 +1,5 @@
-"""The LLM judge: the rubric through the ``openai`` client (legalworld.txt 4.2, D.3).
+"""The LLM judge: the rubric through the ``openai`` client (LegalWorld §4.2 and D.3;
+docs/sources.md).
 
 A reply that does not parse gets one regeneration with a stricter "JSON only" prompt; if
 that fails too, the trajectory is flagged for audit and no score of it is stored, so it

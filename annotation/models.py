@@ -111,7 +111,7 @@ class Rating(models.Model):
 
 class JudgeFlag(models.Model):
     """A trajectory the LLM judge could not score in the rubric's shape even after a stricter
-    regeneration: kept for audit and left out of aggregates (legalworld.txt D.3)."""
+    regeneration: kept for audit and left out of aggregates (LegalWorld D.3, docs/sources.md)."""
 
     rubric = models.ForeignKey(Rubric, on_delete=models.CASCADE, related_name="judge_flags")
     trajectory_id = models.CharField(max_length=200)

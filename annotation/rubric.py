@@ -1,4 +1,4 @@
-"""Rubrics as data (DESIGN.md, rubric-file contract): parsing and validation.
+"""Rubrics as data (the rubric-file contract, docs/design.md section 4): parsing and validation.
 
 A rubric has groups (a family such as stage authenticity) of rows (what a report table
 shows: a stage, a role) of items (what is rated). Unknown keys, such as ``anchors`` in the

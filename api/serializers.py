@@ -192,7 +192,8 @@ class TrajectoryListSerializer(serializers.ModelSerializer):
 
 
 class TrajectoryFileSerializer(serializers.Serializer):
-    """The trajectory-file contract (DESIGN.md), as ``Trajectory.as_contract`` writes it."""
+    """The trajectory-file contract (docs/design.md, section 4), as ``Trajectory.as_contract``
+    writes it."""
 
     id = serializers.CharField()
     case_id = serializers.CharField()

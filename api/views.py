@@ -367,8 +367,9 @@ class RatingSubmitView(MyAssignments, APIView):
 
 
 class AgreementReportView(APIView):
-    """The agreement report JSON (DESIGN.md "contract: agreement report"); for a pairwise
-    rubric the pairwise report. 404 when there is nothing to compare (no judge, no rubric)."""
+    """The agreement report JSON (the agreement-report contract, docs/design.md section 4);
+    for a pairwise rubric the pairwise report. 404 when there is nothing to compare (no judge,
+    no rubric)."""
 
     ability = Ability.TEACH
 

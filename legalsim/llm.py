@@ -1,4 +1,4 @@
-"""One LLM client interface with a normalised result (STYLE.md item 5).
+"""One LLM client interface with a normalised result (docs/design.md, section 5).
 
 Every call goes through the official ``openai`` client to an OpenAI-compatible server, streams
 its tokens to an optional callback, and records model, token counts, latency and attempts.

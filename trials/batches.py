@@ -67,8 +67,9 @@ def batch_create(
     redistribute_personas: bool = True,
     created_by=None,
 ) -> Batch:
-    """A batch of ``cases``; on a sampled split the LCPF medium-level rule (legalworld.txt
-    A.4) is applied to the clients' personas of the cases as run, and logged on the batch."""
+    """A batch of ``cases``; on a sampled split the LCPF medium-level rule (LegalWorld
+    A.4, docs/sources.md) is applied to the clients' personas of the cases as run, and logged on
+    the batch."""
     seeds = {case.pk: copy.deepcopy(case.seed) for case in cases}
     log: dict = {}
     if redistribute_personas:

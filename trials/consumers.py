@@ -1,4 +1,4 @@
-"""The trial room's websocket (DESIGN.md websocket contract): thin; rules live in
+"""The trial room's websocket (README, "The websocket protocol"): thin; rules live in
 ``trials.live`` and the engine, generation in ``trials.driver``, parsing in
 ``trials.protocol``.
 

@@ -152,7 +152,8 @@ class MemoryOperation(models.Model):
 
 
 class LLMCallRecord(models.Model):
-    """One call to a model server: what it cost and how it went (STYLE.md item 5)."""
+    """One call to a model server: what it cost and how it went (docs/design.md, "One LLM
+    client")."""
 
     trial = models.ForeignKey(Trial, on_delete=models.CASCADE, related_name="llm_calls")
     seat = models.CharField(max_length=32)

@@ -1,4 +1,4 @@
-"""The websocket protocol of a trial room (DESIGN.md, websocket contract): typed frames.
+"""The websocket protocol of a trial room (README, "The websocket protocol"): typed frames.
 
 Server frames are built here and nowhere else; extra keys (``offset`` on deltas, the turn's
 metadata on ``turn.end``) let a client that joined mid-turn render it, and clients ignore

@@ -1,4 +1,5 @@
-"""Case splits (legalworld.txt B.3, Table 7): Full, and the cause-balanced Medium and Light.
+"""Case splits (LegalWorld B.3, Table 7; docs/sources.md): Full, and the cause-balanced Medium
+and Light.
 
 Medium takes the 100 most frequent causes of action, 10 cases each, sampled without
 replacement under the fixed seed; Light keeps Medium's 20 most frequent causes with five

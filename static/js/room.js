@@ -1,8 +1,9 @@
-// Trial room client for the JSON websocket protocol (DESIGN.md): renders turns as they
-// stream, enables the composer when one of your seats is awaited, reconnects with backoff
-// and resumes after the last complete turn it showed. Frames are delivered at most once (a
-// Redis restart loses those sent meanwhile, the socket stays open), so a turn that starts
-// past a missing one, or a silent room, asks for a replay on the open socket too.
+// Trial room client for the JSON websocket protocol (README, "The websocket protocol"):
+// renders turns as they stream, enables the composer when one of your seats is awaited,
+// reconnects with backoff and resumes after the last complete turn it showed. Frames are
+// delivered at most once (a Redis restart loses those sent meanwhile, the socket stays
+// open), so a turn that starts past a missing one, or a silent room, asks for a replay on
+// the open socket too.
 (() => {
   "use strict";
   const room = document.getElementById("room");

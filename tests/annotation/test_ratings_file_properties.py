@@ -34,7 +34,8 @@ ITEMS = (
 )
 # Any text a rater may write: every character but NUL and unpaired surrogates (which no
 # database stores), line separators and quotes included. A leading quote is left out: the CSV
-# importer reads "'=..." as the export's escape of "=..." (formula injection, STYLE 13).
+# importer reads "'=..." as the export's escape of "=..." (formula injection; docs/design.md,
+# "Exports are data, never formulas").
 reasons = st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\x00"), max_size=30).filter(
     lambda text: not text.startswith("'")
 )

@@ -1,4 +1,5 @@
-"""LCPF client personas (legalworld.txt A.4, Table 6) and the medium-level redistribution rule.
+"""LCPF client personas (LegalWorld A.4, Table 6; docs/sources.md) and the medium-level
+redistribution rule.
 
 When more than 60% of a split's cases are ``medium`` on a dimension, medium labels are
 reassigned to ``high`` or ``low`` at random (seeded), taking cases from the causes of action

@@ -1,5 +1,6 @@
-"""Skill cards (legalworld.txt Tables 13-14): declarative procedural know-how injected into an
-LLM seat's prompt on the first turn a skill is needed and kept for the rest of the scenario."""
+"""Skill cards (LegalWorld, Tables 13-14; docs/sources.md): declarative procedural know-how
+injected into an LLM seat's prompt on the first turn a skill is needed and kept for the rest of
+the scenario."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""MASER's supervisor (maser.txt 2.2): a sentence-level check of a client's or lawyer's reply
-against that seat's own profile and agenda, with one revision when it fails.
+"""MASER's supervisor (MASER §2.2, docs/sources.md): a sentence-level check of a client's or
+lawyer's reply against that seat's own profile and agenda, with one revision when it fails.
 
 The supervisor reads only the speaking seat's view (its persona, goals, role brief and the
 stage dialogue), so its advice cannot carry anything the seat may not see.

@@ -1,5 +1,6 @@
-"""Global case memory (legalworld.txt 3.1, D.2): one JSON object per client and lawyer,
-carried across stages and written only through bounded ``revise`` and ``expand`` operations."""
+"""Global case memory (LegalWorld §3.1 and D.2, docs/sources.md): one JSON object per client and
+lawyer, carried across stages and written only through bounded ``revise`` and ``expand``
+operations."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The one interface every seat implements, agent or human (STYLE.md item 4)."""
+"""The one interface every seat implements, agent or human (docs/design.md, "One interface for
+every seat")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Environment transitions: stages no agent speaks in (legalworld.txt 2.2, AD-Det)."""
+"""Environment transitions: stages no agent speaks in (AD-Det, LegalWorld §2.2;
+docs/sources.md)."""
 
 from __future__ import annotations
 

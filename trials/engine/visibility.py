@@ -1,5 +1,6 @@
-"""Who sees what, when: Table 5 of legalworld.txt as one declarative table, and the one
-function (``build_view``) that every prompt and every participant's browser goes through.
+"""Who sees what, when: LegalWorld's Table 5 (docs/sources.md) as one declarative table, and
+the one function (``build_view``) that every prompt and every participant's browser goes
+through.
 
 Evaluation-only case fields (the real judgment, reference answers, a criminal case's real
 sentence) have no source here at all, so no rule can expose them by mistake.

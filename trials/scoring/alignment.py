@@ -1,7 +1,7 @@
-"""Rule-based judgment alignment (legalworld.txt Appendix C.4, Table 11; reported as §4.3
-Table 2): a generated first- or second-instance judgment against the real one of the case
-seed, on verdict, reasoning, legal reference, entity, structure and (second instance)
-appeal action, each 0-10.
+"""Rule-based judgment alignment (LegalWorld Appendix C.4, Table 11; reported as §4.3
+Table 2; docs/sources.md): a generated first- or second-instance judgment against the real one
+of the case seed, on verdict, reasoning, legal reference, entity, structure and (second
+instance) appeal action, each 0-10.
 
 Set-like components are the set-overlap F1 of C.4; the partial numeric matches (reasoning,
 structure) go through φ(x) = sqrt(min(1, max(0, x))). A component whose real counterpart is

@@ -1,4 +1,5 @@
-"""LongJud-Bench capabilities of a trial's target lawyer (legalworld.txt 4.4, C.1-C.2, Table 9).
+"""LongJud-Bench capabilities of a trial's target lawyer (LegalWorld §4.4, C.1-C.2, Table 9;
+docs/sources.md).
 
 Every scored item is normalised to [0,1]: exact-match slots are 0 or 1, semantic items are a
 scorer's 0-10 divided by 10. Items are grouped by stage into the eight capabilities; the

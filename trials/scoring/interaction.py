@@ -1,6 +1,6 @@
-"""MILE interaction quality (maser.txt 3, B.1): interactivity, professionality and logicality
-of the target lawyer's dialogue, judged on two-turn windows (the other party's turn and the
-lawyer's reply) of the dialogue stages (LC, CD/DD, AD/AR).
+"""MILE interaction quality (MASER §3 and B.1, docs/sources.md): interactivity, professionality
+and logicality of the target lawyer's dialogue, judged on two-turn windows (the other party's
+turn and the lawyer's reply) of the dialogue stages (LC, CD/DD, AD/AR).
 
 MILE has a judge model score each window 1-10. The same ``Scorer`` interface does it here:
 the LLM judge, or offline the rule-based scorer over a reference that spells out what each

@@ -1,5 +1,5 @@
-"""Judgment prediction for criminal cases (simcourt.txt, "Judgment Prediction Evaluation",
-Table 1) and legal-article matching (agentscourt.txt §5.1 and Appendix E.1).
+"""Judgment prediction for criminal cases (SimCourt, "Judgment Prediction Evaluation",
+Table 1) and legal-article matching (AgentsCourt §5.1 and Appendix E.1); see docs/sources.md.
 
 SimCourt compares the sentence of the simulated judgment with the real one on imprisonment,
 probation and fine:

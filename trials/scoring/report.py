@@ -73,7 +73,8 @@ def _number(value: float | None, digits: int = 2) -> str:
 
 
 def table2(results: list[dict[str, Any]]) -> str:
-    """Judicial output alignment (legalworld.txt Table 2): elements x FIT / SIT / Overall, 0-10."""
+    """Judicial output alignment (LegalWorld, Table 2; docs/sources.md): elements x FIT / SIT /
+    Overall, 0-10."""
     lines = [f"{'Judgment element':<18}{'FIT':>8}{'SIT':>8}{'Overall':>9}"]
     for row in ALIGNMENT_ROWS:
         cells = [
@@ -103,8 +104,8 @@ def capabilities_mean(results: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def table3(profile: dict[str, dict[str, Any]]) -> str:
-    """Capability profile (legalworld.txt Table 3): a row per target model (its averaged
-    capabilities); issue spotting single, the others first / second instance, in [0,1]."""
+    """Capability profile (LegalWorld, Table 3; docs/sources.md): a row per target model (its
+    averaged capabilities); issue spotting single, the others first / second instance, in [0,1]."""
     lines = [f"{'Model':<28}" + "".join(f"{name.replace('_', ' ')[:20]:>22}" for name in CAPABILITIES)]
     for model, capabilities in profile.items():
         cells = [

@@ -26,7 +26,7 @@ def scorecards_of(user) -> list[TrialScore]:
 
 
 def model_profile(*, scorer: str) -> list[dict[str, Any]]:
-    """Table 3 and Figure 6 of legalworld.txt: per target model (agents only), the
+    """LegalWorld's Table 3 and Figure 6 (docs/sources.md): per target model (agents only), the
     capabilities averaged over its civil trials, and the overall figure."""
     grouped: dict[str, list[dict]] = defaultdict(list)
     for score in TrialScore.objects.filter(scorer=scorer, subject="agent", trial__procedure="civil"):

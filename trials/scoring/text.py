@@ -69,7 +69,7 @@ def coverage(reference: str, text: str, language: str) -> float | None:
 
 
 def overlap_f1(reference: set | frozenset, generated: set | frozenset) -> float | None:
-    """Set-overlap F1 (legalworld.txt C.4): None when the reference set is empty
+    """Set-overlap F1 (LegalWorld C.4, docs/sources.md): None when the reference set is empty
     (unavailable); 0.0 when nothing was generated."""
     if not reference:
         return None

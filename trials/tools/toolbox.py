@@ -1,4 +1,5 @@
-"""The tools an agent may call in one step (legalworld.txt Table 12), as function calls.
+"""The tools an agent may call in one step (LegalWorld, Table 12; docs/sources.md), as function
+calls.
 
 A toolbox is built per step from the seat's view, so a tool can only reach what the seat may
 see. At most ``MAX_TOOL_CALLS`` calls per step; a call beyond that, an unknown tool or bad

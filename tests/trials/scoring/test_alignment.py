@@ -1,4 +1,4 @@
-"""Rule-based judgment alignment (legalworld.txt C.4): each component against a
+"""Rule-based judgment alignment (LegalWorld C.4, docs/sources.md): each component against a
 hand-computed example, and the demo cases' own real judgments."""
 
 from __future__ import annotations
