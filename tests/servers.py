@@ -4,6 +4,7 @@ with nothing inherited from the test process but the environment it is given."""
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -47,10 +48,25 @@ def database_url_in_use() -> str:
     return f"postgres://{credentials}@{config['HOST'] or '127.0.0.1'}:{config['PORT'] or 5432}/{config['NAME']}"
 
 
+REDIS_SERVER = shutil.which("redis-server")
+
+
+def redis_start(port: int) -> subprocess.Popen:
+    """A private redis-server (nothing kept on disk), for tests that kill or share one."""
+    server = subprocess.Popen(
+        [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    port_wait(port)
+    return server
+
+
 @contextmanager
-def daphne(log_path: Path, **env: str) -> Iterator[int]:
-    """A daphne process serving LegalSim on the test database; yields its port. ``env``
-    overrides the environment (pace of the scripted agents, a private Redis...)."""
+def daphne(log_path: Path, processes: list | None = None, **env: str) -> Iterator[int]:
+    """A daphne process serving LegalSim on the test database; yields its port (and appends
+    the process to ``processes``, for a test that kills it). ``env`` overrides the
+    environment (pace of the scripted agents, a private Redis...)."""
     port = free_port()
     environment = {
         **os.environ,
@@ -67,6 +83,8 @@ def daphne(log_path: Path, **env: str) -> Iterator[int]:
             stdout=log,
             stderr=subprocess.STDOUT,
         )
+        if processes is not None:
+            processes.append(server)
         try:
             port_wait(port, process=server)
             yield port

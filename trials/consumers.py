@@ -54,6 +54,9 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         self.sent_starts: set[int] = set()
         self.sent_ends: set[int] = set()
         self.sent_text: dict[int, int] = {}
+        self.speaking: str | None = None
+        """The seat whose statement streams now, as this socket heard it (the driver may be
+        in another process)."""
         await self.accept()
         if self.user is None or not self.user.is_authenticated:
             await self.send_json(error_frame(ErrorCode.NOT_AUTHENTICATED, "log in first"))
@@ -148,14 +151,14 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             return
         if not result.duplicate:
             await broadcast(self.trial_id, turn_end(result.turn))
-            driver.wake(self.trial_id)
+            await driver.wake_driver(self.trial_id)
         else:
             await self._send_turn(turn_end(result.turn))
 
     async def _object(self, message: Objection) -> None:
         """Counsel objects to the other side's statement while it streams, in a hearing they
         take part in (the engine's ``objection_refusal`` says when)."""
-        speaker = driver.speaking_seat(self.trial_id)
+        speaker = driver.speaking_seat(self.trial_id) or self.speaking
         if speaker is None:
             await self.send_json(error_frame(ErrorCode.NOT_YOUR_TURN, "there is no statement in progress to object to"))
             return
@@ -167,7 +170,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             reason = next(iter(refusals.values()), None) or "only counsel seated in this hearing may object"
             await self.send_json(error_frame(ErrorCode.NOT_YOUR_TURN, reason))
             return
-        refused = driver.objection_raise(self.trial_id, seat=seat, ground=message.ground)
+        refused = await driver.object_to_driver(self.trial_id, seat=seat, ground=message.ground)
         if refused:
             await self.send_json(error_frame(ErrorCode.NOT_YOUR_TURN, refused))
 
@@ -186,7 +189,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json(error_frame(error.code, str(error)))
             return
         driver.ensure_driver(self.trial_id)
-        driver.wake(self.trial_id)
+        await driver.wake_driver(self.trial_id)
         await broadcast(self.trial_id, control_frame(message.action))
 
     async def _steer(self, message: Control) -> None:
@@ -206,7 +209,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         if result.turn is not None:
             await broadcast(self.trial_id, turn_end(result.turn))
         await broadcast(self.trial_id, control_frame(message.action, result.phase))
-        driver.wake(self.trial_id)
+        await driver.wake_driver(self.trial_id)
 
     async def _replay(self, after_seq: int) -> None:
         """Every stored turn after ``after_seq``, the turn in progress, then the pending await."""
@@ -230,7 +233,12 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
                 await self.send_json(await_frame(step, state.language))
 
     async def trial_frame(self, event: dict) -> None:
-        await self._send_turn(event["frame"])
+        frame = event["frame"]
+        if frame.get("type") == "turn.start":
+            self.speaking = frame["seat"]
+        elif frame.get("type") == "turn.end" and frame.get("seat") == self.speaking:
+            self.speaking = None
+        await self._send_turn(frame)
 
     async def trial_seats(self, event: dict) -> None:
         """A seat of this trial changed hands: the next frame goes out under the rights held now."""

@@ -20,6 +20,7 @@ from datetime import timedelta
 from typing import Any
 
 from channels.db import DatabaseSyncToAsync
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
@@ -36,7 +37,7 @@ from trials.engine.participants import DeltaSink, MemoryRequest, Participant, Pa
 from trials.engine.state import TrialState
 from trials.engine.steps import End, MemoryUpdate, Reply, Speak, StageEnd, StageStart, Step, UpdateMemory
 from trials.engine.visibility import build_view
-from trials.fanout import broadcast
+from trials.fanout import broadcast, driver_group, notify
 from trials.models import Trial
 from trials.protocol import (
     END,
@@ -90,6 +91,48 @@ def wake(trial_id: int) -> None:
     event = _wakeups.get(trial_id)
     if event is not None:
         event.set()
+
+
+def drives_here(trial_id: int) -> bool:
+    task = _drivers.get(trial_id)
+    return task is not None and not task.done()
+
+
+async def wake_driver(trial_id: int) -> None:
+    """Something the driver waits for happened (a person spoke, a control): wake it, here or
+    in the process that holds the trial's lease."""
+    if drives_here(trial_id):
+        wake(trial_id)
+    else:
+        await notify(driver_group(trial_id), {"type": "driver.wake"})
+
+
+async def object_to_driver(trial_id: int, *, seat: str, ground: str) -> str | None:
+    """Raise ``seat``'s objection with the trial's driver, here or in another process; the
+    reason it is refused, or None."""
+    if drives_here(trial_id):
+        return objection_raise(trial_id, seat=seat, ground=ground)
+    await notify(driver_group(trial_id), {"type": "driver.objection", "seat": seat, "ground": ground})
+    return None
+
+
+async def _listen(trial_id: int) -> None:
+    """Objections and wake-ups that sockets on other processes send this trial's driver."""
+    layer = get_channel_layer()
+    try:
+        channel = await layer.new_channel()
+        await layer.group_add(driver_group(trial_id), channel)
+    except Exception:
+        logger.exception("trial %s: the driver hears only sockets of its own process", trial_id)
+        return
+    try:
+        while True:
+            message = await layer.receive(channel)
+            if message.get("type") == "driver.objection":
+                objection_raise(trial_id, seat=str(message["seat"]), ground=str(message["ground"]))
+            wake(trial_id)
+    finally:
+        await asyncio.shield(layer.group_discard(driver_group(trial_id), channel))
 
 
 PROCESS = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
@@ -220,7 +263,9 @@ async def _drive(trial_id: int) -> None:
     paused with the reason, resumable."""
     if not await _lease_take(trial_id):
         return
-    heartbeat = asyncio.get_running_loop().create_task(_heartbeat(trial_id, asyncio.current_task()))
+    loop = asyncio.get_running_loop()
+    heartbeat = loop.create_task(_heartbeat(trial_id, asyncio.current_task()))
+    listener = loop.create_task(_listen(trial_id))
     try:
         await _loop(trial_id)
         await _lease_release(trial_id)
@@ -233,6 +278,7 @@ async def _drive(trial_id: int) -> None:
         await broadcast(trial_id, error_frame(ErrorCode.TRIAL_PAUSED, reason))
     finally:
         heartbeat.cancel()
+        listener.cancel()
         in_progress.pop(trial_id, None)
         objections.pop(trial_id, None)
 

@@ -21,6 +21,12 @@ def group_name(trial_id: int) -> str:
     return f"trial.{trial_id}"
 
 
+def driver_group(trial_id: int) -> str:
+    """The process driving the trial (whichever holds its lease): objections and wake-ups
+    from sockets on other processes reach its driver here."""
+    return f"drive.{trial_id}"
+
+
 def user_group(user_id: int) -> str:
     """Every socket a person has open, whatever the trial: told when they sign out."""
     return f"user.{user_id}"

@@ -4,6 +4,8 @@ reconnecting, and a lease held elsewhere keeps a second driver from starting."""
 
 from __future__ import annotations
 
+import asyncio
+import signal
 import time
 import urllib.request
 from datetime import timedelta
@@ -13,13 +15,13 @@ from django.utils import timezone
 
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
-from tests.servers import daphne
+from tests.servers import REDIS_SERVER, daphne, free_port, redis_start, session_key_for
 from tests.users import person
 from trials.live import trial_create
 from trials.models import Case, Trial
 from trials.services import cases_import
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(180)]
 CASE = "en-civil-traffic-accident"
 LEASE_S = 2.0
 
@@ -77,3 +79,70 @@ def test_a_lease_held_by_a_live_process_keeps_a_second_driver_from_starting(tmp_
         assert wait_for(lambda: Trial.objects.get(pk=held.pk).turns.count() > turns_before, timeout=20), (
             "once that process stops renewing, this one takes over"
         )
+
+
+@pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server is not on PATH (apt-get install redis-server)")
+def test_two_processes_drive_a_trial_once_hear_each_others_objections_and_survive_the_driver(tmp_path):
+    """The two sockets of one trial on two daphne processes sharing Redis and the database:
+    one driver (the first process); the student on the second process objects and the driver
+    hears it; the first process is killed and the second takes the trial over within the
+    lease, and the student plays it to the end, nobody reconnecting."""
+    cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
+    student, teacher = person("dana", Role.STUDENT), person("teacher", Role.INSTRUCTOR)
+    trial = trial_create(case=Case.objects.get(pk=CASE), humans={"defendant_lawyer": student}, stages=["FIT"])
+    keys = {"dana": session_key_for(student), "teacher": session_key_for(teacher)}
+    redis_port, processes = free_port(), []
+    redis = redis_start(redis_port)
+    env = {
+        "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
+        "LEGALSIM_DRIVER_LEASE_S": str(LEASE_S),
+        "LEGALSIM_SCRIPTED_TOKENS_PER_S": "30",
+    }
+    try:
+        with (
+            daphne(tmp_path / "first.log", processes, **env) as first,
+            daphne(tmp_path / "second.log", processes, **env) as second,
+        ):
+            driver_before_kill = asyncio.run(
+                two_processes(trial.pk, first, second, keys, kill_first=processes[0], trial_driver=driver_of)
+            )
+    finally:
+        redis.kill()
+        redis.wait()
+    played = Trial.objects.get(pk=trial.pk)
+    seqs = list(played.turns.order_by("seq").values_list("seq", flat=True))
+    assert played.status == Trial.Status.FINISHED
+    assert seqs == list(range(1, len(seqs) + 1)), "no turn recorded twice, none lost"
+    assert played.turns.filter(act="object", seat="defendant_lawyer").count() == 1
+    assert played.driver != driver_before_kill, "the second process finished what the first began"
+
+
+def driver_of(trial_id: int) -> str:
+    return Trial.objects.get(pk=trial_id).driver
+
+
+async def two_processes(trial_id: int, first: int, second: int, keys: dict, *, kill_first, trial_driver) -> str:
+    from tests.trials.test_consumers import Socket, open_socket
+
+    async with open_socket(first, trial_id, keys["teacher"]) as teacher_raw:
+        teacher = Socket(teacher_raw)
+        await teacher.next(lambda frame: frame["type"] == "turn.start")
+        async with open_socket(second, trial_id, keys["dana"]) as student_raw:
+            student = Socket(student_raw)
+            await student.next(lambda frame: frame["type"] == "turn.start" and frame["side"] == "plaintiff")
+            await student.send({"type": "objection", "ground": "leading question"})
+            objection = await student.next(
+                lambda frame: frame["type"] == "turn.end" and frame["text"] == "Objection: leading question"
+            )
+            await teacher.next(lambda frame: frame["type"] == "turn.end" and frame["seq"] == objection["seq"])
+            driver_before = await asyncio.to_thread(trial_driver, trial_id)
+            kill_first.send_signal(signal.SIGKILL)
+            kill_first.wait()
+            answered = set()
+            while True:
+                frame = await student.next(lambda frame: frame["type"] in ("await", "end"), timeout=40)
+                if frame["type"] == "end":
+                    return driver_before
+                if frame["seat"] == "defendant_lawyer" and frame["seq"] not in answered:
+                    answered.add(frame["seq"])
+                    await student.send({"type": "say", "text": "Counsel submits.", "client_id": f"d{frame['seq']}"})

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 import signal
-import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,13 +16,12 @@ import websockets
 from legalsim.roles import Role
 from tests.browser import CHROMIUM, chromium_start, page_logged_in
 from tests.conftest import DEMO_CASES
-from tests.servers import daphne, free_port, port_wait, session_key_for
+from tests.servers import REDIS_SERVER, daphne, free_port, redis_start, session_key_for
 from tests.users import person
 from trials.live import trial_create, turns_heard
 from trials.models import Case, Trial
 from trials.services import cases_import
 
-REDIS_SERVER = shutil.which("redis-server")
 pytestmark = [
     pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server is not on PATH (apt-get install redis-server)"),
     pytest.mark.django_db(transaction=True),
@@ -35,16 +32,6 @@ TRIALS = 4
 OUTAGE_AFTER_S = 2.0
 OUTAGE_S = 1.5
 PLAY_S = 75.0
-
-
-def redis_start(port: int) -> subprocess.Popen:
-    server = subprocess.Popen(
-        [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    port_wait(port)
-    return server
 
 
 @dataclass
