@@ -19,6 +19,7 @@ from django.contrib.sessions.models import Session
 from rest_framework.authtoken.models import Token
 
 from legalsim.roles import Role
+from tests.browser import CHROMIUM, chromium_start, page_logged_in
 from tests.conftest import DEMO_CASES
 from tests.servers import daphne, session_key_for
 from tests.users import person
@@ -278,3 +279,31 @@ def sign_out(port: int, session_key: str) -> None:
         f"{base}/accounts/logout/", data=body, headers={"Cookie": f"sessionid={session_key}; csrftoken={csrf}"}
     )
     opener.open(request, timeout=10).read()
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)")
+def test_the_room_tells_a_person_whose_seat_was_handed_back_and_offers_the_seats_left(tmp_path, monkeypatch):
+    """Closed with 4403, the room used to say "reconnecting…" forever; it says why and shows
+    the join page."""
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API keeps a loop here
+    cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
+    user = person("hana", Role.STUDENT, password="a-demo-password-1")
+    trial = trial_create(case=Case.objects.get(pk=CASE), humans={"defendant_lawyer": user}, stages=["FIT"])
+    token = Token.objects.get_or_create(user=user)[0].key
+    with daphne(tmp_path / "daphne.log", DJANGO_DEBUG="true") as port:
+        playwright, browser = chromium_start()
+        try:
+            page = page_logged_in(browser, f"http://127.0.0.1:{port}", "hana", "a-demo-password-1")
+            page.goto(f"http://127.0.0.1:{port}/trials/{trial.pk}/")
+            page.wait_for_selector("#connection:has-text('live')")
+            handed_back = urllib.request.Request(
+                f"http://127.0.0.1:{port}/api/trials/{trial.pk}/seats/defendant_lawyer/",
+                method="DELETE",
+                headers={"Authorization": f"Token {token}"},
+            )
+            urllib.request.urlopen(handed_back, timeout=10).read()
+            page.wait_for_selector("#connection:has-text('You no longer hold a seat in this trial.')")
+            page.wait_for_selector("text=You have no seat in this trial yet.")
+        finally:
+            browser.close()
+            playwright.stop()
