@@ -9,6 +9,7 @@ import copy
 import json
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
@@ -153,3 +154,17 @@ def assert_well_formed(problem: object, *, label: str, lines: int) -> None:
     assert text.startswith(f"{label}:"), text
     assert 1 <= problem.line <= lines, f"line {problem.line} of a {lines}-line file: {text!r}"
     assert problem.field.strip() and problem.message.strip(), text
+
+
+def written(directory: Path, files: list[dict]) -> list[Path]:
+    """Each generated file (``name``, ``content`` bytes) written into ``directory``."""
+    paths = []
+    for file in files:
+        path = directory / file["name"]
+        path.write_bytes(file["content"])
+        paths.append(path)
+    return paths
+
+
+def lines_of(content: bytes) -> int:
+    return content.count(b"\n") + 1

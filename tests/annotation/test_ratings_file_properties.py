@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from annotation.models import Rating, Rubric
 from annotation.ratings_file import RATING_KEYS, read_ratings
 from annotation.services import ratings_import
-from tests.json_mutations import Raw, assert_well_formed, damaged, dumps, encoded, mutated_record
+from tests.json_mutations import Raw, assert_well_formed, damaged, dumps, encoded, lines_of, mutated_record, written
 
 pytestmark = pytest.mark.django_db
 PROPERTIES = settings(
@@ -106,19 +106,6 @@ def ratings_files(draw) -> list[dict]:
             {"name": f"ratings{number}.{shape}", "content": content, "rows": rows, "good": clean and not damage}
         )
     return files
-
-
-def written(directory: Path, files: list[dict]) -> list[Path]:
-    paths = []
-    for file in files:
-        path = directory / file["name"]
-        path.write_bytes(file["content"])
-        paths.append(path)
-    return paths
-
-
-def lines_of(content: bytes) -> int:
-    return content.count(b"\n") + 1
 
 
 @PROPERTIES

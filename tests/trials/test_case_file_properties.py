@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from legalsim.json_input import read_records
 from tests.conftest import CIVIL_CASE, demo_case_seeds
-from tests.json_mutations import PROBLEM, assert_well_formed, damaged, dumps, encoded, mutated_record
+from tests.json_mutations import PROBLEM, assert_well_formed, damaged, dumps, encoded, lines_of, mutated_record, written
 from trials.models import Case
 from trials.services import cases_import
 
@@ -58,19 +58,6 @@ def case_files(draw) -> list[dict]:
         name = f"file{number}.{'jsonl' if shape == 'jsonl' else 'json'}"
         files.append({"name": name, "content": content, "records": len(records), "good": clean and damage is None})
     return files
-
-
-def written(directory: Path, files: list[dict]) -> list[Path]:
-    paths = []
-    for file in files:
-        path = directory / file["name"]
-        path.write_bytes(file["content"])
-        paths.append(path)
-    return paths
-
-
-def lines_of(content: bytes) -> int:
-    return content.count(b"\n") + 1
 
 
 @PROPERTIES
