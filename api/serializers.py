@@ -12,7 +12,7 @@ from legalsim.roles import Ability, can
 from trials.engine.visibility import case_brief, public_header
 from trials.live import seats_of
 from trials.models import Case, Trial
-from trials.procedures.seats import CIVIL_SIDES, PLAYABLE_SEATS
+from trials.procedures.seats import PLAYABLE_SEATS
 from trials.selectors import seats_open_to
 
 ALL_PLAYABLE = sorted({seat for seats in PLAYABLE_SEATS.values() for seat in seats})
@@ -52,10 +52,10 @@ class CaseDetailSerializer(serializers.ModelSerializer):
 
     def get_brief(self, case: Case) -> dict[str, Any] | None:
         query = self.context["request"].query_params
-        seat, side = query.get("seat"), query.get("target_side")
+        seat = query.get("seat")
         if seat not in PLAYABLE_SEATS[case.procedure]:
             return None
-        return case_brief(case.seed, seat, target_side=side if side in CIVIL_SIDES else None)
+        return case_brief(case.seed, seat, target_side=query.get("target_side"))
 
 
 class CaseImportSerializer(serializers.Serializer):

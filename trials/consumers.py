@@ -66,7 +66,6 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         if trial is None:
             await self.close(code=4404)
             return
-        self.procedure = trial.procedure
         self.teacher = await driver.in_pool(can)(self.user, Ability.TEACH)
         if not await self._seats_reread():
             return

@@ -189,8 +189,7 @@ def judge_control(
     party (recorded as the judge's turn; that party answers next)."""
     with transaction.atomic():
         trial = Trial.objects.select_for_update().get(pk=trial_id)
-        if "judge" not in seats_of(trial, user) and not can(user, Ability.TEACH):
-            raise LiveError(ErrorCode.NOT_YOUR_SEAT, "only the judge seat or an instructor steers the hearing")
+        presiding(trial, user, doing="steers the hearing")
         state = trial.engine_state
         turn = None
         try:
@@ -208,17 +207,25 @@ def judge_control(
     return ControlResult(turn, getattr(step, "phase", ""))
 
 
+def presiding(trial: Trial, user: AbstractBaseUser, *, doing: str) -> str:
+    """Who ``user`` presides as ("the presiding judge" in the judge seat, else "an
+    instructor"); anyone else is refused: only they steer and pause a trial."""
+    if "judge" in seats_of(trial, user):
+        return "the presiding judge"
+    if can(user, Ability.TEACH):
+        return "an instructor"
+    raise LiveError(ErrorCode.NOT_YOUR_SEAT, f"only the judge seat or an instructor {doing}")
+
+
 def trial_pause_set(*, trial_id: int, user: AbstractBaseUser, paused: bool) -> None:
     """The judge seat or an instructor pauses or resumes a trial; a finished trial stays
     finished. Resuming also clears the reason a failure left."""
     with transaction.atomic():
         trial = Trial.objects.select_for_update().get(pk=trial_id)
-        if "judge" not in seats_of(trial, user) and not can(user, Ability.TEACH):
-            raise LiveError(ErrorCode.NOT_YOUR_SEAT, "only the judge seat or an instructor controls the trial")
+        by = presiding(trial, user, doing="controls the trial")
         if trial.status == Trial.Status.FINISHED or trial.engine_state.finished:
             raise LiveError(ErrorCode.TRIAL_FINISHED, "the trial has ended")
         trial.status = Trial.Status.PAUSED if paused else Trial.Status.RUNNING
-        by = "the presiding judge" if "judge" in seats_of(trial, user) else "an instructor"
         trial.pause_reason = f"paused by {by}" if paused else ""
         trial.save(update_fields=["status", "pause_reason"])
 

@@ -24,7 +24,7 @@ from trials.live import (
 )
 from trials.models import Batch, Case, Trial
 from trials.procedures import procedure_for
-from trials.procedures.seats import CIVIL_SIDES, PLAYABLE_SEATS, seat_info
+from trials.procedures.seats import PLAYABLE_SEATS, seat_info
 from trials.scoring.capabilities import CAPABILITIES
 from trials.scoring.charts import heatmap_svg, trend_svg
 from trials.scoring.scorers import RuleBasedScorer
@@ -75,10 +75,7 @@ def case_detail(request: HttpRequest, case_id: str) -> HttpResponse:
         "seed": case.seed if teacher else None,
         "header": public_header(case.seed),
         "provenance": case.seed.get("provenance"),
-        "briefs": [
-            case_brief(case.seed, seat, target_side=target_side if target_side in CIVIL_SIDES else None)
-            for seat in chosen
-        ],
+        "briefs": [case_brief(case.seed, seat, target_side=target_side) for seat in chosen],
         "chosen": chosen,
         "trials": _trials_shown(case, request.user, teacher),
         "playable_seats": playable,

@@ -16,7 +16,7 @@ from typing import Any
 from trials.engine.machine import stage_participants, trial_start
 from trials.engine.state import TrialState
 from trials.procedures import procedure_for
-from trials.procedures.seats import COURT, opposite, seat_info
+from trials.procedures.seats import CIVIL_SIDES, COURT, opposite, seat_info
 
 EVALUATION_ONLY = {
     "civil": frozenset(
@@ -346,12 +346,13 @@ def case_brief(case: Mapping[str, Any], seat: str, *, target_side: str | None = 
     """What a person choosing ``seat`` may read before the trial: the fields and persona that
     seat sees at the first stage it takes part in, by the same matrix every prompt goes through.
 
-    ``target_side`` is the side under evaluation (which side's consultation is played); by
-    default the seat's own side, as a student choosing a side's seat usually plays it."""
+    ``target_side`` is the side under evaluation (which side's consultation is played), as a
+    person typed it; anything but a civil side means the seat's own side, as a student
+    choosing a side's seat usually plays it (the plaintiff for the judge)."""
     procedure = procedure_for(case["procedure"])
     own_side = seat_info(procedure.id, seat).side
-    if target_side is None:
-        target_side = own_side if own_side in ("plaintiff", "defendant") else "plaintiff"
+    if target_side not in CIVIL_SIDES:
+        target_side = own_side if own_side in CIVIL_SIDES else "plaintiff"
     if procedure.id == "criminal":
         target_side = "defendant"
     state = trial_start(case=dict(case), target_side=target_side)
