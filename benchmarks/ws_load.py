@@ -55,11 +55,13 @@ def prepare(trials: int) -> list[tuple[int, str]]:
     from django.core.management import call_command
     from django.test import Client
 
+    from legalsim.celery import app
     from legalsim.roles import Role, role_grant
     from trials.live import trial_create
     from trials.models import Case
     from trials.services import cases_import
 
+    app.conf.task_always_eager = True  # the earlier stages are played here, as a worker would
     call_command("migrate", verbosity=0)
     cases_import(paths=[ROOT / "demo" / "cases" / "en-civil-traffic-accident.json"])
     case = Case.objects.get(pk="en-civil-traffic-accident")

@@ -1,8 +1,10 @@
 """Batch runs of a case split over Celery workers (``simulate_split``).
 
-The command that starts a batch coordinates it: it sends at most ``concurrency`` cases to
-the workers at a time, tops up as they finish, and sends again a case whose worker stopped
-beating its heart (killed, lost). A worker claims a case before it runs it; the claim bumps
+The command that starts a batch sends the first ``concurrency`` cases to the workers; from
+then on the workers keep it going: a worker that finishes a case sends the next ones
+(``batch_dispatch``), and every worker, from its start and every half lease, sends again the
+cases whose worker stopped beating its heart (killed, lost) (``batches_top_up``). The
+command may stay to draw the progress or leave (``--detach``). A worker claims a case before it runs it; the claim bumps
 the run's ``attempt``, and every write of the run checks that attempt (a fencing token), so
 a case never runs twice at the same time, and a worker that lost its claim stops at its
 next checkpoint without writing. Each finished stage is stored (``trial_continue``), so the
@@ -137,6 +139,11 @@ def batch_dispatch(*, batch: Batch, send: Send) -> int:
     return len(sent)
 
 
+def batches_top_up(*, send: Send) -> int:
+    """``batch_dispatch`` every batch still under way; returns how many runs were sent."""
+    return sum(batch_dispatch(batch=batch, send=send) for batch in Batch.objects.filter(finished_at__isnull=True))
+
+
 def _abandoned(stale) -> Q:
     """Runs sent or running with no sign of life since ``stale``."""
     return Q(status=BatchRun.Status.SENT, sent_at__lt=stale) | Q(status=BatchRun.Status.RUNNING, heartbeat_at__lt=stale)
@@ -153,7 +160,11 @@ def _mark_sent(run_id: int, stale) -> bool:
 def batch_resume(*, batch: Batch) -> int:
     """Queue again the runs that paused (a model server that kept failing); their trials
     carry on from where they stopped. Returns how many."""
-    return batch.runs.filter(status=BatchRun.Status.PAUSED).update(status=BatchRun.Status.QUEUED, error="")
+    with transaction.atomic():
+        requeued = batch.runs.filter(status=BatchRun.Status.PAUSED).update(status=BatchRun.Status.QUEUED, error="")
+        if requeued:
+            Batch.objects.filter(pk=batch.pk).update(finished_at=None)
+    return requeued
 
 
 def batch_run(*, run_id: int, worker: str) -> str:

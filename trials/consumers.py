@@ -37,6 +37,7 @@ from trials.protocol import (
     client_message_parse,
     control_frame,
     error_frame,
+    preparing_frame,
     turn_delta,
     turn_end,
     turn_start_from_end,
@@ -224,7 +225,10 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             if current["text"]:
                 await self._send_turn(turn_delta(current["start"]["seq"], current["text"], 0))
         state = trial.engine_state
-        if state.finished:
+        if trial.status == Trial.Status.PREPARING:
+            playing = state.stage_history[-1] if state.stage_history else ""
+            await self.send_json(preparing_frame(playing, trial.first_stage))
+        elif state.finished:
             await self.send_json(END)
         elif trial.status == Trial.Status.WAITING:
             step = next_step(state)

@@ -10,6 +10,7 @@ steps; a human's ``say`` is recorded by ``trials.live.human_say`` and wakes the 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import os
@@ -268,7 +269,6 @@ async def _drive(trial_id: int) -> None:
     listener = loop.create_task(_listen(trial_id))
     try:
         await _loop(trial_id)
-        await _lease_release(trial_id)
     except asyncio.CancelledError:
         raise
     except Exception as error:
@@ -281,6 +281,14 @@ async def _drive(trial_id: int) -> None:
         listener.cancel()
         in_progress.pop(trial_id, None)
         objections.pop(trial_id, None)
+        await _lease_hand_back(trial_id)
+
+
+async def _lease_hand_back(trial_id: int) -> None:
+    """However the driver stops (the end, a failure, a shutdown), the trial's lease is free at
+    once for whichever process drives it next, not after it runs out."""
+    with contextlib.suppress(Exception, asyncio.CancelledError):
+        await asyncio.shield(_lease_release(trial_id))
 
 
 async def _loop(trial_id: int) -> None:
@@ -298,7 +306,7 @@ async def _loop(trial_id: int) -> None:
             if isinstance(step, End):
                 await broadcast(trial_id, END)
                 return
-            if trial.status == Trial.Status.PAUSED:
+            if trial.status in (Trial.Status.PAUSED, Trial.Status.PREPARING):
                 awaited = "paused"
             elif isinstance(step, StageStart | StageEnd):
                 opened = await _record(trial_id, step)

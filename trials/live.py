@@ -24,16 +24,16 @@ from trials.engine.machine import (
     stage_participants,
     trial_start,
 )
-from trials.engine.runner import trial_run
 from trials.engine.state import TrialState, TurnRecord
 from trials.engine.steps import ArtifactDraft, Reply, Speak
 from trials.engine.visibility import build_view
 from trials.fanout import seats_changed
 from trials.models import Case, Seat, Trial, Turn
+from trials.preparation import preparation_enqueue
 from trials.procedures import procedure_for
 from trials.procedures.seats import PLAYABLE_SEATS, target_seat
 from trials.protocol import ErrorCode
-from trials.services import agent_model_name, agent_participants, calls_drained
+from trials.services import agent_model_name, agent_participants
 from trials.store import progress_store
 
 
@@ -53,8 +53,9 @@ def trial_create(
 ) -> Trial:
     """A trial whose ``humans`` seats are held by those users and every other seat by an agent.
 
-    With ``stages`` (e.g. FIT, SIT) the stages before the first one are simulated by agents
-    first, so the played stage starts from a real state.
+    With ``stages`` (e.g. FIT, SIT) starting after the procedure's first stage, the trial is
+    ``preparing`` until a worker has played the stages before it with agents
+    (``trials.preparation``), so the played stage starts from a real state.
     """
     procedure = procedure_for(case.procedure)
     unknown = sorted(set(humans) - set(procedure.seats))
@@ -66,11 +67,10 @@ def trial_create(
         raise ValueError(f"unknown stage(s) {', '.join(bad)}; stages: {', '.join(procedure.stage_ids)}")
     target_side = target_side or ("defendant" if case.procedure == "criminal" else "plaintiff")
     backend = settings.LEGALSIM_AGENT_BACKEND
+    agent_participants(case.procedure, backend, target_side=target_side)
     state = trial_start(case=case.seed, target_side=target_side, last_stage=chosen[-1] if stages else None)
-    simulated = agent_participants(case.procedure, backend, target_side=target_side)
-    if stages and chosen[0] != procedure.stage_ids[0]:
-        trial_run(state, simulated, stop_before=chosen[0])
     state.human_seats = {seat: user.get_username() for seat, user in humans.items()}
+    first_stage = chosen[0] if chosen[0] != procedure.stage_ids[0] else ""
     with transaction.atomic():
         trial = Trial.objects.create(
             case=case,
@@ -78,6 +78,8 @@ def trial_create(
             target_side=target_side,
             backend=backend,
             state=state.to_dict(),
+            status=Trial.Status.PREPARING if first_stage else Trial.Status.RUNNING,
+            first_stage=first_stage,
             created_by=created_by,
             live=True,
         )
@@ -91,7 +93,9 @@ def trial_create(
             )
             for seat in procedure.seats
         )
-        progress_store(trial, state, calls=calls_drained(simulated))
+        progress_store(trial, state)
+        if first_stage:
+            preparation_enqueue(trial.pk)
     return trial
 
 
@@ -149,6 +153,7 @@ def human_say(
                 return SayResult(known, duplicate=True)
         if state.finished:
             raise LiveError(ErrorCode.TRIAL_FINISHED, "the trial has ended")
+        refuse_while_preparing(trial)
         step = next_step(state)
         held = seats_of(trial, user)
         if not held:
@@ -190,6 +195,7 @@ def judge_control(
     with transaction.atomic():
         trial = Trial.objects.select_for_update().get(pk=trial_id)
         presiding(trial, user, doing="steers the hearing")
+        refuse_while_preparing(trial)
         state = trial.engine_state
         turn = None
         try:
@@ -217,16 +223,31 @@ def presiding(trial: Trial, user: AbstractBaseUser, *, doing: str) -> str:
     raise LiveError(ErrorCode.NOT_YOUR_SEAT, f"only the judge seat or an instructor {doing}")
 
 
+def refuse_while_preparing(trial: Trial) -> None:
+    """Nobody acts in a trial whose earlier stages agents are still playing."""
+    if trial.status == Trial.Status.PREPARING:
+        raise LiveError(
+            ErrorCode.NOT_YOUR_TURN, f"agents are still playing the stages before {trial.first_stage}; wait for them"
+        )
+
+
 def trial_pause_set(*, trial_id: int, user: AbstractBaseUser, paused: bool) -> None:
     """The judge seat or an instructor pauses or resumes a trial; a finished trial stays
-    finished. Resuming also clears the reason a failure left."""
+    finished. Resuming also clears the reason a failure left, and hands a preparation that
+    failed back to a worker."""
     with transaction.atomic():
         trial = Trial.objects.select_for_update().get(pk=trial_id)
         by = presiding(trial, user, doing="controls the trial")
         if trial.status == Trial.Status.FINISHED or trial.engine_state.finished:
             raise LiveError(ErrorCode.TRIAL_FINISHED, "the trial has ended")
-        trial.status = Trial.Status.PAUSED if paused else Trial.Status.RUNNING
-        trial.pause_reason = f"paused by {by}" if paused else ""
+        refuse_while_preparing(trial)
+        if paused:
+            trial.status, trial.pause_reason = Trial.Status.PAUSED, f"paused by {by}"
+        elif trial.first_stage:
+            trial.status, trial.pause_reason = Trial.Status.PREPARING, ""
+            preparation_enqueue(trial.pk)
+        else:
+            trial.status, trial.pause_reason = Trial.Status.RUNNING, ""
         trial.save(update_fields=["status", "pause_reason"])
 
 

@@ -34,6 +34,7 @@ class Case(models.Model):
 
 class Trial(models.Model):
     class Status(models.TextChoices):
+        PREPARING = "preparing", "Agents are playing the earlier stages"
         RUNNING = "running", "Running"
         WAITING = "waiting", "Waiting for a participant"
         PAUSED = "paused", "Paused after a failure (resumable)"
@@ -48,6 +49,11 @@ class Trial(models.Model):
     state = models.JSONField()
     tokens = models.PositiveIntegerField(default=0)
     pause_reason = models.TextField(blank=True)
+    first_stage = models.CharField(
+        max_length=32,
+        blank=True,
+        help_text="the stage people start at while agents still play the ones before it; blank once they have",
+    )
     live = models.BooleanField(default=False, help_text="played in the room, walked by a driver (not a batch run)")
     driver = models.CharField(max_length=100, blank=True, help_text="the process whose driver holds the lease")
     driver_until = models.DateTimeField(null=True, blank=True, help_text="when the driver's lease runs out")

@@ -91,6 +91,12 @@ def stage_frame(stage: str, status: str) -> dict[str, Any]:
     return {"type": "stage", "stage": stage, "status": status}
 
 
+def preparing_frame(stage: str, first_stage: str) -> dict[str, Any]:
+    """Agents are playing ``stage`` so that the people's part starts, at ``first_stage``, from
+    a real state; the turns a seat hears arrive as ``turn.end`` frames meanwhile."""
+    return {"type": "preparing", "stage": stage, "first_stage": first_stage}
+
+
 def artifact_frame(kind: str, title: str) -> dict[str, Any]:
     return {"type": "artifact", "kind": kind, "title": title}
 
@@ -101,7 +107,18 @@ def error_frame(code: ErrorCode, message: str) -> dict[str, Any]:
 
 END = {"type": "end"}
 
-SERVER_FRAMES = ("turn.start", "turn.delta", "turn.end", "await", "stage", "artifact", "control", "error", "end")
+SERVER_FRAMES = (
+    "turn.start",
+    "turn.delta",
+    "turn.end",
+    "await",
+    "stage",
+    "preparing",
+    "artifact",
+    "control",
+    "error",
+    "end",
+)
 """Every frame type the server sends; README's protocol section is tested against it."""
 CLIENT_MESSAGES = ("say", "resume", "control", "objection")
 

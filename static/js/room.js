@@ -109,6 +109,10 @@
     },
     await: (frame) => { setAwaited(frame); banner.turn.textContent = `Waiting for ${frame.seat} (${frame.phase})`; },
     stage: (frame) => { banner.stage.textContent = `${frame.stage}: ${frame.status}`; },
+    preparing: (frame) => {
+      setAwaited(null);
+      banner.stage.textContent = `Agents are playing ${frame.stage || "the earlier stages"} so that ${frame.first_stage} starts from a real case file`;
+    },
     artifact: (frame) => { banner.turn.textContent = `Document filed: ${frame.title}`; },
     error: (frame) => {
       banner.link.textContent = `${frame.code}: ${frame.message}`;

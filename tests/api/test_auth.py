@@ -14,9 +14,9 @@ from rest_framework.test import APIClient
 
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
+from tests.trials.prepared import prepared_trial
 from tests.users import person
 from trials import driver
-from trials.live import trial_create
 from trials.models import Case, Trial
 from trials.services import cases_import
 
@@ -93,7 +93,7 @@ async def trial(settings, transactional_db):
     def make() -> tuple[Trial, str, str]:
         cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
         student = person("student", Role.STUDENT, password="a-long-password-1")
-        created = trial_create(case=Case.objects.get(pk=CASE), humans={"plaintiff_lawyer": student}, stages=["FIT"])
+        created = prepared_trial(case=Case.objects.get(pk=CASE), humans={"plaintiff_lawyer": student}, stages=["FIT"])
         stranger = person("stranger", Role.STUDENT)
         return created, Token.objects.create(user=student).key, Token.objects.create(user=stranger).key
 

@@ -12,6 +12,7 @@ from tests.trials.engine.test_visibility import plant
 from tests.users import person
 from trials.live import trial_create
 from trials.models import Case, Seat, Trial
+from trials.preparation import trial_prepare
 from trials.services import cases_import, trial_simulate
 
 pytestmark = pytest.mark.django_db
@@ -29,10 +30,12 @@ def test_a_student_creates_a_trial_holding_the_seats_they_chose(student, demo_ca
     assert trial["seats"]["plaintiff_lawyer"] == "human:student"
     assert trial["seats"]["defendant_lawyer"].startswith("agent:")
     assert trial["ws_path"] == f"/ws/trials/{trial['id']}/"
+    assert trial["status"] == "preparing", "the request returns before the earlier stages are played"
     stored = Trial.objects.get(pk=trial["id"])
     assert stored.created_by.username == "student"
-    history = stored.engine_state.stage_history
-    assert "LC" in history and "FIT" not in history, "earlier stages are simulated first; FIT waits for the student"
+    assert stored.engine_state.stage_history == [] and stored.first_stage == "FIT"
+    history = trial_prepare(trial_id=trial["id"]).engine_state.stage_history
+    assert "LC" in history and "FIT" not in history, "a worker plays the earlier stages; FIT waits for the student"
 
 
 @pytest.mark.parametrize(

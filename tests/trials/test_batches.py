@@ -97,6 +97,13 @@ def test_a_split_file_with_unknown_ids_is_refused_line_by_line(tmp_path):
     assert list(BatchRun.objects.values_list("case_id", flat=True)) == ["lib-0002", "lib-0000"]
 
 
+def test_detaching_without_workers_is_refused_before_anything_is_stored(tmp_path):
+    library_import(tmp_path, cases=2, causes=1)
+    with pytest.raises(CommandError, match="needs Celery workers"):
+        call_command("simulate_split", split="full", detach=True)
+    assert not BatchRun.objects.exists()
+
+
 def test_a_case_claimed_by_a_live_worker_is_not_run_again(tmp_path):
     library_import(tmp_path, cases=1, causes=1)
     batch = batch_create(cases=list(Case.objects.all()), split="full", concurrency=1, backend="scripted")

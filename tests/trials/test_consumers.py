@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 import urllib.parse
 import urllib.request
@@ -18,14 +19,17 @@ from asgiref.sync import sync_to_async
 from django.contrib.sessions.models import Session
 from rest_framework.authtoken.models import Token
 
+from legalsim.celery import app
 from legalsim.roles import Role
 from tests.browser import CHROMIUM, chromium_start, page_logged_in
 from tests.conftest import DEMO_CASES
 from tests.servers import daphne, session_key_for
+from tests.trials.prepared import prepared_trial
 from tests.users import person
 from trials.engine.state import TrialState
 from trials.live import trial_create
 from trials.models import Case, Trial
+from trials.preparation import trial_prepare
 from trials.services import cases_import, trial_simulate
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(180)]
@@ -88,7 +92,7 @@ def open_socket(port: int, trial_id: int, session_key: str, query: str = ""):
 def live_trial(humans: dict[str, str], stages: list[str] | None = None) -> tuple[Trial, dict[str, str]]:
     """A trial with ``humans`` (seat -> username, students) and the session key of each person."""
     users = {seat: person(name, Role.STUDENT) for seat, name in humans.items()}
-    trial = trial_create(case=Case.objects.get(pk=CASE), humans=users, stages=stages)
+    trial = prepared_trial(case=Case.objects.get(pk=CASE), humans=users, stages=stages)
     return trial, {name: session_key_for(users[seat]) for seat, name in humans.items()}
 
 
@@ -151,6 +155,11 @@ async def test_a_driver_that_fails_leaves_the_trial_paused_with_its_reason_and_i
         assert "resume" in paused["message"]
         row = await trial_row(trial.pk)
         assert row.status == Trial.Status.PAUSED and row.pause_reason == paused["message"]
+        for _ in range(50):
+            if not (await trial_row(trial.pk)).driver:
+                break
+            await asyncio.sleep(0.1)
+        assert (await trial_row(trial.pk)).driver == "", "the stopped driver handed its lease back at once"
     async with open_socket(server, trial.pk, await instructor_session()) as raw:
         teacher = Socket(raw)
         state = TrialState.from_dict(row.state)
@@ -267,6 +276,40 @@ async def test_a_message_on_a_socket_whose_session_is_gone_closes_it(server):
     assert not await sync_to_async(lambda: Trial.objects.get(pk=trial.pk).turns.filter(text="Still here?").exists())()
 
 
+@sync_to_async
+def trial_left_preparing(username: str) -> tuple[Trial, str]:
+    """A trial of the hearing whose earlier stages no worker has played yet (the task waits
+    on the broker: eager execution is off while it is created)."""
+    user = person(username, Role.STUDENT)
+    eager, app.conf.task_always_eager = app.conf.task_always_eager, False
+    try:
+        trial = trial_create(case=Case.objects.get(pk=CASE), humans={"plaintiff_lawyer": user}, stages=["FIT"])
+    finally:
+        app.conf.task_always_eager = eager
+    return trial, session_key_for(user)
+
+
+async def test_the_room_shows_the_earlier_stages_being_played_and_opens_the_hearing_after(server):
+    trial, key = await trial_left_preparing("paul")
+    async with open_socket(server, trial.pk, key) as raw:
+        student = Socket(raw)
+        preparing = await student.next(lambda frame: frame["type"] == "preparing")
+        assert preparing["first_stage"] == "FIT"
+        await student.send({"type": "say", "text": "May I begin?", "client_id": "early"})
+        assert "FIT" in (await student.error("not_your_turn"))["message"]
+
+        await sync_to_async(trial_prepare)(trial_id=trial.pk)
+        opened = await student.next(lambda frame: frame["type"] == "stage" and frame["stage"] == "FIT")
+        assert opened["status"] == "started"
+        if os.environ.get("REDIS_URL"):
+            heard = [frame for frame in student.frames if frame["type"] == "turn.end"]
+            assert heard and {frame["stage"] for frame in heard} == {"LC", "CD"}, "the worker's turns reached the room"
+        await student.send({"type": "resume", "after_seq": 0})
+        replayed = await student.next(lambda frame: frame["type"] == "turn.end" and frame["stage"] == "LC")
+        assert replayed["seat"] in ("plaintiff_client", "plaintiff_lawyer")
+        await student.next(lambda frame: frame["type"] == "await" and frame["seat"] == "plaintiff_lawyer")
+
+
 def sign_out(port: int, session_key: str) -> None:
     """POST the logout form on the server, as the browser's Sign out button does."""
     jar = CookieJar()
@@ -288,7 +331,7 @@ def test_the_room_tells_a_person_whose_seat_was_handed_back_and_offers_the_seats
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API keeps a loop here
     cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
     user = person("hana", Role.STUDENT, password="a-demo-password-1")
-    trial = trial_create(case=Case.objects.get(pk=CASE), humans={"defendant_lawyer": user}, stages=["FIT"])
+    trial = prepared_trial(case=Case.objects.get(pk=CASE), humans={"defendant_lawyer": user}, stages=["FIT"])
     token = Token.objects.get_or_create(user=user)[0].key
     with daphne(tmp_path / "daphne.log", DJANGO_DEBUG="true") as port:
         playwright, browser = chromium_start()

@@ -16,8 +16,8 @@ from django.utils import timezone
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
 from tests.servers import REDIS_SERVER, daphne, free_port, redis_start, session_key_for
+from tests.trials.prepared import prepared_trial
 from tests.users import person
-from trials.live import trial_create
 from trials.models import Case, Trial
 from trials.services import cases_import
 
@@ -28,7 +28,7 @@ LEASE_S = 2.0
 
 def live_trial(**lease) -> Trial:
     cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
-    trial = trial_create(
+    trial = prepared_trial(
         case=Case.objects.get(pk=CASE), humans={"plaintiff_lawyer": person("paul", Role.STUDENT)}, stages=["FIT"]
     )
     Trial.objects.filter(pk=trial.pk).update(**lease)
@@ -89,7 +89,7 @@ def test_two_processes_drive_a_trial_once_hear_each_others_objections_and_surviv
     lease, and the student plays it to the end, nobody reconnecting."""
     cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
     student, teacher = person("dana", Role.STUDENT), person("teacher", Role.INSTRUCTOR)
-    trial = trial_create(case=Case.objects.get(pk=CASE), humans={"defendant_lawyer": student}, stages=["FIT"])
+    trial = prepared_trial(case=Case.objects.get(pk=CASE), humans={"defendant_lawyer": student}, stages=["FIT"])
     keys = {"dana": session_key_for(student), "teacher": session_key_for(teacher)}
     redis_port, processes = free_port(), []
     redis = redis_start(redis_port)

@@ -17,8 +17,9 @@ from legalsim.roles import Role
 from tests.browser import CHROMIUM, chromium_start, page_logged_in
 from tests.conftest import DEMO_CASES
 from tests.servers import REDIS_SERVER, daphne, free_port, redis_start, session_key_for
+from tests.trials.prepared import prepared_trial
 from tests.users import person
-from trials.live import trial_create, turns_heard
+from trials.live import turns_heard
 from trials.models import Case, Trial
 from trials.services import cases_import
 
@@ -104,7 +105,7 @@ def players_make(count: int) -> list[Player]:
     players = []
     for index in range(count):
         user = person(f"fault{index}", Role.STUDENT)
-        trial = trial_create(case=case, humans={"plaintiff_lawyer": user}, stages=["FIT"])
+        trial = prepared_trial(case=case, humans={"plaintiff_lawyer": user}, stages=["FIT"])
         players.append(Player(trial.pk, session_key_for(user)))
     return players
 
@@ -187,7 +188,7 @@ def test_the_room_in_a_browser_shows_every_turn_after_redis_restarts(daphne_on_r
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
     user = person("fault-browser", Role.STUDENT, password="a-demo-password-1")
-    trial = trial_create(case=Case.objects.get(pk=CASE), humans={"plaintiff_lawyer": user}, stages=["FIT"])
+    trial = prepared_trial(case=Case.objects.get(pk=CASE), humans={"plaintiff_lawyer": user}, stages=["FIT"])
     playwright, browser = chromium_start()
     try:
         page = page_logged_in(browser, f"http://127.0.0.1:{port}", "fault-browser", "a-demo-password-1")

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
+from tests.trials.prepared import prepared_trial
 from tests.users import person
 from trials import driver
-from trials.live import trial_create
 from trials.models import Case, Trial
 from trials.routing import websocket_urlpatterns
 from trials.services import cases_import
@@ -79,7 +79,7 @@ script = st.lists(st.tuples(st.sampled_from([*PEOPLE, "instructor"]), message), 
 @database_sync_to_async
 def trial_for_people() -> Trial:
     users = {seat: person(name, Role.STUDENT) for seat, name in PEOPLE.items()}
-    return trial_create(case=Case.objects.get(pk=CASE), humans=users, stages=["FIT"])
+    return prepared_trial(case=Case.objects.get(pk=CASE), humans=users, stages=["FIT"])
 
 
 async def socket_of(trial_id: int, username: str, role: Role) -> WebsocketCommunicator:

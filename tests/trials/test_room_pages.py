@@ -10,9 +10,11 @@ from legalsim.roles import Role
 from tests.cases import case_stored
 from tests.conftest import DEMO_CASES
 from tests.trials.engine.test_visibility import plant
+from tests.trials.prepared import prepared_trial
 from tests.users import person
 from trials.live import trial_create
 from trials.models import Case, Trial
+from trials.preparation import trial_prepare
 from trials.services import cases_import
 
 pytestmark = pytest.mark.django_db
@@ -40,8 +42,9 @@ def test_create_trial_prints_the_contract(capsys, django_user_model):
         "defendant_lawyer": "agent:scripted",
         "judge": "agent:scripted",
     }
-    state = Trial.objects.get(pk=result["trial_id"]).engine_state
-    assert state.stage_history == ["LC", "CD"] and state.last_stage == "SIT", "LC and CD were simulated first"
+    assert Trial.objects.get(pk=result["trial_id"]).status == Trial.Status.PREPARING
+    state = trial_prepare(trial_id=result["trial_id"]).engine_state
+    assert state.stage_history == ["LC", "CD"] and state.last_stage == "SIT", "a worker played LC and CD first"
 
 
 def test_play_creates_a_trial_with_my_seat_and_opens_the_room(client, student):
@@ -91,7 +94,8 @@ def test_case_text_in_the_room_is_escaped(client, student):
     seed["first_instance"]["claims"][0] = "<img src=x onerror=alert(1)>"
     case_stored(seed)
     client.post(reverse("trials:trial_play", args=[seed["id"]]), {"seats": ["plaintiff_lawyer"], "stage": "FIT"})
-    page = client.get(reverse("trials:trial_room", args=[Trial.objects.get().pk])).content.decode()
+    trial = trial_prepare(trial_id=Trial.objects.get().pk)
+    page = client.get(reverse("trials:trial_room", args=[trial.pk])).content.decode()
     assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
 
 
@@ -119,7 +123,7 @@ def test_the_printable_transcript_is_for_participants_and_staff(client, student,
     client.post(
         reverse("trials:trial_play", args=["zh-civil-private-lending"]), {"seats": ["plaintiff_lawyer"], "stage": "FIT"}
     )
-    trial = Trial.objects.get()
+    trial = trial_prepare(trial_id=Trial.objects.get().pk)
     page = client.get(reverse("trials:trial_transcript", args=[trial.pk])).content.decode()
     assert "@media print" in page and "民事起诉状" in page, "the seat's own earlier documents are in its record"
     opponent = person("opponent", Role.STUDENT)
@@ -147,7 +151,9 @@ def test_a_judge_in_a_first_instance_trial_is_offered_only_real_parties_to_quest
     """Hardening #11: "None_client"/"None_lawyer" (second-instance seats with no appellant yet)."""
     cases_import(paths=[DEMO_CASES / "en-civil-traffic-accident.json"])
     judge = person("jude", Role.STUDENT)
-    trial = trial_create(case=Case.objects.get(pk="en-civil-traffic-accident"), humans={"judge": judge}, stages=["FIT"])
+    trial = prepared_trial(
+        case=Case.objects.get(pk="en-civil-traffic-accident"), humans={"judge": judge}, stages=["FIT"]
+    )
     client.force_login(judge)
     page = client.get(reverse("trials:trial_room", args=[trial.pk])).content.decode()
     assert 'value="plaintiff_lawyer"' in page and "None_" not in page

@@ -30,8 +30,15 @@ class Command(BaseCommand):
         parser.add_argument("--target-side", choices=("plaintiff", "defendant"))
         parser.add_argument("--resume", type=int, metavar="BATCH", help="carry on an interrupted or paused batch")
         parser.add_argument("--list", action="store_true", help="print the split's case ids and stop")
+        parser.add_argument(
+            "--detach",
+            action="store_true",
+            help="send the first cases and leave: the workers run the rest (needs REDIS_URL and a worker)",
+        )
 
     def handle(self, *args, **options) -> None:
+        if options["detach"] and _eager():
+            raise CommandError("--detach needs Celery workers: set REDIS_URL and start one (celery -A legalsim worker)")
         if options["resume"] is not None:
             batch = Batch.objects.filter(pk=options["resume"]).first()
             if batch is None:
@@ -44,6 +51,15 @@ class Command(BaseCommand):
                 self.stdout.write("\n".join(case_ids))
                 return
             batch = self._batch(case_ids, options)
+        if options["detach"]:
+            from trials.tasks import batch_run_task
+
+            sent = batch_dispatch(batch=batch, send=batch_run_task.delay)
+            self.stdout.write(
+                f"batch {batch.pk}: {sent} cases sent; the workers run the rest as cases finish. "
+                f"Follow it at /batches/{batch.pk}/"
+            )
+            return
         self._supervise(batch)
 
     def _case_ids(self, split: str | None, procedure: str) -> list[str]:
@@ -87,13 +103,17 @@ class Command(BaseCommand):
         return batch
 
     def _supervise(self, batch: Batch) -> None:
-        """Keep the workers fed and draw the progress bar until every case is done."""
+        """Send the first cases and draw the progress bar until every case is done. The
+        workers send the rest; with eager Celery (no workers) this process is the worker
+        and sends every case itself."""
         from trials.tasks import batch_run_task
 
         logging.getLogger("celery.app.trace").setLevel(logging.WARNING)  # the bar replaces per-task lines
-        started, hinted = time.monotonic(), False
+        started, hinted, eager = time.monotonic(), False, _eager()
+        batch_dispatch(batch=batch, send=batch_run_task.delay)
         while True:
-            batch_dispatch(batch=batch, send=batch_run_task.delay)
+            if eager:
+                batch_dispatch(batch=batch, send=batch_run_task.delay)
             progress = batch_progress(batch)
             self._draw(progress)
             if progress.complete:
@@ -118,6 +138,12 @@ class Command(BaseCommand):
             f"{progress.running} running, {progress.queued + progress.sent} waiting, {progress.paused} paused "
         )
         sys.stderr.flush()
+
+
+def _eager() -> bool:
+    from legalsim.celery import app
+
+    return bool(app.conf.task_always_eager)
 
 
 def _split_file(path: Path) -> list[str]:

@@ -1,0 +1,20 @@
+"""Live trials that start at a later stage, as a student finds them once a worker has
+played the stages before it (``trials.preparation``)."""
+
+from __future__ import annotations
+
+from legalsim.celery import app
+from trials.live import trial_create
+from trials.models import Trial
+from trials.preparation import trial_prepare
+
+
+def prepared_trial(**kwargs) -> Trial:
+    """``trial_create(**kwargs)``, then what ``trial_prepare_task`` does, in this process
+    (with a broker configured and no worker, or in a test transaction that never commits)."""
+    eager, app.conf.task_always_eager = app.conf.task_always_eager, True
+    try:
+        trial = trial_create(**kwargs)
+    finally:
+        app.conf.task_always_eager = eager
+    return trial_prepare(trial_id=trial.pk)

@@ -1,0 +1,101 @@
+"""The stages before the one people play, simulated by agents in a worker.
+
+A live trial that starts at a later stage (``create_trial --stages FIT``, an assignment of
+the hearing alone) needs the earlier stages played first, so the hearing starts from real
+pleadings. ``trial_create`` stores such a trial as ``preparing`` with its ``first_stage``
+and, once committed, hands it to ``trial_prepare_task``; the request returns at once. The
+task plays every seat with the trial's agents up to the start of ``first_stage``, storing
+each finished stage (with its model calls) and sending the turns to the room as it goes,
+where each seat sees what it may hear and a ``preparing`` frame says which stage is being
+played. Then the trial is ``running`` and its driver takes over; a failure leaves it paused
+with the reason, and resuming it hands the rest of the preparation back to a worker.
+
+The people's seats are played by agents here, as in ``simulate``: their turns are recorded
+as the agents' own (``author`` agent), never as something the student said.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from asgiref.sync import async_to_sync
+from django.db import transaction
+
+from trials.engine.runner import Paused, trial_run
+from trials.engine.state import TrialState
+from trials.engine.steps import StageEnd, StageStart, Step
+from trials.fanout import broadcast, driver_group, notify
+from trials.models import Trial
+from trials.protocol import preparing_frame, turn_end
+from trials.services import agent_participants, calls_drained
+from trials.store import progress_store
+
+
+class PreparationLost(RuntimeError):
+    """The trial moved on without this run (another worker prepared it, or it was deleted)."""
+
+
+def preparation_enqueue(trial_id: int) -> None:
+    """Hand the trial to a worker once the caller's transaction commits (at once outside one)."""
+    from trials.tasks import trial_prepare_task
+
+    transaction.on_commit(lambda: trial_prepare_task.delay(trial_id))
+
+
+def trial_prepare(*, trial_id: int) -> Trial | None:
+    """Play the stages before the trial's ``first_stage`` with agents in every seat, storing
+    each finished stage; the trial is then running, or paused with the reason a seat failed
+    (None when it was deleted before a worker got to it)."""
+    trial = Trial.objects.filter(pk=trial_id).first()
+    if trial is None or trial.status != Trial.Status.PREPARING:
+        return trial
+    participants = agent_participants(
+        trial.procedure, trial.backend, target_side=trial.target_side, supervised=trial.supervised
+    )
+    state = replace(trial.engine_state, human_seats={})
+    stored = len(state.turns)
+
+    def on_event(step: Step, outcome: object) -> None:
+        nonlocal stored
+        if isinstance(step, StageStart):
+            _send(trial_id, [preparing_frame(step.stage, trial.first_stage)])
+        elif isinstance(step, StageEnd):
+            stored = _store(trial_id, state, stored, calls=calls_drained(participants))
+
+    try:
+        outcome = trial_run(state, participants, on_event=on_event, stop_before=trial.first_stage)
+        if isinstance(outcome, Paused):
+            reason = f"{outcome.step.seat} at {outcome.step.stage}: {outcome.reason}"
+            ending = (Trial.Status.PAUSED, reason, trial.first_stage)
+        else:
+            ending = (Trial.Status.RUNNING, "", "")
+        _store(trial_id, state, stored, calls=calls_drained(participants), ending=ending)
+    except PreparationLost:
+        return Trial.objects.filter(pk=trial_id).first() or trial
+    async_to_sync(notify)(driver_group(trial_id), {"type": "driver.wake"})
+    return Trial.objects.get(pk=trial_id)
+
+
+def _store(
+    trial_id: int, state: TrialState, stored: int, *, calls: list[dict], ending: tuple[str, str, str] | None = None
+) -> int:
+    """Store the run's progress under the row lock, with the people's seats as stored (a seat
+    may be taken or handed back meanwhile) and, at the ``ending``, the trial's new status,
+    pause reason and first stage; then send the new turns to the room. Returns the number
+    of turns stored."""
+    with transaction.atomic():
+        trial = Trial.objects.select_for_update().filter(pk=trial_id).first()
+        if trial is None or trial.status != Trial.Status.PREPARING or len(trial.state["turns"]) != stored:
+            raise PreparationLost(trial_id)
+        fields: tuple[str, ...] = ()
+        if ending is not None:
+            trial.status, trial.pause_reason, trial.first_stage = ending
+            fields = ("status", "pause_reason", "first_stage")
+        progress_store(trial, replace(state, human_seats=trial.engine_state.human_seats), calls=calls, fields=fields)
+    _send(trial_id, [turn_end(turn) for turn in state.turns[stored:]])
+    return len(state.turns)
+
+
+def _send(trial_id: int, frames: list[dict]) -> None:
+    for frame in frames:
+        async_to_sync(broadcast)(trial_id, frame)
