@@ -210,14 +210,31 @@ async def stop_all() -> None:
     _drivers.clear()
     _wakeups.clear()
     _step_locks.clear()
+    _states.clear()
     in_progress.clear()
+
+
+_states: dict[int, tuple[int, TrialState]] = {}
+"""trial id -> (version, state) as this process last read or stored it: a step reads the
+trial's row without its state (which grows with every turn) unless another writer (a
+person's say, a control, another process) stored a newer version."""
+
+
+def _state_of(trial: Trial) -> TrialState:
+    """The state of ``trial`` (read without its ``state`` column), taken out of the cache:
+    whoever changes it puts it back only once the change is stored."""
+    cached = _states.pop(trial.pk, None)
+    if cached is not None and cached[0] == trial.version:
+        return cached[1]
+    return TrialState.from_dict(Trial.objects.values_list("state", flat=True).get(pk=trial.pk))
 
 
 @in_pool
 def _snapshot(trial_id: int) -> tuple[Trial, TrialState, Step]:
     """The trial, its state and next step, decoded off the event loop."""
-    trial = Trial.objects.get(pk=trial_id)
-    state = trial.engine_state
+    trial = Trial.objects.defer("state").get(pk=trial_id)
+    state = _state_of(trial)
+    _states[trial_id] = (trial.version, state)
     return trial, state, next_step(state)
 
 
@@ -230,13 +247,14 @@ def _record(trial_id: int, step: Step, outcome: Any = None, calls: list[dict] | 
     """Apply ``step`` under a row lock if it is still the step the engine asks for, and store
     it with the model ``calls`` that produced it; what it recorded (``step_apply``), or ``STALE``."""
     with transaction.atomic():
-        trial = Trial.objects.select_for_update().get(pk=trial_id)
-        state = trial.engine_state
+        trial = Trial.objects.select_for_update().defer("state").get(pk=trial_id)
+        state = _state_of(trial)
         if next_step(state) != step:
             return STALE
         recorded = step_apply(state, step, outcome)
         progress_store(trial, state, calls=calls or ())
-        return recorded
+    _states[trial_id] = (trial.version, state)
+    return recorded
 
 
 @in_pool
@@ -281,6 +299,7 @@ async def _drive(trial_id: int) -> None:
         listener.cancel()
         in_progress.pop(trial_id, None)
         objections.pop(trial_id, None)
+        _states.pop(trial_id, None)
         await _lease_hand_back(trial_id)
 
 

@@ -48,6 +48,7 @@ class Trial(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING)
     state = models.JSONField()
     tokens = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(default=0, help_text="raised by every store of the state")
     pause_reason = models.TextField(blank=True)
     first_stage = models.CharField(
         max_length=32,

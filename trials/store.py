@@ -3,8 +3,9 @@
 Every path that moves a trial (``simulate`` and batches, the live driver, a person's ``say``,
 the judge's controls, objections, seats taken and handed back) stores through
 ``progress_store``: the turns, documents and memory operations the engine recorded since the
-last store, the model calls made since (live trials included), the state, the token count and,
-once the engine says the trial is over, its finished status. Callers hold the trial's row lock
+last store, the model calls made since (live trials included), the state (raising the trial's
+``version``, which lets the live driver keep the state in memory between its steps), the token
+count and, once the engine says the trial is over, its finished status. Callers hold the trial's row lock
 inside a transaction; this module takes none of its own.
 
 Tokens have one definition: the tokens the model servers billed for the trial's calls
@@ -19,8 +20,9 @@ annotation beyond this signal.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
-from django.db.models import F, Sum
+from django.db import connection
 from django.dispatch import Signal
 from django.utils import timezone
 
@@ -34,11 +36,15 @@ trial_finished = Signal()
 def progress_store(trial: Trial, state: TrialState, *, calls: Iterable[dict] = (), fields: Iterable[str] = ()) -> None:
     """Store ``state`` and what it recorded since the last store, with the model ``calls``
     made meanwhile; ``fields`` names other columns of ``trial`` the caller changed."""
-    _records_store(trial, state)
-    LLMCallRecord.objects.bulk_create(LLMCallRecord(trial=trial, **call) for call in calls)
+    stored = _stored(trial)
+    _records_store(trial, state, stored)
+    calls = [LLMCallRecord(trial=trial, **call) for call in calls]
+    LLMCallRecord.objects.bulk_create(calls)
     trial.state = state.to_dict()
-    trial.tokens = tokens_used(trial, state)
-    changed = {"state", "tokens", *fields}
+    trial.version += 1
+    billed = stored.billed + sum(call.prompt_tokens + call.completion_tokens for call in calls)
+    trial.tokens = billed if stored.calls or calls else sum(turn.tokens for turn in state.turns)
+    changed = {"state", "version", "tokens", *fields}
     finishing = state.finished and trial.status != Trial.Status.FINISHED
     if finishing:
         trial.status, trial.pause_reason, trial.finished_at = Trial.Status.FINISHED, "", timezone.now()
@@ -48,17 +54,32 @@ def progress_store(trial: Trial, state: TrialState, *, calls: Iterable[dict] = (
         trial_finished.send(sender=Trial, trial=trial)
 
 
-def tokens_used(trial: Trial, state: TrialState) -> int:
-    """The tokens billed for the trial's model calls; without any, the turns' estimate."""
-    billed = trial.llm_calls.aggregate(total=Sum(F("prompt_tokens") + F("completion_tokens")))["total"]
-    return billed if billed is not None else sum(turn.tokens for turn in state.turns)
+@dataclass(frozen=True)
+class _Stored:
+    turns: int
+    artifacts: int
+    memory: int
+    calls: int
+    billed: int
+    """Tokens billed over the trial's model calls so far."""
 
 
-def _records_store(trial: Trial, state: TrialState) -> None:
+def _stored(trial: Trial) -> _Stored:
+    """What is stored of the trial so far, in one query: a live trial stores after every
+    step, and three counts and a sum through the ORM cost more Python than the query itself."""
+    counts = ", ".join(
+        f"(SELECT COUNT(*) FROM {model._meta.db_table} WHERE trial_id = %s)"
+        for model in (Turn, Artifact, MemoryOperation, LLMCallRecord)
+    )
+    billed = f"(SELECT COALESCE(SUM(prompt_tokens + completion_tokens), 0) FROM {LLMCallRecord._meta.db_table} WHERE trial_id = %s)"
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {counts}, {billed}", [trial.pk] * 5)
+        return _Stored(*(int(value) for value in cursor.fetchone()))
+
+
+def _records_store(trial: Trial, state: TrialState, stored: _Stored) -> None:
     """What the state recorded since the last store (the engine's lists only grow)."""
-    stored_turns = trial.turns.count()
-    stored_artifacts = trial.artifacts.count()
-    stored_memory = trial.memory_operations.count()
+    stored_turns, stored_artifacts, stored_memory = stored.turns, stored.artifacts, stored.memory
     Turn.objects.bulk_create(
         Turn(
             trial=trial,

@@ -333,7 +333,8 @@ def test_the_room_tells_a_person_whose_seat_was_handed_back_and_offers_the_seats
     user = person("hana", Role.STUDENT, password="a-demo-password-1")
     trial = prepared_trial(case=Case.objects.get(pk=CASE), humans={"defendant_lawyer": user}, stages=["FIT"])
     token = Token.objects.get_or_create(user=user)[0].key
-    with daphne(tmp_path / "daphne.log", DJANGO_DEBUG="true") as port:
+    # Agents that speak at a reading pace, so the trial is still under way when the room reloads.
+    with daphne(tmp_path / "daphne.log", DJANGO_DEBUG="true", LEGALSIM_SCRIPTED_TOKENS_PER_S="30") as port:
         playwright, browser = chromium_start()
         try:
             page = page_logged_in(browser, f"http://127.0.0.1:{port}", "hana", "a-demo-password-1")
