@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Model
 
 from legalsim.roles import Ability, can
 from trials.documents import DOCUMENTS, document_compose
@@ -50,6 +51,7 @@ def trial_create(
     stages: list[str] | None = None,
     target_side: str | None = None,
     created_by: AbstractBaseUser | None = None,
+    course: Model | None = None,
 ) -> Trial:
     """A trial whose ``humans`` seats are held by those users and every other seat by an agent.
 
@@ -79,6 +81,7 @@ def trial_create(
             backend=backend,
             state=state.to_dict(),
             created_by=created_by,
+            course=course,
             live=True,
         )
         target = target_seat(case.procedure, target_side)
