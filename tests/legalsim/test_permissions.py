@@ -30,6 +30,7 @@ from annotation.models import Assignment, Job, Rating, Study
 from annotation.rubric import pair_key
 from annotation.services import trajectories_import
 from annotation.studies import assignment_new
+from classroom.services import course_create
 from legalsim.roles import MATRIX, Ability, Role
 from tests.conftest import DEMO_CASES
 from tests.users import person
@@ -49,7 +50,10 @@ SIGNED_IN = "signed in"
 OK, LOGIN, FORBIDDEN, MISSING = "ok", "login page", "403", "404"
 
 SEATED = "seated"
-"""404 for a user with no seat in the trial, unless they may teach."""
+"""The trial is private (``trials.access``): 404 for anyone but the student seated in it, the
+instructor of its course and admins; other instructors included."""
+NOBODY = "nobody"
+"""404 for everyone: a forged invitation link."""
 OWN_ASSIGNMENT = "own assignment"
 """404 for anyone but the rater the assignment (and study) belong to."""
 
@@ -122,9 +126,13 @@ ROUTES: dict[str, Route] = {
     "trials:trial_play": Route(
         Ability.PLAY, args=lambda world: [world.case.pk], method="post", data={"stage": "no-such-stage"}
     ),
-    "trials:trial_room": Route(Ability.PLAY, args=trial_id),
-    "trials:trial_join": Route(Ability.PLAY, args=trial_id, method="post", data={"seat": "no-such-seat"}),
-    "trials:trial_leave": Route(Ability.PLAY, args=trial_id, method="post", data={"seat": "no-such-seat"}),
+    "trials:trial_room": Route(Ability.PLAY, args=trial_id, mine=SEATED),
+    "trials:trial_join": Route(Ability.PLAY, args=trial_id, method="post", data={"seat": "no-such-seat"}, mine=SEATED),
+    "trials:trial_leave": Route(Ability.PLAY, args=trial_id, method="post", data={"seat": "no-such-seat"}, mine=SEATED),
+    "trials:trial_invite": Route(
+        Ability.PLAY, args=trial_id, method="post", data={"seat": "no-such-seat", "username": "x"}, mine=SEATED
+    ),
+    "trials:trial_invitation": Route(Ability.PLAY, args=lambda world: [world.trial.pk, "forged"], mine=NOBODY),
     "trials:trial_transcript": Route(Ability.PLAY, args=trial_id, mine=SEATED),
     "trials:trial_scorecard": Route(Ability.PLAY, args=trial_id, mine=SEATED),
     "trials:my_scorecards": Route(Ability.PLAY),
@@ -163,8 +171,12 @@ ROUTES: dict[str, Route] = {
     "api:case_import": api_route(Ability.TEACH, method="post"),
     "api:trial_list": api_route(Ability.PLAY),
     "api:trial_detail": api_route(Ability.PLAY, args=trial_id, mine=SEATED),
-    "api:trial_seats": api_route(Ability.PLAY, args=trial_id, method="post", data={"seat": "no-such-seat"}),
-    "api:trial_seat": api_route(Ability.PLAY, args=lambda world: [world.trial.pk, "no_such_seat"], method="delete"),
+    "api:trial_seats": api_route(
+        Ability.PLAY, args=trial_id, method="post", data={"seat": "no-such-seat"}, mine=SEATED
+    ),
+    "api:trial_seat": api_route(
+        Ability.PLAY, args=lambda world: [world.trial.pk, "no_such_seat"], method="delete", mine=SEATED
+    ),
     "api:trial_transcript": api_route(Ability.PLAY, args=trial_id, mine=SEATED),
     "api:trajectory_list": api_route(Ability.TEACH),
     "api:trajectory_detail": api_route(Ability.TEACH, args=lambda world: ["traj-1"]),
@@ -191,8 +203,11 @@ WHO: dict[str, tuple[Role, ...] | None] = {
     "unseated student": (Role.STUDENT,),
     "rater": (Role.RATER,),
     "instructor": (Role.INSTRUCTOR,),
+    "course instructor": (Role.INSTRUCTOR,),
     "admin": (Role.ADMIN,),
 }
+OVERSEERS = ("course instructor", "admin")
+"""Who reads every private trial of the world: its course's instructor and admins."""
 
 
 def project_routes(patterns: list | None = None, namespace: str = "", prefix: str = "") -> dict[str, str]:
@@ -220,7 +235,9 @@ def expected(route: Route, who: str) -> str:
     abilities = frozenset().union(*(MATRIX[role] for role in roles))
     if route.needs not in abilities:
         return FORBIDDEN
-    if route.mine == SEATED and who != "student" and Ability.TEACH not in abilities:
+    if route.mine == SEATED and who != "student" and who not in OVERSEERS:
+        return MISSING
+    if route.mine == NOBODY:
         return MISSING
     if route.mine == OWN_ASSIGNMENT and who != "rater":
         return MISSING
@@ -248,7 +265,8 @@ def world(settings, tmp_path, tasks_in_process) -> World:
     cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
     users = {who: person(who.replace(" ", "-"), *roles) for who, roles in WHO.items() if roles is not None}
     case = Case.objects.get(pk=CASE)
-    trial = trial_create(case=case, humans={"plaintiff_lawyer": users["student"]}, stages=["LC"])
+    course = course_create(slug="civ", title="Civil", instructor=users["course instructor"])
+    trial = trial_create(case=case, humans={"plaintiff_lawyer": users["student"]}, stages=["LC"], course=course)
     turn = {"seq": 1, "phase": "p", "role": "judge", "side": "court", "speaker": "J", "author": "agent", "text": "t"}
     units = [{"id": f"traj-{n}", "case_id": CASE, "procedure": "civil", "language": "en", "title": "T"} for n in (1, 2)]
     trajectories = tmp_path / "trajectories.json"
@@ -319,9 +337,12 @@ SOCKET: dict[str, tuple[str, int] | None] = {
     "anonymous": ("not_authenticated", 4401),
     "student": None,
     "unseated student": ("not_your_seat", 4403),
-    "instructor": None,
+    "instructor": ("not_your_seat", 4403),
+    "course instructor": None,
+    "admin": None,
 }
-"""The room's socket: who is refused with which error code and close code (None: accepted)."""
+"""The room's socket of a private trial: who is refused with which error code and close code
+(None: accepted); an instructor of another course is refused like any non-participant."""
 
 
 @pytest.fixture
@@ -334,11 +355,14 @@ async def stop_drivers(settings):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("who", list(SOCKET))
-async def test_the_room_socket_admits_the_seated_and_instructors_only(who, stop_drivers):
+async def test_the_room_socket_admits_the_seated_and_the_overseers_only(who, stop_drivers):
     def setup() -> tuple[Trial, AbstractBaseUser | AnonymousUser]:
         cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
         student = person("student", Role.STUDENT)
-        trial = trial_create(case=Case.objects.get(pk=CASE), humans={"plaintiff_lawyer": student}, stages=["LC"])
+        course = course_create(slug="civ", title="Civil", instructor=person("course-instructor", Role.INSTRUCTOR))
+        trial = trial_create(
+            case=Case.objects.get(pk=CASE), humans={"plaintiff_lawyer": student}, stages=["LC"], course=course
+        )
         roles = WHO[who]
         return trial, AnonymousUser() if roles is None else person(who.replace(" ", "-"), *roles)
 
