@@ -1,4 +1,4 @@
-"""The classroom commands on a fresh database (DESIGN.md, "Classroom commands"): what they
+"""The classroom commands on a fresh database (README, "Commands"): what they
 store, and that bad input stores nothing, says why and exits non-zero."""
 
 from __future__ import annotations

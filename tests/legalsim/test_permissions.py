@@ -14,6 +14,7 @@ import sys
 import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -25,12 +26,14 @@ from django.core.files.base import ContentFile
 from django.db import connections
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, include, path, reverse
+from django.utils import timezone
 
 from annotation.models import Assignment, Job, Rating, Study
 from annotation.rubric import pair_key
 from annotation.services import trajectories_import
 from annotation.studies import assignment_new
-from classroom.services import course_create
+from classroom.models import Assignment as CourseAssignment
+from classroom.services import assignment_create, course_create, course_enrol
 from legalsim.roles import MATRIX, Ability, Role
 from tests.conftest import DEMO_CASES
 from tests.users import person
@@ -52,6 +55,10 @@ OK, LOGIN, FORBIDDEN, MISSING = "ok", "login page", "403", "404"
 SEATED = "seated"
 """The trial is private (``trials.access``): 404 for anyone but the student seated in it, the
 instructor of its course and admins; other instructors included."""
+TAUGHT = "taught"
+"""404 for anyone but the course's instructor and admins."""
+ENROLLED = "enrolled"
+"""404 for anyone not enrolled in the course (the student is)."""
 NOBODY = "nobody"
 """404 for everyone: a forged invitation link."""
 OWN_ASSIGNMENT = "own assignment"
@@ -71,6 +78,8 @@ class World:
     pair_assignment: Assignment
     job: Job
     batch: Batch
+    assignment_of_course: CourseAssignment
+    """Not open yet: starting it is refused (400) for the student enrolled."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +119,10 @@ def batch_id(world: World) -> list[Any]:
     return [world.batch.pk]
 
 
+def course_slug(world: World) -> list[Any]:
+    return [world.trial.course.slug]
+
+
 # POSTs carry data that is refused as a bad request or changes nothing another check reads.
 ROUTES: dict[str, Route] = {
     "login": Route(PUBLIC),
@@ -140,6 +153,24 @@ ROUTES: dict[str, Route] = {
     "trials:batches": Route(Ability.TEACH),
     "trials:batch": Route(Ability.TEACH, args=batch_id),
     "trials:batch_progress": Route(Ability.TEACH, args=batch_id),
+    "classroom:courses": Route(Ability.TEACH),
+    "classroom:course": Route(Ability.TEACH, args=course_slug, mine=TAUGHT),
+    "classroom:course_enrol": Route(
+        Ability.TEACH, args=course_slug, method="post", data={"usernames": "nobody-here"}, mine=TAUGHT
+    ),
+    "classroom:course_roster": Route(Ability.TEACH, args=course_slug, method="post", mine=TAUGHT),
+    "classroom:course_invite_code": Route(Ability.TEACH, args=course_slug, method="post", mine=TAUGHT),
+    "classroom:course_instructor_add": Route(
+        Ability.TEACH, args=course_slug, method="post", data={"username": "nobody-here"}, mine=TAUGHT
+    ),
+    "classroom:assignment_create": Route(
+        Ability.TEACH, args=course_slug, method="post", data={"case": "no-such-case"}, mine=TAUGHT
+    ),
+    "classroom:my_courses": Route(Ability.PLAY),
+    "classroom:my_assignments": Route(Ability.PLAY),
+    "classroom:assignment_start": Route(
+        Ability.PLAY, args=lambda world: [world.assignment_of_course.pk], method="post", mine=ENROLLED
+    ),
     "annotation:rater_queue": Route(Ability.RATE),
     "annotation:assignment_next": Route(Ability.RATE, args=study_id, method="post", mine=OWN_ASSIGNMENT),
     "annotation:assignment": Route(Ability.RATE, args=assignment_id, mine=OWN_ASSIGNMENT),
@@ -239,6 +270,10 @@ def expected(route: Route, who: str) -> str:
         return MISSING
     if route.mine == NOBODY:
         return MISSING
+    if route.mine == TAUGHT and who not in OVERSEERS:
+        return MISSING
+    if route.mine == ENROLLED and who != "student":
+        return MISSING
     if route.mine == OWN_ASSIGNMENT and who != "rater":
         return MISSING
     return OK
@@ -266,6 +301,7 @@ def world(settings, tmp_path, tasks_in_process) -> World:
     users = {who: person(who.replace(" ", "-"), *roles) for who, roles in WHO.items() if roles is not None}
     case = Case.objects.get(pk=CASE)
     course = course_create(slug="civ", title="Civil", instructor=users["course instructor"])
+    course_enrol(course=course, usernames=["student"])
     trial = trial_create(case=case, humans={"plaintiff_lawyer": users["student"]}, stages=["LC"], course=course)
     turn = {"seq": 1, "phase": "p", "role": "judge", "side": "court", "speaker": "J", "author": "agent", "text": "t"}
     units = [{"id": f"traj-{n}", "case_id": CASE, "procedure": "civil", "language": "en", "title": "T"} for n in (1, 2)]
@@ -295,6 +331,9 @@ def world(settings, tmp_path, tasks_in_process) -> World:
         pair_assignment=assignment_new(study=pairs, unit=pairs.trajectory_ids[0], rater=users["rater"]),
         job=job,
         batch=batch_create(cases=[case], split="full", concurrency=1, backend="scripted"),
+        assignment_of_course=assignment_create(
+            course=course, case=case, seats=["plaintiff_lawyer"], opens_at=timezone.now() + timedelta(days=1)
+        ),
     )
 
 
