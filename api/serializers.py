@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from annotation.models import Assignment, Study, Trajectory
 from legalsim.roles import Ability, can
+from trials.access import trial_overseer
 from trials.engine.visibility import case_brief, public_header
 from trials.live import seats_of
 from trials.models import Case, Trial
@@ -134,14 +135,14 @@ class TrialSerializer(serializers.ModelSerializer):
     def _mine(self, trial: Trial) -> list[str]:
         return seats_of(trial, self.context["request"].user)
 
-    def _teacher(self) -> bool:
-        return can(self.context["request"].user, Ability.TEACH)
+    def _teacher(self, trial: Trial) -> bool:
+        return trial_overseer(trial, self.context["request"].user)
 
     def get_ws_path(self, trial: Trial) -> str:
         return f"/ws/trials/{trial.pk}/"
 
     def get_seats(self, trial: Trial) -> dict[str, str]:
-        if not (self._teacher() or self._mine(trial)):
+        if not (self._teacher(trial) or self._mine(trial)):
             return {}
         return {seat.seat: seat.holder for seat in trial.seats.select_related("user").order_by("id")}
 
@@ -149,11 +150,16 @@ class TrialSerializer(serializers.ModelSerializer):
         return self._mine(trial)
 
     def get_open_seats(self, trial: Trial) -> list[str]:
-        return seats_open_to(trial, my_seats=self._mine(trial), teacher=self._teacher())
+        if not self._teacher(trial):
+            return []
+        return seats_open_to(trial, my_seats=self._mine(trial), teacher=True)
 
 
 class SeatSerializer(serializers.Serializer):
     seat = serializers.CharField()
+    invitation = serializers.CharField(
+        required=False, allow_blank=True, help_text="the token of an invitation link (/trials/ID/invitations/TOKEN/)"
+    )
 
 
 class TurnSerializer(serializers.Serializer):

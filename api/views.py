@@ -30,10 +30,11 @@ from annotation.selectors import assignment_panels, studies_counted, study_progr
 from annotation.studies import StudyError, assignment_claim, assignment_submit, draft_save
 from api import serializers as s
 from api.permissions import PUBLIC, HasAbility
-from legalsim.roles import Ability, can
+from legalsim.roles import Ability
+from trials.access import trials_readable
 from trials.live import LiveError, NotSeated, reader_seats, seat_release, seat_take, transcript_for, trial_create
 from trials.models import Trial
-from trials.selectors import case_search, trials_seated
+from trials.selectors import case_search
 from trials.services import BackendUnavailable, cases_import
 
 
@@ -124,16 +125,15 @@ class CaseImportView(APIView):
 
 
 class TrialListView(generics.ListCreateAPIView):
-    """Trials: instructors see every trial, anyone else the trials they hold a seat in.
+    """Trials you may read (``trials.access``): those you hold a seat in, those of the courses
+    you teach, and (instructors) the all-agent research runs; a classmate's is never listed.
     Creating one is the lobby's form: the seats you play, the stages, the target side."""
 
     ability = Ability.PLAY
     serializer_class = s.TrialSerializer
 
     def get_queryset(self):
-        if can(self.request.user, Ability.TEACH):
-            return Trial.objects.select_related("case")
-        return trials_seated(user=self.request.user)
+        return trials_readable(user=self.request.user)
 
     @extend_schema(request=s.TrialCreateSerializer, responses={201: s.TrialSerializer})
     def post(self, request: Request, *args, **kwargs) -> Response:
@@ -154,44 +154,51 @@ class TrialListView(generics.ListCreateAPIView):
 
 
 class TrialDetailView(generics.RetrieveAPIView):
-    """A trial's status and seats, for its participants and instructors; anyone else gets
-    a 404, whether or not the trial exists."""
+    """A trial's status and seats, for its participants and overseers (``trials.access``);
+    anyone else gets a 404, whether or not the trial exists."""
 
     ability = Ability.PLAY
     serializer_class = s.TrialSerializer
     lookup_url_kwarg = "trial_id"
 
     def get_queryset(self):
-        if can(self.request.user, Ability.TEACH):
-            return Trial.objects.select_related("case")
-        return trials_seated(user=self.request.user)
+        return trials_readable(user=self.request.user)
 
 
 class TrialSeatsView(APIView):
-    """Take a seat (an agent's; an instructor: any seat), as the room's join button does."""
+    """Take a seat: with the ``invitation`` token of a participant's invitation link (a free
+    seat, for the person invited), or as an overseer of the trial (any seat). Anyone who may
+    not read the trial and brings no invitation for it gets a 404."""
 
     ability = Ability.PLAY
 
     @extend_schema(request=s.SeatSerializer, responses={200: s.TrialSerializer})
     def post(self, request: Request, trial_id: int) -> Response:
-        trial = get_object_or_404(Trial, pk=trial_id)
         form = s.SeatSerializer(data=request.data)
         form.is_valid(raise_exception=True)
+        invitation = form.validated_data.get("invitation", "")
+        trial = trials_readable(user=request.user).filter(pk=trial_id).first()
+        if trial is None and invitation:
+            trial = Trial.objects.filter(pk=trial_id).first()
+        if trial is None:
+            raise NotFound("no such trial")
         try:
-            seat_take(trial_id=trial.pk, seat=form.validated_data["seat"], user=request.user)
+            seat_take(trial_id=trial.pk, seat=form.validated_data["seat"], user=request.user, invitation=invitation)
         except LiveError as error:
+            if not trials_readable(user=request.user).filter(pk=trial_id).exists():
+                raise NotFound("no such trial") from None
             raise ValidationError({"detail": str(error)}) from None
         return Response(s.TrialSerializer(trial, context={"request": request}).data)
 
 
 class TrialSeatView(APIView):
-    """Hand a seat back to an agent (its holder, or an instructor)."""
+    """Hand a seat back to an agent (its holder, or an overseer)."""
 
     ability = Ability.PLAY
 
     @extend_schema(responses={200: s.TrialSerializer})
     def delete(self, request: Request, trial_id: int, seat: str) -> Response:
-        trial = get_object_or_404(Trial, pk=trial_id)
+        trial = get_object_or_404(trials_readable(user=request.user), pk=trial_id)
         try:
             seat_release(trial_id=trial.pk, seat=seat, user=request.user)
         except LiveError as error:

@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "trials",
     "annotation",
+    "classroom",
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",

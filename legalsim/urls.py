@@ -6,5 +6,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("api.urls")),
     path("rate/", include("annotation.urls")),
+    path("", include("classroom.urls")),
     path("", include("trials.urls")),
 ]

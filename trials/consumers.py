@@ -16,8 +16,8 @@ from urllib.parse import parse_qs
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.sessions.backends.base import SessionBase
 
-from legalsim.roles import Ability, can
 from trials import driver
+from trials.access import trial_overseer
 from trials.engine.machine import JUDGE_CONTROLS, next_step, objection_refusal
 from trials.engine.steps import Speak
 from trials.fanout import broadcast, group_name, user_group
@@ -78,7 +78,8 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         if trial is None:
             await self.close(code=4404)
             return
-        self.teacher = await driver.in_pool(can)(self.user, Ability.TEACH)
+        self.teacher = await driver.in_pool(trial_overseer)(trial, self.user)
+        """An overseer of the trial (``trials.access``): an instructor of its course, an admin."""
         if not await self._seats_reread():
             return
         self.group = group_name(self.trial_id)

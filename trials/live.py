@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Model
 
-from legalsim.roles import Ability, can
+from trials.access import BadInvitation, invitation_read, trial_overseer
 from trials.documents import DOCUMENTS, document_compose
 from trials.engine.machine import (
     EngineError,
@@ -50,6 +51,7 @@ def trial_create(
     stages: list[str] | None = None,
     target_side: str | None = None,
     created_by: AbstractBaseUser | None = None,
+    course: Model | None = None,
 ) -> Trial:
     """A trial whose ``humans`` seats are held by those users and every other seat by an agent.
 
@@ -81,6 +83,7 @@ def trial_create(
             status=Trial.Status.PREPARING if first_stage else Trial.Status.RUNNING,
             first_stage=first_stage,
             created_by=created_by,
+            course=course,
             live=True,
         )
         target = target_seat(case.procedure, target_side)
@@ -113,9 +116,9 @@ class NotSeated(LookupError):
 
 def reader_seats(trial: Trial, user: AbstractBaseUser) -> list[str] | None:
     """The seats through which ``user`` reads a finished or running trial (its transcript,
-    its scorecard): ``None``, meaning everything, for instructors; their own seats for a
-    participant; ``NotSeated`` for anyone else."""
-    if can(user, Ability.TEACH):
+    its scorecard): ``None``, meaning everything, for its overseers (``trials.access``);
+    their own seats for a participant; ``NotSeated`` for anyone else."""
+    if trial_overseer(trial, user):
         return None
     seats = seats_of(trial, user)
     if not seats:
@@ -218,7 +221,7 @@ def presiding(trial: Trial, user: AbstractBaseUser, *, doing: str) -> str:
     instructor"); anyone else is refused: only they steer and pause a trial."""
     if "judge" in seats_of(trial, user):
         return "the presiding judge"
-    if can(user, Ability.TEACH):
+    if trial_overseer(trial, user):
         return "an instructor"
     raise LiveError(ErrorCode.NOT_YOUR_SEAT, f"only the judge seat or an instructor {doing}")
 
@@ -267,7 +270,7 @@ def seat_release(*, trial_id: int, seat: str, user: AbstractBaseUser) -> None:
         row = trial.seats.filter(seat=seat).first()
         if row is None or row.user_id is None:
             raise LiveError(ErrorCode.BAD_MESSAGE, f"{seat} is not held by a person")
-        if row.user_id != user.pk and not can(user, Ability.TEACH):
+        if row.user_id != user.pk and not trial_overseer(trial, user):
             raise LiveError(ErrorCode.NOT_YOUR_SEAT, f"{seat} is held by someone else")
         state = trial.engine_state
         state.human_seats.pop(seat, None)
@@ -278,16 +281,27 @@ def seat_release(*, trial_id: int, seat: str, user: AbstractBaseUser) -> None:
         transaction.on_commit(lambda: seats_changed(trial_id))
 
 
-def seat_take(*, trial_id: int, seat: str, user: AbstractBaseUser) -> None:
-    """A participant takes a seat an agent holds (shared trial link); an instructor may take
-    over any seat a person may play, a person's included."""
+def seat_take(*, trial_id: int, seat: str, user: AbstractBaseUser, invitation: str = "") -> None:
+    """Someone invited to a seat an agent holds takes it (``invitation``: the signed token of
+    ``trials.access.invitation_make``); an overseer (an instructor of the trial's course, an
+    admin) may take over any seat a person may play, a person's included. Nobody else takes
+    a seat."""
     with transaction.atomic():
         trial = Trial.objects.select_for_update().get(pk=trial_id)
         row = trial.seats.filter(seat=seat).first()
         if row is None or seat not in PLAYABLE_SEATS[trial.procedure]:
             raise LiveError(ErrorCode.BAD_MESSAGE, f"{seat!r} is not a seat a person may take in this trial")
-        if row.user_id is not None and row.user_id != user.pk and not can(user, Ability.TEACH):
-            raise LiveError(ErrorCode.NOT_YOUR_SEAT, f"{seat} is already held by someone else")
+        if not trial_overseer(trial, user):
+            if not invitation:
+                raise LiveError(ErrorCode.NOT_YOUR_SEAT, "a seat is taken with an invitation from a participant")
+            try:
+                invited = invitation_read(invitation, trial_id=trial.pk, user=user)
+            except BadInvitation as error:
+                raise LiveError(ErrorCode.NOT_YOUR_SEAT, str(error)) from None
+            if invited.seat != seat:
+                raise LiveError(ErrorCode.NOT_YOUR_SEAT, f"the invitation is for {invited.seat}, not {seat}")
+            if row.user_id is not None and row.user_id != user.pk:
+                raise LiveError(ErrorCode.NOT_YOUR_SEAT, f"{seat} is already held by someone else")
         state = trial.engine_state
         if state.finished:
             raise LiveError(ErrorCode.TRIAL_FINISHED, "the trial has ended")

@@ -59,6 +59,14 @@ class Trial(models.Model):
     driver = models.CharField(max_length=100, blank=True, help_text="the process whose driver holds the lease")
     driver_until = models.DateTimeField(null=True, blank=True, help_text="when the driver's lease runs out")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    course = models.ForeignKey(
+        "classroom.Course",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="trials",
+        help_text="the course whose instructors may read and oversee the trial (an assignment's attempt)",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -25,8 +25,9 @@ def trials_seated(*, user) -> QuerySet[Trial]:
 
 
 def seats_open_to(trial: Trial, *, my_seats: list[str], teacher: bool) -> list[str]:
-    """The seats someone may still take in ``trial``: a free playable seat, or for an
-    instructor any seat (taking over a person's); none once the trial has ended."""
+    """The seats still open in ``trial``: with ``teacher`` (the trial's overseer,
+    ``trials.access.trial_overseer``) any seat, taking over a person's; otherwise the free
+    playable seats, which a participant may invite someone to; none once the trial has ended."""
     if trial.status == Trial.Status.FINISHED:
         return []
     takeable = trial.seats.all() if teacher else trial.seats.filter(user__isnull=True)

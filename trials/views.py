@@ -1,12 +1,15 @@
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from legalsim.roles import Ability, ability_required, can
+from trials.access import BadInvitation, invitation_read, seat_invite, trial_overseer, trials_readable
 from trials.batches import batch_progress, persona_levels
 from trials.engine.machine import stage_participants
 from trials.engine.visibility import case_brief, public_header
@@ -77,7 +80,7 @@ def case_detail(request: HttpRequest, case_id: str) -> HttpResponse:
         "provenance": case.seed.get("provenance"),
         "briefs": [case_brief(case.seed, seat, target_side=target_side) for seat in chosen],
         "chosen": chosen,
-        "trials": _trials_shown(case, request.user, teacher),
+        "trials": _trials_shown(case, request.user),
         "playable_seats": playable,
         "stages": procedure_for(case.procedure).stage_ids,
     }
@@ -86,12 +89,13 @@ def case_detail(request: HttpRequest, case_id: str) -> HttpResponse:
     return render(request, "trials/case_detail.html", context)
 
 
-def _trials_shown(case: Case, user, teacher: bool):
-    """Instructors see every trial of the case; anyone else only the trials they sit in."""
-    trials = case.trials.select_related("trajectory").order_by("-created_at")
-    if teacher:
+def _trials_shown(case: Case, user):
+    """The trials of the case ``user`` may read (``trials.access``): their own, their
+    courses' and (instructors) the research runs; never a classmate's."""
+    trials = trials_readable(user=user).filter(case=case).select_related("trajectory").order_by("-created_at")
+    if can(user, Ability.TEACH):
         return trials.annotate(llm_calls_count=Count("llm_calls"))[:20]
-    return trials.filter(seats__user=user).distinct()[:20]
+    return trials[:20]
 
 
 @ability_required(Ability.PLAY)
@@ -119,14 +123,11 @@ def trial_play(request: HttpRequest, case_id: str) -> HttpResponse:
 
 @ability_required(Ability.PLAY)
 def trial_room(request: HttpRequest, trial_id: int) -> HttpResponse:
-    """The live room. Someone with no seat here (and not an instructor) sees only the seats
-    they may take: the dialogue so far belongs to the people seated."""
-    trial = get_object_or_404(Trial.objects.select_related("case"), pk=trial_id)
-    teacher = can(request.user, Ability.TEACH)
-    my_seats = seats_of(trial, request.user)
-    open_seats = seats_open_to(trial, my_seats=my_seats, teacher=teacher)
-    if not (teacher or my_seats):
-        return render(request, "trials/room_join.html", {"trial": trial, "open_seats": open_seats})
+    """The live room, for the people seated and the trial's overseers (``trials.access``);
+    for anyone else the trial does not exist. Overseers may take over seats; a participant
+    invites a named classmate to a free seat."""
+    trial, teacher, my_seats = _trial_for_member(request, trial_id)
+    open_seats = seats_open_to(trial, my_seats=my_seats, teacher=True) if teacher else []
     context = {
         "trial": trial,
         "turns": turns_heard(trial, None if teacher else my_seats),
@@ -135,10 +136,24 @@ def trial_room(request: HttpRequest, trial_id: int) -> HttpResponse:
         "my_sides": sorted({seat_info(trial.procedure, seat).side for seat in my_seats}),
         "seat_views": [seat_view_for(trial, seat) for seat in my_seats],
         "open_seats": open_seats,
+        "invite_seats": seats_open_to(trial, my_seats=my_seats, teacher=False),
         "ws_path": f"/ws/trials/{trial.pk}/",
         "question_seats": _questionable_seats(trial) if "judge" in my_seats or teacher else [],
     }
     return render(request, "trials/room.html", context)
+
+
+def _trial_for_member(request: HttpRequest, trial_id: int) -> tuple[Trial, bool, list[str]]:
+    """The trial, whether the user oversees it, and their seats; a 404 for anyone who is
+    neither seated nor an overseer, whether or not the trial exists."""
+    trial = Trial.objects.select_related("case").filter(pk=trial_id).first()
+    if trial is None:
+        raise Http404("no such trial")
+    overseer = trial_overseer(trial, request.user)
+    my_seats = seats_of(trial, request.user)
+    if not (overseer or my_seats):
+        raise Http404("no such trial")
+    return trial, overseer, my_seats
 
 
 def _questionable_seats(trial: Trial) -> list[str]:
@@ -152,7 +167,8 @@ def _questionable_seats(trial: Trial) -> list[str]:
 @ability_required(Ability.PLAY)
 @require_POST
 def trial_leave(request: HttpRequest, trial_id: int) -> HttpResponse:
-    """Hand a seat back to an agent (the holder, or an instructor)."""
+    """Hand a seat back to an agent (the holder, or an overseer)."""
+    _trial_for_member(request, trial_id)
     try:
         seat_release(trial_id=trial_id, seat=request.POST.get("seat", ""), user=request.user)
     except Trial.DoesNotExist:
@@ -194,6 +210,8 @@ def _trial_for_reader(request: HttpRequest, trial_id: int) -> tuple[Trial, list[
 @ability_required(Ability.PLAY)
 @require_POST
 def trial_join(request: HttpRequest, trial_id: int) -> HttpResponse:
+    """An overseer takes (over) a seat; a participant needs an invitation like anyone else."""
+    _trial_for_member(request, trial_id)
     try:
         seat_take(trial_id=trial_id, seat=request.POST.get("seat", ""), user=request.user)
     except Trial.DoesNotExist:
@@ -201,6 +219,47 @@ def trial_join(request: HttpRequest, trial_id: int) -> HttpResponse:
     except LiveError as error:
         return HttpResponseBadRequest(str(error))
     return redirect("trials:trial_room", trial_id=trial_id)
+
+
+@ability_required(Ability.PLAY)
+@require_POST
+def trial_invite(request: HttpRequest, trial_id: int) -> HttpResponse:
+    """A participant invites a named classmate to a free seat: the page shows the link to send
+    them (signed, for that person only, expiring after a week)."""
+    trial, _, _ = _trial_for_member(request, trial_id)
+    seat = request.POST.get("seat", "")
+    try:
+        token = seat_invite(trial=trial, seat=seat, username=request.POST.get("username", ""), by=request.user)
+    except BadInvitation as error:
+        return HttpResponseBadRequest(str(error))
+    link = request.build_absolute_uri(reverse("trials:trial_invitation", args=[trial.pk, token]))
+    context = {"trial": trial, "seat": seat, "username": request.POST.get("username", "").strip(), "link": link}
+    return render(request, "trials/_invitation.html" if request.htmx else "trials/invitation_sent.html", context)
+
+
+@ability_required(Ability.PLAY)
+def trial_invitation(request: HttpRequest, trial_id: int, token: str) -> HttpResponse:
+    """The invitee's page: who invited them to which seat, and a button to take it. For anyone
+    else, and for a forged or expired link, the trial does not exist."""
+    trial = Trial.objects.select_related("case").filter(pk=trial_id).first()
+    try:
+        if trial is None:
+            raise BadInvitation("no such trial")
+        invitation = invitation_read(token, trial_id=trial_id, user=request.user)
+    except BadInvitation:
+        raise Http404("no such trial") from None
+    if request.method == "POST":
+        try:
+            seat_take(trial_id=trial.pk, seat=invitation.seat, user=request.user, invitation=token)
+        except LiveError as error:
+            return HttpResponseBadRequest(str(error))
+        return redirect("trials:trial_room", trial_id=trial.pk)
+    inviter = get_user_model().objects.filter(pk=invitation.by_id).first()
+    return render(
+        request,
+        "trials/room_join.html",
+        {"trial": trial, "seat": invitation.seat, "inviter": inviter, "held": seats_of(trial, request.user)},
+    )
 
 
 @ability_required(Ability.PLAY)

@@ -158,12 +158,11 @@
     socket.onclose = (event) => {
       clearTimeout(idle);
       // 4401: signed out; 4403: no seat here any more (handed back). Reconnecting would not
-      // help: say so, and show the seats this person may take.
+      // help, nor would reloading: a private trial is not there for someone without a seat.
       if (event.code === 4401 || event.code === 4403) {
         ended = true;
         setAwaited(null);
         banner.link.textContent = event.code === 4401 ? "You signed out: sign in again to return." : "You no longer hold a seat in this trial.";
-        if (event.code === 4403) setTimeout(() => location.reload(), 1500);
         return;
       }
       banner.link.textContent = "reconnecting…";

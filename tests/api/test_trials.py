@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from classroom.services import course_create
 from legalsim.roles import Role
 from tests.api.conftest import CASE
 from tests.cases import case_stored
 from tests.conftest import CIVIL_CASE, DEMO_CASES
 from tests.trials.engine.test_visibility import plant
 from tests.users import person
+from trials.access import seat_invite
 from trials.live import trial_create
 from trials.models import Case, Seat, Trial
 from trials.preparation import trial_prepare
@@ -56,21 +58,41 @@ def test_choices_the_lobby_does_not_offer_are_refused(student, demo_case, body, 
     assert not Trial.objects.exists()
 
 
-def test_a_student_lists_only_their_trials_an_instructor_every_trial(student, other_student, instructor, demo_case):
+def test_a_student_lists_only_their_trials_an_instructor_only_their_courses_and_research(
+    student, other_student, instructor, admin, demo_case
+):
     mine = create(student, seats=["plaintiff_lawyer"], stages=["FIT"]).json()["id"]
     theirs = create(other_student, seats=["defendant_lawyer"], stages=["FIT"]).json()["id"]
+    research = trial_simulate(case=Case.objects.get(pk=CASE), backend="scripted", until="LC").pk
+    course = course_create(slug="civ", title="Civil", instructor=person("instructor"))
+    Trial.objects.filter(pk=theirs).update(course=course)
     assert [trial["id"] for trial in student.get("/api/trials/").json()["results"]] == [mine]
-    assert {trial["id"] for trial in instructor.get("/api/trials/").json()["results"]} == {mine, theirs}
+    assert {trial["id"] for trial in instructor.get("/api/trials/").json()["results"]} == {theirs, research}
+    assert {trial["id"] for trial in admin.get("/api/trials/").json()["results"]} == {mine, theirs, research}
+    assert instructor.get(f"/api/trials/{mine}/").status_code == 404, "another course's (or no course's) trial"
 
 
-def test_someone_without_a_seat_learns_nothing_of_the_trial_but_may_join_by_its_link(student, other_student, demo_case):
+def test_someone_without_a_seat_learns_nothing_of_the_trial_but_may_join_when_invited(
+    student, other_student, demo_case
+):
     trial = create(student, seats=["plaintiff_lawyer"], stages=["FIT"]).json()["id"]
     missing = other_student.get("/api/trials/999999/")
     shown = other_student.get(f"/api/trials/{trial}/")
     assert shown.status_code == missing.status_code == 404
     assert shown.json() == missing.json(), "an unseated person cannot tell a trial from no trial"
     assert other_student.get(f"/api/trials/{trial}/transcript/").status_code == 404
-    joined = other_student.post(f"/api/trials/{trial}/seats/", {"seat": "defendant_lawyer"}, format="json")
+    uninvited = other_student.post(f"/api/trials/{trial}/seats/", {"seat": "defendant_lawyer"}, format="json")
+    assert uninvited.status_code == 404, "nobody takes a seat uninvited"
+    token = seat_invite(
+        trial=Trial.objects.get(pk=trial), seat="defendant_lawyer", username="other", by=person("student")
+    )
+    forged = other_student.post(
+        f"/api/trials/{trial}/seats/", {"seat": "defendant_lawyer", "invitation": token[:-2] + "xx"}, format="json"
+    )
+    assert forged.status_code == 404
+    joined = other_student.post(
+        f"/api/trials/{trial}/seats/", {"seat": "defendant_lawyer", "invitation": token}, format="json"
+    )
     assert joined.status_code == 200
     assert joined.json()["my_seats"] == ["defendant_lawyer"]
     assert other_student.get(f"/api/trials/{trial}/transcript/").status_code == 200
@@ -80,8 +102,13 @@ def test_someone_without_a_seat_learns_nothing_of_the_trial_but_may_join_by_its_
     assert left.status_code == 200 and left.json()["my_seats"] == []
 
 
-def test_an_instructor_takes_over_a_students_seat(student, instructor, demo_case):
+def test_the_instructor_of_the_course_takes_over_a_students_seat(student, instructor, demo_case):
     trial = create(student, seats=["plaintiff_lawyer"], stages=["FIT"]).json()["id"]
+    assert (
+        instructor.post(f"/api/trials/{trial}/seats/", {"seat": "plaintiff_lawyer"}, format="json").status_code == 404
+    )
+    course = course_create(slug="civ", title="Civil", instructor=person("instructor"))
+    Trial.objects.filter(pk=trial).update(course=course)
     response = instructor.post(f"/api/trials/{trial}/seats/", {"seat": "plaintiff_lawyer"}, format="json")
     assert response.status_code == 200
     assert response.json()["seats"]["plaintiff_lawyer"] == "human:instructor"
@@ -96,6 +123,7 @@ def finished_trial(seed: dict, seat: str, username: str) -> Trial:
 
 def test_a_participant_reads_only_the_stages_their_seat_heard(student, instructor):
     trial = finished_trial(CIVIL_CASE, "defendant_lawyer", "student")
+    Trial.objects.filter(pk=trial.pk).update(created_by=person("instructor"))
     own = student.get(f"/api/trials/{trial.pk}/transcript/").json()
     full = instructor.get(f"/api/trials/{trial.pk}/transcript/").json()
     assert own["finished"] and full["finished"]
@@ -128,7 +156,9 @@ def test_the_api_refuses_a_seat_the_lobby_does_not_offer(student, instructor):
     """Hardening #7: POST seats {"seat": "stenographer"} succeeded; the trial then waited on a person."""
     cases_import(paths=[DEMO_CASES / "en-criminal-telecom-fraud.json"])
     case = Case.objects.get(pk="en-criminal-telecom-fraud")
-    trial = trial_create(case=case, humans={"attorney": person("student", Role.STUDENT)})
+    trial = trial_create(
+        case=case, humans={"attorney": person("student", Role.STUDENT)}, created_by=person("instructor")
+    )
     for client in (student, instructor):
         response = client.post(f"/api/trials/{trial.pk}/seats/", {"seat": "stenographer"}, format="json")
         assert response.status_code == 400 and "stenographer" in response.json()["detail"]

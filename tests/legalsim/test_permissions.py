@@ -14,6 +14,7 @@ import sys
 import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -25,11 +26,14 @@ from django.core.files.base import ContentFile
 from django.db import connections
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, include, path, reverse
+from django.utils import timezone
 
 from annotation.models import Assignment, Job, Rating, Study
 from annotation.rubric import pair_key
 from annotation.services import trajectories_import
 from annotation.studies import assignment_new
+from classroom.models import Assignment as CourseAssignment
+from classroom.services import assignment_create, course_create, course_enrol
 from legalsim.roles import MATRIX, Ability, Role
 from tests.conftest import DEMO_CASES
 from tests.users import person
@@ -49,7 +53,14 @@ SIGNED_IN = "signed in"
 OK, LOGIN, FORBIDDEN, MISSING = "ok", "login page", "403", "404"
 
 SEATED = "seated"
-"""404 for a user with no seat in the trial, unless they may teach."""
+"""The trial is private (``trials.access``): 404 for anyone but the student seated in it, the
+instructor of its course and admins; other instructors included."""
+TAUGHT = "taught"
+"""404 for anyone but the course's instructor and admins."""
+ENROLLED = "enrolled"
+"""404 for anyone not enrolled in the course (the student is)."""
+NOBODY = "nobody"
+"""404 for everyone: a forged invitation link."""
 OWN_ASSIGNMENT = "own assignment"
 """404 for anyone but the rater the assignment (and study) belong to."""
 
@@ -67,6 +78,8 @@ class World:
     pair_assignment: Assignment
     job: Job
     batch: Batch
+    assignment_of_course: CourseAssignment
+    """Not open yet: starting it is refused (400) for the student enrolled."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +119,10 @@ def batch_id(world: World) -> list[Any]:
     return [world.batch.pk]
 
 
+def course_slug(world: World) -> list[Any]:
+    return [world.trial.course.slug]
+
+
 # POSTs carry data that is refused as a bad request or changes nothing another check reads.
 ROUTES: dict[str, Route] = {
     "login": Route(PUBLIC),
@@ -122,9 +139,13 @@ ROUTES: dict[str, Route] = {
     "trials:trial_play": Route(
         Ability.PLAY, args=lambda world: [world.case.pk], method="post", data={"stage": "no-such-stage"}
     ),
-    "trials:trial_room": Route(Ability.PLAY, args=trial_id),
-    "trials:trial_join": Route(Ability.PLAY, args=trial_id, method="post", data={"seat": "no-such-seat"}),
-    "trials:trial_leave": Route(Ability.PLAY, args=trial_id, method="post", data={"seat": "no-such-seat"}),
+    "trials:trial_room": Route(Ability.PLAY, args=trial_id, mine=SEATED),
+    "trials:trial_join": Route(Ability.PLAY, args=trial_id, method="post", data={"seat": "no-such-seat"}, mine=SEATED),
+    "trials:trial_leave": Route(Ability.PLAY, args=trial_id, method="post", data={"seat": "no-such-seat"}, mine=SEATED),
+    "trials:trial_invite": Route(
+        Ability.PLAY, args=trial_id, method="post", data={"seat": "no-such-seat", "username": "x"}, mine=SEATED
+    ),
+    "trials:trial_invitation": Route(Ability.PLAY, args=lambda world: [world.trial.pk, "forged"], mine=NOBODY),
     "trials:trial_transcript": Route(Ability.PLAY, args=trial_id, mine=SEATED),
     "trials:trial_scorecard": Route(Ability.PLAY, args=trial_id, mine=SEATED),
     "trials:my_scorecards": Route(Ability.PLAY),
@@ -132,6 +153,24 @@ ROUTES: dict[str, Route] = {
     "trials:batches": Route(Ability.TEACH),
     "trials:batch": Route(Ability.TEACH, args=batch_id),
     "trials:batch_progress": Route(Ability.TEACH, args=batch_id),
+    "classroom:courses": Route(Ability.TEACH),
+    "classroom:course": Route(Ability.TEACH, args=course_slug, mine=TAUGHT),
+    "classroom:course_enrol": Route(
+        Ability.TEACH, args=course_slug, method="post", data={"usernames": "nobody-here"}, mine=TAUGHT
+    ),
+    "classroom:course_roster": Route(Ability.TEACH, args=course_slug, method="post", mine=TAUGHT),
+    "classroom:course_invite_code": Route(Ability.TEACH, args=course_slug, method="post", mine=TAUGHT),
+    "classroom:course_instructor_add": Route(
+        Ability.TEACH, args=course_slug, method="post", data={"username": "nobody-here"}, mine=TAUGHT
+    ),
+    "classroom:assignment_create": Route(
+        Ability.TEACH, args=course_slug, method="post", data={"case": "no-such-case"}, mine=TAUGHT
+    ),
+    "classroom:my_courses": Route(Ability.PLAY),
+    "classroom:my_assignments": Route(Ability.PLAY),
+    "classroom:assignment_start": Route(
+        Ability.PLAY, args=lambda world: [world.assignment_of_course.pk], method="post", mine=ENROLLED
+    ),
     "annotation:rater_queue": Route(Ability.RATE),
     "annotation:assignment_next": Route(Ability.RATE, args=study_id, method="post", mine=OWN_ASSIGNMENT),
     "annotation:assignment": Route(Ability.RATE, args=assignment_id, mine=OWN_ASSIGNMENT),
@@ -163,8 +202,12 @@ ROUTES: dict[str, Route] = {
     "api:case_import": api_route(Ability.TEACH, method="post"),
     "api:trial_list": api_route(Ability.PLAY),
     "api:trial_detail": api_route(Ability.PLAY, args=trial_id, mine=SEATED),
-    "api:trial_seats": api_route(Ability.PLAY, args=trial_id, method="post", data={"seat": "no-such-seat"}),
-    "api:trial_seat": api_route(Ability.PLAY, args=lambda world: [world.trial.pk, "no_such_seat"], method="delete"),
+    "api:trial_seats": api_route(
+        Ability.PLAY, args=trial_id, method="post", data={"seat": "no-such-seat"}, mine=SEATED
+    ),
+    "api:trial_seat": api_route(
+        Ability.PLAY, args=lambda world: [world.trial.pk, "no_such_seat"], method="delete", mine=SEATED
+    ),
     "api:trial_transcript": api_route(Ability.PLAY, args=trial_id, mine=SEATED),
     "api:trajectory_list": api_route(Ability.TEACH),
     "api:trajectory_detail": api_route(Ability.TEACH, args=lambda world: ["traj-1"]),
@@ -191,8 +234,11 @@ WHO: dict[str, tuple[Role, ...] | None] = {
     "unseated student": (Role.STUDENT,),
     "rater": (Role.RATER,),
     "instructor": (Role.INSTRUCTOR,),
+    "course instructor": (Role.INSTRUCTOR,),
     "admin": (Role.ADMIN,),
 }
+OVERSEERS = ("course instructor", "admin")
+"""Who reads every private trial of the world: its course's instructor and admins."""
 
 
 def project_routes(patterns: list | None = None, namespace: str = "", prefix: str = "") -> dict[str, str]:
@@ -220,7 +266,13 @@ def expected(route: Route, who: str) -> str:
     abilities = frozenset().union(*(MATRIX[role] for role in roles))
     if route.needs not in abilities:
         return FORBIDDEN
-    if route.mine == SEATED and who != "student" and Ability.TEACH not in abilities:
+    if route.mine == SEATED and who != "student" and who not in OVERSEERS:
+        return MISSING
+    if route.mine == NOBODY:
+        return MISSING
+    if route.mine == TAUGHT and who not in OVERSEERS:
+        return MISSING
+    if route.mine == ENROLLED and who != "student":
         return MISSING
     if route.mine == OWN_ASSIGNMENT and who != "rater":
         return MISSING
@@ -248,7 +300,9 @@ def world(settings, tmp_path, tasks_in_process) -> World:
     cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
     users = {who: person(who.replace(" ", "-"), *roles) for who, roles in WHO.items() if roles is not None}
     case = Case.objects.get(pk=CASE)
-    trial = trial_create(case=case, humans={"plaintiff_lawyer": users["student"]}, stages=["LC"])
+    course = course_create(slug="civ", title="Civil", instructor=users["course instructor"])
+    course_enrol(course=course, usernames=["student"])
+    trial = trial_create(case=case, humans={"plaintiff_lawyer": users["student"]}, stages=["LC"], course=course)
     turn = {"seq": 1, "phase": "p", "role": "judge", "side": "court", "speaker": "J", "author": "agent", "text": "t"}
     units = [{"id": f"traj-{n}", "case_id": CASE, "procedure": "civil", "language": "en", "title": "T"} for n in (1, 2)]
     trajectories = tmp_path / "trajectories.json"
@@ -277,6 +331,9 @@ def world(settings, tmp_path, tasks_in_process) -> World:
         pair_assignment=assignment_new(study=pairs, unit=pairs.trajectory_ids[0], rater=users["rater"]),
         job=job,
         batch=batch_create(cases=[case], split="full", concurrency=1, backend="scripted"),
+        assignment_of_course=assignment_create(
+            course=course, case=case, seats=["plaintiff_lawyer"], opens_at=timezone.now() + timedelta(days=1)
+        ),
     )
 
 
@@ -319,9 +376,12 @@ SOCKET: dict[str, tuple[str, int] | None] = {
     "anonymous": ("not_authenticated", 4401),
     "student": None,
     "unseated student": ("not_your_seat", 4403),
-    "instructor": None,
+    "instructor": ("not_your_seat", 4403),
+    "course instructor": None,
+    "admin": None,
 }
-"""The room's socket: who is refused with which error code and close code (None: accepted)."""
+"""The room's socket of a private trial: who is refused with which error code and close code
+(None: accepted); an instructor of another course is refused like any non-participant."""
 
 
 @pytest.fixture
@@ -334,11 +394,14 @@ async def stop_drivers(settings):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("who", list(SOCKET))
-async def test_the_room_socket_admits_the_seated_and_instructors_only(who, stop_drivers):
+async def test_the_room_socket_admits_the_seated_and_the_overseers_only(who, stop_drivers):
     def setup() -> tuple[Trial, AbstractBaseUser | AnonymousUser]:
         cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
         student = person("student", Role.STUDENT)
-        trial = trial_create(case=Case.objects.get(pk=CASE), humans={"plaintiff_lawyer": student}, stages=["LC"])
+        course = course_create(slug="civ", title="Civil", instructor=person("course-instructor", Role.INSTRUCTOR))
+        trial = trial_create(
+            case=Case.objects.get(pk=CASE), humans={"plaintiff_lawyer": student}, stages=["LC"], course=course
+        )
         roles = WHO[who]
         return trial, AnonymousUser() if roles is None else person(who.replace(" ", "-"), *roles)
 

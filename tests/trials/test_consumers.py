@@ -19,6 +19,8 @@ from asgiref.sync import sync_to_async
 from django.contrib.sessions.models import Session
 from rest_framework.authtoken.models import Token
 
+from classroom.models import Course
+from classroom.services import course_create
 from legalsim.celery import app
 from legalsim.roles import Role
 from tests.browser import CHROMIUM, chromium_start, page_logged_in
@@ -92,8 +94,14 @@ def open_socket(port: int, trial_id: int, session_key: str, query: str = ""):
 def live_trial(humans: dict[str, str], stages: list[str] | None = None) -> tuple[Trial, dict[str, str]]:
     """A trial with ``humans`` (seat -> username, students) and the session key of each person."""
     users = {seat: person(name, Role.STUDENT) for seat, name in humans.items()}
-    trial = prepared_trial(case=Case.objects.get(pk=CASE), humans=users, stages=stages)
+    trial = prepared_trial(case=Case.objects.get(pk=CASE), humans=users, stages=stages, course=teachers_course())
     return trial, {name: session_key_for(users[seat]) for seat, name in humans.items()}
+
+
+def teachers_course() -> Course:
+    """The course "teacher" (``instructor_session``) teaches: its trials are theirs to oversee."""
+    course = Course.objects.filter(slug="room").first()
+    return course or course_create(slug="room", title="Room", instructor=person("teacher", Role.INSTRUCTOR))
 
 
 @sync_to_async
@@ -325,16 +333,15 @@ def sign_out(port: int, session_key: str) -> None:
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)")
-def test_the_room_tells_a_person_whose_seat_was_handed_back_and_offers_the_seats_left(tmp_path, monkeypatch):
-    """Closed with 4403, the room used to say "reconnecting…" forever; it says why and shows
-    the join page."""
+def test_the_room_tells_a_person_whose_seat_was_handed_back_why_it_closed(tmp_path, monkeypatch):
+    """Closed with 4403, the room used to say "reconnecting…" forever; it says why, and the
+    trial, private, is no longer there for them."""
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API keeps a loop here
     cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
     user = person("hana", Role.STUDENT, password="a-demo-password-1")
     trial = prepared_trial(case=Case.objects.get(pk=CASE), humans={"defendant_lawyer": user}, stages=["FIT"])
     token = Token.objects.get_or_create(user=user)[0].key
-    # Agents that speak at a reading pace, so the trial is still under way when the room reloads.
-    with daphne(tmp_path / "daphne.log", DJANGO_DEBUG="true", LEGALSIM_SCRIPTED_TOKENS_PER_S="30") as port:
+    with daphne(tmp_path / "daphne.log", DJANGO_DEBUG="true") as port:
         playwright, browser = chromium_start()
         try:
             page = page_logged_in(browser, f"http://127.0.0.1:{port}", "hana", "a-demo-password-1")
@@ -347,7 +354,7 @@ def test_the_room_tells_a_person_whose_seat_was_handed_back_and_offers_the_seats
             )
             urllib.request.urlopen(handed_back, timeout=10).read()
             page.wait_for_selector("#connection:has-text('You no longer hold a seat in this trial.')")
-            page.wait_for_selector("text=You have no seat in this trial yet.")
+            assert page.goto(f"http://127.0.0.1:{port}/trials/{trial.pk}/").status == 404
         finally:
             browser.close()
             playwright.stop()

@@ -13,6 +13,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from classroom.services import course_create
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
 from tests.servers import REDIS_SERVER, daphne, free_port, redis_start, session_key_for
@@ -89,7 +90,12 @@ def test_two_processes_drive_a_trial_once_hear_each_others_objections_and_surviv
     lease, and the student plays it to the end, nobody reconnecting."""
     cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
     student, teacher = person("dana", Role.STUDENT), person("teacher", Role.INSTRUCTOR)
-    trial = prepared_trial(case=Case.objects.get(pk=CASE), humans={"defendant_lawyer": student}, stages=["FIT"])
+    trial = prepared_trial(
+        case=Case.objects.get(pk=CASE),
+        humans={"defendant_lawyer": student},
+        stages=["FIT"],
+        course=course_create(slug="room", title="Room", instructor=teacher),
+    )
     keys = {"dana": session_key_for(student), "teacher": session_key_for(teacher)}
     redis_port, processes = free_port(), []
     redis = redis_start(redis_port)

@@ -5,7 +5,9 @@ nobody acts in the trial until it has."""
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
 
+from classroom.services import course_create
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
 from tests.users import person
@@ -25,7 +27,10 @@ def hearing(openai_settings):
     openai_settings.LEGALSIM_AGENT_BACKEND = "openai"
     cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
     student = person("paula", Role.STUDENT)
-    trial = trial_create(case=Case.objects.get(pk=CASE), humans={"plaintiff_lawyer": student}, stages=["FIT"])
+    course = course_create(slug="civil-procedure", title="Civil procedure", instructor=person("ines", Role.INSTRUCTOR))
+    trial = trial_create(
+        case=Case.objects.get(pk=CASE), humans={"plaintiff_lawyer": student}, stages=["FIT"], course=course
+    )
     return trial, student
 
 
@@ -62,7 +67,7 @@ def test_a_second_delivery_of_the_task_plays_nothing_twice(hearing, llm_server):
 
 def test_nobody_speaks_steers_or_pauses_while_agents_play_the_earlier_stages(hearing):
     trial, student = hearing
-    instructor = person("ines", Role.INSTRUCTOR)
+    instructor = User.objects.get(username="ines")
     attempts = [
         lambda: human_say(trial_id=trial.pk, user=student, text="Your honour, I begin."),
         lambda: judge_control(trial_id=trial.pk, user=instructor, action="advance"),
@@ -87,7 +92,7 @@ def test_a_model_that_keeps_failing_pauses_the_preparation_and_resuming_finishes
     assert failed.attempts == 3 and failed.error, "the failed call is on record with its attempts"
 
     with django_capture_on_commit_callbacks(execute=True):
-        trial_pause_set(trial_id=trial.pk, user=person("ines", Role.INSTRUCTOR), paused=False)
+        trial_pause_set(trial_id=trial.pk, user=User.objects.get(username="ines"), paused=False)
     resumed = Trial.objects.get(pk=trial.pk)
     assert resumed.status == Trial.Status.RUNNING and resumed.first_stage == ""
     assert resumed.engine_state.stage_history == ["LC", "CD"]

@@ -16,6 +16,8 @@ from django.db import connections
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from classroom.models import Course
+from classroom.services import course_create
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
 from tests.trials.prepared import prepared_trial
@@ -79,7 +81,10 @@ script = st.lists(st.tuples(st.sampled_from([*PEOPLE, "instructor"]), message), 
 @database_sync_to_async
 def trial_for_people() -> Trial:
     users = {seat: person(name, Role.STUDENT) for seat, name in PEOPLE.items()}
-    return prepared_trial(case=Case.objects.get(pk=CASE), humans=users, stages=["FIT"])
+    course = Course.objects.filter(slug="room").first() or course_create(
+        slug="room", title="Room", instructor=person("teacher", Role.INSTRUCTOR)
+    )
+    return prepared_trial(case=Case.objects.get(pk=CASE), humans=users, stages=["FIT"], course=course)
 
 
 async def socket_of(trial_id: int, username: str, role: Role) -> WebsocketCommunicator:

@@ -1,11 +1,13 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from classroom.services import course_create
 from legalsim.roles import Role
 from tests.cases import case_stored
 from tests.conftest import DEMO_CASES
@@ -70,7 +72,14 @@ def test_the_room_shows_my_seat_only_what_it_may_see(client, student):
     assert not hidden
 
 
-def test_a_second_student_takes_the_opposing_seat_by_link(client, student, django_user_model):
+def invite(client, trial: Trial, seat: str, username: str) -> str:
+    """The invitation link the room makes for ``username`` (as the signed-in participant)."""
+    page = client.post(reverse("trials:trial_invite", args=[trial.pk]), {"seat": seat, "username": username})
+    assert page.status_code == 200, page.content
+    return re.search(r"<code>http://testserver(\S+)</code>", page.content.decode()).group(1)
+
+
+def test_a_second_student_takes_the_opposing_seat_only_by_a_named_invitation(client, student, django_user_model):
     cases_import(paths=[DEMO_CASES / "en-civil-commercial-lease.json"])
     client.post(
         reverse("trials:trial_play", args=["en-civil-commercial-lease"]),
@@ -78,15 +87,39 @@ def test_a_second_student_takes_the_opposing_seat_by_link(client, student, djang
     )
     trial = Trial.objects.get()
     bob = person("bob", Role.STUDENT)
+    link = invite(client, trial, "defendant_lawyer", "bob")
     client.force_login(bob)
-    lobby = client.get(reverse("trials:trial_room", args=[trial.pk])).content.decode()
-    assert "You have no seat in this trial yet" in lobby and 'id="transcript"' not in lobby
-    client.post(reverse("trials:trial_join", args=[trial.pk]), {"seat": "defendant_lawyer"})
+    assert client.get(reverse("trials:trial_room", args=[trial.pk])).status_code == 404, "the trial is private"
+    uninvited = client.post(reverse("trials:trial_join", args=[trial.pk]), {"seat": "defendant_lawyer"})
+    assert uninvited.status_code == 404
+    lobby = client.get(link).content.decode()
+    assert "student invited you to play <strong>defendant_lawyer</strong>" in lobby and 'id="transcript"' not in lobby
+    client.force_login(person("carl", Role.STUDENT))
+    assert client.get(link).status_code == client.post(link).status_code == 404, "the link is bob's only"
+    client.force_login(bob)
+    assert client.post(link).status_code == 302
     trial.refresh_from_db()
     assert trial.seats.get(seat="defendant_lawyer").user == bob
     assert trial.engine_state.human_seats == {"plaintiff_lawyer": "student", "defendant_lawyer": "bob"}
     taken = client.post(reverse("trials:trial_join", args=[trial.pk]), {"seat": "plaintiff_lawyer"})
-    assert taken.status_code == 400 and b"already held" in taken.content
+    assert taken.status_code == 400 and b"invitation" in taken.content
+    assert client.get(reverse("trials:trial_room", args=[trial.pk])).status_code == 200
+
+
+def test_an_invitation_is_only_to_a_free_seat_of_a_trial_one_sits_in(client, student):
+    cases_import(paths=[DEMO_CASES / "en-civil-commercial-lease.json"])
+    client.post(
+        reverse("trials:trial_play", args=["en-civil-commercial-lease"]),
+        {"seats": ["plaintiff_lawyer"], "stage": "FIT"},
+    )
+    trial = Trial.objects.get()
+    person("bob", Role.STUDENT)
+    url = reverse("trials:trial_invite", args=[trial.pk])
+    held = client.post(url, {"seat": "plaintiff_lawyer", "username": "bob"})
+    assert held.status_code == 400 and b"held by a person" in held.content
+    assert client.post(url, {"seat": "defendant_lawyer", "username": "ghost"}).status_code == 400
+    client.force_login(person("carl", Role.STUDENT))
+    assert client.post(url, {"seat": "defendant_lawyer", "username": "carl"}).status_code == 404
 
 
 def test_case_text_in_the_room_is_escaped(client, student):
@@ -99,7 +132,7 @@ def test_case_text_in_the_room_is_escaped(client, student):
     assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
 
 
-def test_an_instructor_takes_over_any_seat_and_hands_it_back(client, student, django_user_model):
+def test_the_course_instructor_takes_over_any_seat_and_hands_it_back(client, student, django_user_model):
     cases_import(paths=[DEMO_CASES / "en-civil-commercial-lease.json"])
     client.post(
         reverse("trials:trial_play", args=["en-civil-commercial-lease"]),
@@ -108,6 +141,9 @@ def test_an_instructor_takes_over_any_seat_and_hands_it_back(client, student, dj
     trial = Trial.objects.get()
     teacher = person("teacher", Role.INSTRUCTOR)
     client.force_login(teacher)
+    refused = client.post(reverse("trials:trial_join", args=[trial.pk]), {"seat": "judge"})
+    assert refused.status_code == 404, "an instructor of no course of this trial does not see it"
+    Trial.objects.filter(pk=trial.pk).update(course=course_create(slug="c", title="C", instructor=teacher))
     for seat in ("judge", "plaintiff_lawyer"):
         client.post(reverse("trials:trial_join", args=[trial.pk]), {"seat": seat})
     trial.refresh_from_db()
@@ -127,8 +163,9 @@ def test_the_printable_transcript_is_for_participants_and_staff(client, student,
     page = client.get(reverse("trials:trial_transcript", args=[trial.pk])).content.decode()
     assert "@media print" in page and "民事起诉状" in page, "the seat's own earlier documents are in its record"
     opponent = person("opponent", Role.STUDENT)
+    link = invite(client, trial, "defendant_lawyer", "opponent")
     client.force_login(opponent)
-    client.post(reverse("trials:trial_join", args=[trial.pk]), {"seat": "defendant_lawyer"})
+    client.post(link)
     theirs = client.get(reverse("trials:trial_transcript", args=[trial.pk])).content.decode()
     assert "民事起诉状" not in theirs and "法律咨询记录" not in theirs, "the other side's LC and drafting stay hidden"
     client.force_login(person("stranger", Role.STUDENT))
@@ -141,8 +178,10 @@ def test_a_seat_the_lobby_does_not_offer_cannot_be_taken(client, student):
     cases_import(paths=[DEMO_CASES / "en-criminal-telecom-fraud.json"])
     case = Case.objects.get(pk="en-criminal-telecom-fraud")
     trial = trial_create(case=case, humans={"attorney": person("other", Role.STUDENT)})
+    client.force_login(person("teacher", Role.INSTRUCTOR))
+    Trial.objects.filter(pk=trial.pk).update(created_by=person("teacher"))
     response = client.post(reverse("trials:trial_join", args=[trial.pk]), {"seat": "stenographer"})
-    assert response.status_code == 400
+    assert response.status_code == 400, "not even the trial's overseer takes it"
     assert trial.seats.get(seat="stenographer").user is None
     assert "stenographer" not in trial.engine_state.human_seats
 

@@ -1,0 +1,98 @@
+"""Courses, who is in them, the cases assigned to them and each student's attempts.
+
+The dependency runs one way: classroom knows trials (an attempt is a trial, an assignment
+names a case); trials knows a course only as the string reference of ``Trial.course``, which
+the one access rule (``trials.access``) reads through the ORM.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+INVITE_CODE_LENGTH = 8
+INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+"""No 0/O or 1/I/L: a code read aloud or copied from a slide is typed right."""
+
+
+def invite_code_new() -> str:
+    return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_CODE_LENGTH))
+
+
+class Course(models.Model):
+    class Language(models.TextChoices):
+        ZH = "zh", "中文"
+        EN = "en", "English"
+
+    slug = models.SlugField(max_length=60, unique=True)
+    title = models.CharField(max_length=200)
+    term = models.CharField(max_length=60, blank=True)
+    language = models.CharField(max_length=2, choices=Language.choices, default=Language.EN)
+    instructors = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="courses_taught")
+    invite_code = models.CharField(max_length=16, unique=True, default=invite_code_new)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "slug"]
+
+    def __str__(self) -> str:
+        return f"{self.slug}: {self.title}"
+
+
+class Enrolment(models.Model):
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="enrolments")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="enrolments")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["course", "id"]
+        constraints = [models.UniqueConstraint(fields=["course", "user"], name="one_enrolment_per_course_and_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.course.slug}"
+
+
+class Assignment(models.Model):
+    """A case handed to a course: the seats students play, the stages (empty: the whole
+    procedure; earlier stages are simulated first), when it opens and is due, how many
+    attempts a student has, solo or paired."""
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="assignments")
+    case = models.ForeignKey("trials.Case", on_delete=models.PROTECT, related_name="course_assignments")
+    title = models.CharField(max_length=300)
+    seats = models.JSONField(help_text="the seat ids students play")
+    stages = models.JSONField(default=list, blank=True, help_text="stage ids; empty: the whole procedure")
+    backend = models.CharField(max_length=16, blank=True, help_text="the agents' backend; blank: the server's default")
+    opens_at = models.DateTimeField()
+    due_at = models.DateTimeField(null=True, blank=True)
+    attempts_allowed = models.PositiveSmallIntegerField(default=1)
+    paired = models.BooleanField(default=False, help_text="two students as opposing counsel")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["course", "opens_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.course.slug}: {self.title}"
+
+
+class Attempt(models.Model):
+    """One try of a student at an assignment: the trial they play it in."""
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="attempts")
+    student = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="attempts")
+    trial = models.ForeignKey("trials.Trial", on_delete=models.CASCADE, related_name="attempts")
+    number = models.PositiveSmallIntegerField()
+    started_at = models.DateTimeField(auto_now_add=True)
+    submitted_at = models.DateTimeField(null=True, blank=True, help_text="when the trial finished")
+
+    class Meta:
+        ordering = ["assignment", "student", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["assignment", "student", "number"], name="attempt_numbers_per_student")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student} #{self.number} at {self.assignment}"

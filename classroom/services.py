@@ -1,0 +1,323 @@
+"""Writes of the classroom: courses, enrolments, rosters, assignments and attempts.
+
+Every write is atomic: a roster file with a bad row stores nothing, an assignment with a bad
+seat is not created. Problems are ``ClassroomError`` (one message) or, for a roster file,
+``legalsim.json_input.Problem`` lines (``FILE:LINE: field: message``).
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.tokens import default_token_generator
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email, validate_slug
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+
+from classroom.models import Assignment, Attempt, Course, Enrolment, invite_code_new
+from legalsim.json_input import Problem, UnreadableFile, file_text
+from legalsim.roles import Ability, Role, can, role_grant
+from legalsim.spreadsheet import cell_unescape
+from trials.live import trial_create
+from trials.models import Case, Trial
+from trials.procedures import procedure_for
+from trials.procedures.seats import PLAYABLE_SEATS, seat_info
+
+ROSTER_KEYS = ("username", "email", "full_name")
+BACKENDS = ("", "scripted", "openai")
+
+
+class ClassroomError(Exception):
+    """A refused write; the message says what to change."""
+
+
+@dataclass
+class RosterReport:
+    """What a roster upload did: who was enrolled, the accounts it created with their
+    set-password links, and (when refused) every bad row; nothing is stored when refused."""
+
+    enrolled: list[str] = field(default_factory=list)
+    already: list[str] = field(default_factory=list)
+    created: list[tuple[str, str]] = field(default_factory=list)
+    """(username, set-password path) of each new account."""
+    problems: list[Problem] = field(default_factory=list)
+
+
+def _users_by_name(usernames: list[str]) -> dict[str, AbstractBaseUser]:
+    return {user.get_username(): user for user in get_user_model().objects.filter(username__in=usernames)}
+
+
+def course_create(
+    *, slug: str, title: str, instructor: AbstractBaseUser, term: str = "", language: str = "en"
+) -> Course:
+    """A course taught by ``instructor`` (who is given the instructor role if they lack it)."""
+    try:
+        validate_slug(slug)
+    except ValidationError:
+        raise ClassroomError(f"slug {slug!r}: use letters, digits, hyphens and underscores only") from None
+    if not title.strip():
+        raise ClassroomError("title: a course needs a title")
+    if language not in Course.Language.values:
+        raise ClassroomError(f"language {language!r}: one of {', '.join(Course.Language.values)}")
+    with transaction.atomic():
+        if Course.objects.filter(slug=slug).exists():
+            raise ClassroomError(f"slug {slug!r}: a course with this slug exists already")
+        course = Course.objects.create(slug=slug, title=title.strip(), term=term.strip(), language=language)
+        course.instructors.add(instructor)
+        if not can(instructor, Ability.TEACH):
+            role_grant(instructor, Role.INSTRUCTOR)
+    return course
+
+
+def instructor_add(*, course: Course, username: str) -> AbstractBaseUser:
+    """A co-instructor: an existing user who may teach."""
+    user = _users_by_name([username]).get(username)
+    if user is None:
+        raise ClassroomError(f"no user {username!r}")
+    if not can(user, Ability.TEACH):
+        raise ClassroomError(f"{username} is not an instructor; an admin gives the role first")
+    course.instructors.add(user)
+    return user
+
+
+def _enrol(course: Course, user: AbstractBaseUser) -> bool:
+    """Enrol ``user`` (a student from now on); False when they already were."""
+    _, created = Enrolment.objects.get_or_create(course=course, user=user)
+    if not can(user, Ability.PLAY):
+        role_grant(user, Role.STUDENT)
+    return created
+
+
+def course_enrol(*, course: Course, usernames: list[str]) -> tuple[list[str], list[str]]:
+    """Enrol existing users by username: (newly enrolled, already enrolled). Any unknown
+    username refuses the whole list."""
+    names = list(dict.fromkeys(name.strip() for name in usernames if name.strip()))
+    if not names:
+        raise ClassroomError("name at least one username")
+    users = _users_by_name(names)
+    unknown = [name for name in names if name not in users]
+    if unknown:
+        raise ClassroomError(f"no such user(s): {', '.join(unknown)}; nobody was enrolled")
+    enrolled, already = [], []
+    with transaction.atomic():
+        for name in names:
+            (enrolled if _enrol(course, users[name]) else already).append(name)
+    return enrolled, already
+
+
+def set_password_path(user: AbstractBaseUser) -> str:
+    """The path of Django's set-password page for ``user`` (a password-reset token: valid
+    for ``PASSWORD_RESET_TIMEOUT``, used up once the password is set)."""
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    return reverse("password_reset_confirm", args=[uid, default_token_generator.make_token(user)])
+
+
+def _roster_rows(path: Path, label: str) -> tuple[list[tuple[int, dict[str, str]]], list[Problem]]:
+    try:
+        text = file_text(path)
+    except UnreadableFile as error:
+        return [], [Problem(label, error.problem.line, error.problem.field, error.problem.message)]
+    lines = (text if "\n" in text else text.replace("\r", "\n")).split("\n")
+    reader = csv.DictReader([line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else []))
+    rows: list[tuple[int, dict[str, str]]] = []
+    try:
+        header = [name.strip() for name in reader.fieldnames or []]
+        missing = [key for key in ROSTER_KEYS if key not in header]
+        if missing:
+            return [], [Problem(label, 1, "header", f"missing column(s): {', '.join(missing)}")]
+        reader.fieldnames = header
+        for row in reader:
+            rows.append((reader.line_num, {key: str(cell_unescape(row.get(key) or "")).strip() for key in ROSTER_KEYS}))
+    except csv.Error as error:
+        line = max(reader.reader.line_num, 1)
+        return [], [Problem(label, line, "csv", f"cannot be read as CSV: {error}")]
+    return rows, []
+
+
+def roster_import(*, course: Course, path: Path, label: str | None = None) -> RosterReport:
+    """Enrol every row of a roster CSV (``username,email,full_name``). A username nobody has
+    yet gets an account with no usable password and a set-password link. Refused whole when
+    any row is bad: every bad row is reported as ``FILE:LINE: field: message``."""
+    label = label or str(path)
+    report = RosterReport()
+    rows, report.problems = _roster_rows(path, label)
+    if report.problems:
+        return report
+    if not rows:
+        report.problems.append(Problem(label, 1, "file", "has no rows under its header"))
+        return report
+    User = get_user_model()
+    existing = _users_by_name([row["username"] for _, row in rows])
+    seen: dict[str, int] = {}
+    for line, row in rows:
+        name, email = row["username"], row["email"]
+        problems = []
+        if not name:
+            problems.append(("username", "is empty"))
+        else:
+            try:
+                User.username_validator(name)
+            except ValidationError:
+                problems.append(("username", f"{name!r}: letters, digits and @ . + - _ only"))
+            if len(name) > User._meta.get_field("username").max_length:
+                problems.append(("username", "is too long"))
+            if name in seen:
+                problems.append(("username", f"{name!r} is on line {seen[name]} already"))
+            seen.setdefault(name, line)
+        if email:
+            try:
+                validate_email(email)
+            except ValidationError:
+                problems.append(("email", f"{email!r} is not an email address"))
+        elif name and name not in existing:
+            problems.append(("email", "a new account needs an email address"))
+        if len(row["full_name"]) > 300:
+            problems.append(("full_name", "is longer than 300 characters"))
+        report.problems += [Problem(label, line, where, message) for where, message in problems]
+    if report.problems:
+        return report
+    with transaction.atomic():
+        for _, row in rows:
+            user = existing.get(row["username"])
+            if user is None:
+                first, _, last = (
+                    row["full_name"].rpartition(" ") if " " in row["full_name"] else (row["full_name"], "", "")
+                )
+                user = User(username=row["username"], email=row["email"], first_name=first[:150], last_name=last[:150])
+                user.set_unusable_password()
+                user.save()
+                report.created.append((user.get_username(), set_password_path(user)))
+            (report.enrolled if _enrol(course, user) else report.already).append(user.get_username())
+    return report
+
+
+def course_join(*, code: str, user: AbstractBaseUser) -> Course:
+    """A student enrols themselves with the course's invite code."""
+    course = Course.objects.filter(invite_code=code.strip().upper()).first()
+    if course is None or not code.strip():
+        raise ClassroomError("no course has this invite code; check it with your instructor")
+    if course.instructors.filter(pk=user.pk).exists():
+        raise ClassroomError("you teach this course")
+    _enrol(course, user)
+    return course
+
+
+def invite_code_regenerate(*, course: Course) -> str:
+    """A new invite code; the old one stops working."""
+    for _ in range(5):
+        course.invite_code = invite_code_new()
+        try:
+            with transaction.atomic():
+                course.save(update_fields=["invite_code"])
+            return course.invite_code
+        except IntegrityError:
+            continue
+    raise ClassroomError("could not find an unused invite code; try again")
+
+
+def _check_stages(case: Case, stages: list[str]) -> list[str]:
+    order = procedure_for(case.procedure).stage_ids
+    unknown = [stage for stage in stages if stage not in order]
+    if unknown:
+        raise ClassroomError(f"stages: unknown {', '.join(unknown)}; the {case.procedure} stages: {', '.join(order)}")
+    if len(set(stages)) != len(stages) or stages != sorted(stages, key=order.index):
+        raise ClassroomError(f"stages: name each once, in the procedure's order ({', '.join(order)})")
+    return stages
+
+
+def assignment_create(
+    *,
+    course: Course,
+    case: Case,
+    seats: list[str],
+    stages: list[str] | None = None,
+    opens_at: datetime | None = None,
+    due_at: datetime | None = None,
+    attempts: int = 1,
+    paired: bool = False,
+    backend: str = "",
+    title: str = "",
+) -> Assignment:
+    """Hand ``case`` to the course. Solo: the student plays every seat in ``seats``. Paired:
+    two seats on opposite sides, one student each."""
+    playable = PLAYABLE_SEATS[case.procedure]
+    seats = list(dict.fromkeys(seat.strip() for seat in seats if seat.strip()))
+    if not seats:
+        raise ClassroomError("seats: name the seat(s) students play")
+    unknown = [seat for seat in seats if seat not in playable]
+    if unknown:
+        raise ClassroomError(
+            f"seats: {', '.join(unknown)} cannot be played in a {case.procedure} case; seats: {', '.join(playable)}"
+        )
+    if paired and (len(seats) != 2 or len({seat_info(case.procedure, seat).side for seat in seats}) != 2):
+        raise ClassroomError("seats: a paired assignment names two seats on opposite sides, one per student")
+    stages = _check_stages(case, [stage.strip() for stage in stages or [] if stage.strip()])
+    if attempts < 1:
+        raise ClassroomError("attempts: at least 1")
+    if backend not in BACKENDS:
+        raise ClassroomError(f"backend {backend!r}: one of scripted, openai (or blank: the server's default)")
+    opens_at = opens_at or timezone.now()
+    for name, moment in (("opens", opens_at), ("due", due_at)):
+        if moment is not None and timezone.is_naive(moment):
+            raise ClassroomError(f"{name}: give a time zone (e.g. 2025-06-01T23:59+08:00)")
+    if due_at is not None and due_at <= opens_at:
+        raise ClassroomError("due: the due date comes after the assignment opens")
+    return Assignment.objects.create(
+        course=course,
+        case=case,
+        title=title.strip() or case.title,
+        seats=seats,
+        stages=stages,
+        backend=backend,
+        opens_at=opens_at,
+        due_at=due_at,
+        attempts_allowed=attempts,
+        paired=paired,
+    )
+
+
+def assignment_start(*, assignment: Assignment, student: AbstractBaseUser, now: datetime | None = None) -> Attempt:
+    """The student's attempt in progress, or a new one: a trial in which they hold the
+    assignment's seats (every other seat an agent, earlier stages simulated). Refused before
+    the assignment opens, to someone not enrolled, and beyond the attempts allowed."""
+    now = now or timezone.now()
+    if assignment.paired:
+        raise ClassroomError("paired assignments are not playable yet: the lobby is still to come")
+    with transaction.atomic():
+        enrolment = Enrolment.objects.select_for_update().filter(course_id=assignment.course_id, user=student).first()
+        if enrolment is None:
+            raise ClassroomError("you are not enrolled in this course")
+        if now < assignment.opens_at:
+            raise ClassroomError(f"this assignment opens at {assignment.opens_at:%Y-%m-%d %H:%M %Z}")
+        attempts = list(
+            Attempt.objects.filter(assignment=assignment, student=student).select_related("trial").order_by("number")
+        )
+        current = next((attempt for attempt in attempts if attempt.submitted_at is None), None)
+        if current is not None and current.trial.status != Trial.Status.FINISHED:
+            return current
+        if len(attempts) >= assignment.attempts_allowed:
+            raise ClassroomError(f"you have used the {assignment.attempts_allowed} attempt(s) allowed")
+        trial = trial_create(
+            case=assignment.case,
+            humans=dict.fromkeys(assignment.seats, student),
+            stages=list(assignment.stages) or None,
+            created_by=student,
+            course=assignment.course,
+        )
+        return Attempt.objects.create(assignment=assignment, student=student, trial=trial, number=len(attempts) + 1)
+
+
+def attempts_submit(*, trial: Trial) -> int:
+    """A finished trial submits the attempts played in it (the ``trial_finished`` receiver)."""
+    return Attempt.objects.filter(trial=trial, submitted_at__isnull=True).update(
+        submitted_at=trial.finished_at or timezone.now()
+    )

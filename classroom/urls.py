@@ -1,0 +1,17 @@
+from django.urls import path
+
+from classroom import views
+
+app_name = "classroom"
+urlpatterns = [
+    path("teaching/courses/", views.courses, name="courses"),
+    path("teaching/courses/<slug:slug>/", views.course_page, name="course"),
+    path("teaching/courses/<slug:slug>/enrol/", views.course_enrol_view, name="course_enrol"),
+    path("teaching/courses/<slug:slug>/roster/", views.course_roster_upload, name="course_roster"),
+    path("teaching/courses/<slug:slug>/invite-code/", views.course_invite_code, name="course_invite_code"),
+    path("teaching/courses/<slug:slug>/instructors/", views.course_instructor_add, name="course_instructor_add"),
+    path("teaching/courses/<slug:slug>/assignments/", views.assignment_create_view, name="assignment_create"),
+    path("courses/", views.my_courses, name="my_courses"),
+    path("assignments/", views.my_assignments, name="my_assignments"),
+    path("assignments/<int:assignment_id>/start/", views.assignment_start_view, name="assignment_start"),
+]

@@ -1,0 +1,246 @@
+"""The classroom's pages: thin views over ``classroom.services`` and ``classroom.selectors``.
+
+Instructors (``teach``) reach only the courses they teach (admins every course): another
+course is a 404. Students (``play``) see the courses they are enrolled in and their
+assignments.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from datetime import datetime
+from pathlib import Path
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from classroom.models import Assignment, Course
+from classroom.selectors import (
+    assignment_progress,
+    assignments_of_student,
+    course_roster,
+    course_taught_by,
+    courses_enrolled,
+    courses_taught,
+)
+from classroom.services import (
+    ClassroomError,
+    RosterReport,
+    assignment_create,
+    assignment_start,
+    course_create,
+    course_enrol,
+    course_join,
+    instructor_add,
+    invite_code_regenerate,
+    roster_import,
+)
+from legalsim.roles import Ability, ability_required
+from trials.models import Case
+from trials.procedures import procedure_for
+from trials.procedures.seats import PLAYABLE_SEATS
+from trials.services import BackendUnavailable
+
+
+def _taught(request: HttpRequest, slug: str) -> Course:
+    course = course_taught_by(slug=slug, user=request.user)
+    if course is None:
+        raise Http404("no such course")
+    return course
+
+
+@ability_required(Ability.TEACH)
+def courses(request: HttpRequest) -> HttpResponse:
+    """The courses one teaches, and the form to create one."""
+    error = ""
+    if request.method == "POST":
+        try:
+            course = course_create(
+                slug=request.POST.get("slug", "").strip(),
+                title=request.POST.get("title", ""),
+                term=request.POST.get("term", ""),
+                language=request.POST.get("language", "en"),
+                instructor=request.user,
+            )
+        except ClassroomError as problem:
+            error = str(problem)
+        else:
+            return redirect("classroom:course", slug=course.slug)
+    return render(
+        request,
+        "classroom/courses.html",
+        {
+            "courses": courses_taught(user=request.user),
+            "languages": Course.Language.choices,
+            "error": error,
+            "form": request.POST,
+        },
+        status=400 if error else 200,
+    )
+
+
+def _course_page(
+    request: HttpRequest,
+    course: Course,
+    *,
+    message: str = "",
+    error: str = "",
+    roster: RosterReport | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    assignments = list(course.assignments.select_related("case").order_by("opens_at", "id"))
+    context = {
+        "course": course,
+        "roster": course_roster(course=course),
+        "instructors": course.instructors.order_by("username"),
+        "assignments": [(assignment, assignment_progress(assignment=assignment)) for assignment in assignments],
+        "cases": Case.objects.order_by("procedure", "title").only("id", "title", "procedure"),
+        "seats": sorted({seat for seats in PLAYABLE_SEATS.values() for seat in seats}),
+        "stages": {name: procedure_for(name).stage_ids for name in PLAYABLE_SEATS},
+        "message": message,
+        "error": error,
+        "report": roster,
+        "links": [(name, request.build_absolute_uri(path)) for name, path in (roster.created if roster else [])],
+    }
+    return render(request, "classroom/course.html", context, status=status)
+
+
+@ability_required(Ability.TEACH)
+def course_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """A course: roster, enrolment by usernames or roster file, invite code, co-instructors,
+    assignments with each student's status, and the form to assign a case."""
+    return _course_page(request, _taught(request, slug))
+
+
+@ability_required(Ability.TEACH)
+@require_POST
+def course_enrol_view(request: HttpRequest, slug: str) -> HttpResponse:
+    course = _taught(request, slug)
+    try:
+        enrolled, already = course_enrol(course=course, usernames=request.POST.get("usernames", "").split())
+    except ClassroomError as problem:
+        return _course_page(request, course, error=str(problem), status=400)
+    message = f"Enrolled {len(enrolled)}" + (f"; {len(already)} already enrolled" if already else "") + "."
+    return _course_page(request, course, message=message)
+
+
+@ability_required(Ability.TEACH)
+@require_POST
+def course_roster_upload(request: HttpRequest, slug: str) -> HttpResponse:
+    """A roster CSV (username,email,full_name): all rows enrolled, or none and every bad row
+    shown; new accounts' set-password links are shown once, to hand to the students."""
+    course = _taught(request, slug)
+    upload = request.FILES.get("roster")
+    if upload is None:
+        return _course_page(request, course, error="Choose a roster file (CSV: username,email,full_name).", status=400)
+    name = Path(upload.name or "roster.csv").name
+    with tempfile.TemporaryDirectory(prefix="legalsim-roster-") as scratch:
+        path = Path(scratch) / "roster.csv"
+        with path.open("wb") as saved:
+            for chunk in upload.chunks():
+                saved.write(chunk)
+        report = roster_import(course=course, path=path, label=name)
+    if report.problems:
+        return _course_page(request, course, roster=report, error="Nobody was enrolled: fix these rows.", status=400)
+    message = f"Enrolled {len(report.enrolled)} from {name}; {len(report.created)} new account(s)."
+    return _course_page(request, course, roster=report, message=message)
+
+
+@ability_required(Ability.TEACH)
+@require_POST
+def course_invite_code(request: HttpRequest, slug: str) -> HttpResponse:
+    course = _taught(request, slug)
+    invite_code_regenerate(course=course)
+    return _course_page(request, course, message="A new invite code; the old one no longer works.")
+
+
+@ability_required(Ability.TEACH)
+@require_POST
+def course_instructor_add(request: HttpRequest, slug: str) -> HttpResponse:
+    course = _taught(request, slug)
+    try:
+        user = instructor_add(course=course, username=request.POST.get("username", "").strip())
+    except ClassroomError as problem:
+        return _course_page(request, course, error=str(problem), status=400)
+    return _course_page(request, course, message=f"{user.get_username()} teaches this course too.")
+
+
+def _moment(text: str) -> datetime | None:
+    """A date and time from the form (``datetime-local``: in the server's time zone)."""
+    if not text.strip():
+        return None
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise ClassroomError(f"{text!r} is not a date and time") from None
+    return timezone.make_aware(moment) if timezone.is_naive(moment) else moment
+
+
+@ability_required(Ability.TEACH)
+@require_POST
+def assignment_create_view(request: HttpRequest, slug: str) -> HttpResponse:
+    course = _taught(request, slug)
+    post = request.POST
+    try:
+        case = Case.objects.filter(pk=post.get("case", "")).first()
+        if case is None:
+            raise ClassroomError("case: choose a case of the library")
+        try:
+            attempts = int(post.get("attempts") or 1)
+        except ValueError:
+            raise ClassroomError("attempts: a whole number") from None
+        assignment = assignment_create(
+            course=course,
+            case=case,
+            seats=post.getlist("seats"),
+            stages=[stage for stage in post.get("stages", "").replace(",", " ").split() if stage != "all"],
+            opens_at=_moment(post.get("opens_at", "")),
+            due_at=_moment(post.get("due_at", "")),
+            attempts=attempts,
+            paired=post.get("paired") == "on",
+            title=post.get("title", ""),
+        )
+    except ClassroomError as problem:
+        return _course_page(request, course, error=str(problem), status=400)
+    return _course_page(request, course, message=f"Assigned {assignment.title}.")
+
+
+@ability_required(Ability.PLAY)
+def my_courses(request: HttpRequest) -> HttpResponse:
+    """The courses one is enrolled in, and the form to join one with its invite code."""
+    error = ""
+    if request.method == "POST":
+        try:
+            course = course_join(code=request.POST.get("code", ""), user=request.user)
+        except ClassroomError as problem:
+            error = str(problem)
+        else:
+            return redirect(f"{request.path}?joined={course.slug}")
+    return render(
+        request,
+        "classroom/my_courses.html",
+        {"courses": courses_enrolled(user=request.user), "error": error, "joined": request.GET.get("joined", "")},
+        status=400 if error else 200,
+    )
+
+
+@ability_required(Ability.PLAY)
+def my_assignments(request: HttpRequest) -> HttpResponse:
+    return render(request, "classroom/my_assignments.html", {"rows": assignments_of_student(user=request.user)})
+
+
+@ability_required(Ability.PLAY)
+@require_POST
+def assignment_start_view(request: HttpRequest, assignment_id: int) -> HttpResponse:
+    """Start (or continue) one's attempt and go to its room; an assignment of a course one is
+    not enrolled in does not exist."""
+    assignment = get_object_or_404(
+        Assignment.objects.select_related("course", "case"), pk=assignment_id, course__enrolments__user=request.user
+    )
+    try:
+        attempt = assignment_start(assignment=assignment, student=request.user)
+    except (ClassroomError, ValueError, BackendUnavailable) as problem:
+        return HttpResponseBadRequest(str(problem))
+    return redirect("trials:trial_room", trial_id=attempt.trial_id)
