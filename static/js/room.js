@@ -108,12 +108,12 @@
       transcript.scrollTop = transcript.scrollHeight;
     },
     await: (frame) => { setAwaited(frame); banner.turn.textContent = `Waiting for ${frame.seat} (${frame.phase})`; },
-    stage: (frame) => { banner.stage.textContent = `${frame.stage}: ${frame.status}`; },
+    stage: (frame) => { banner.stage.textContent = `${frame.stage}: ${frame.status}`; caseFileRefresh(); },
     preparing: (frame) => {
       setAwaited(null);
       banner.stage.textContent = `Agents are playing ${frame.stage || "the earlier stages"} so that ${frame.first_stage} starts from a real case file`;
     },
-    artifact: (frame) => { banner.turn.textContent = `Document filed: ${frame.title}`; },
+    artifact: (frame) => { banner.turn.textContent = `Document filed: ${frame.title}`; caseFileRefresh(); },
     error: (frame) => {
       banner.link.textContent = `${frame.code}: ${frame.message}`;
       if (controlStatus) controlStatus.textContent = frame.message;
@@ -125,6 +125,17 @@
     },
     end: () => { ended = true; banner.stage.textContent = "The trial has ended"; setAwaited(null); },
   };
+
+  // The case-file panel shows what the seat may see at the stage being played: a new stage or
+  // a document filed changes that, so the panel is fetched again from the room page.
+  async function caseFileRefresh() {
+    const current = document.getElementById("case-file");
+    if (!current) return;
+    const response = await fetch(location.href, { credentials: "same-origin" });
+    if (!response.ok) return;
+    const fresh = new DOMParser().parseFromString(await response.text(), "text/html").getElementById("case-file");
+    if (fresh) current.replaceWith(fresh);
+  }
 
   function resume() {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "resume", after_seq: lastSeq() }));

@@ -101,6 +101,8 @@ class TrialRoomInTheBrowser(ChannelsLiveServerTestCase):
         assert "Judgment:" in transcript
         assert "Objection: Relevance" in transcript and "Sustained." in transcript
         assert "Your case file: plaintiff_lawyer" in self.page.content()
+        case_file = self.page.inner_text("#case-file")
+        assert "What your seat may see at FIT" in case_file, "the panel followed the trial into the hearing"
 
     def test_a_student_presides_and_pronounces(self) -> None:
         self.play("judge", "The defendant shall pay RMB 74,900")
