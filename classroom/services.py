@@ -312,6 +312,7 @@ def assignment_start(*, assignment: Assignment, student: AbstractBaseUser, now: 
             stages=list(assignment.stages) or None,
             created_by=student,
             course=assignment.course,
+            backend=assignment.backend,
         )
         return Attempt.objects.create(assignment=assignment, student=student, trial=trial, number=len(attempts) + 1)
 

@@ -52,8 +52,10 @@ def trial_create(
     target_side: str | None = None,
     created_by: AbstractBaseUser | None = None,
     course: Model | None = None,
+    backend: str = "",
 ) -> Trial:
-    """A trial whose ``humans`` seats are held by those users and every other seat by an agent.
+    """A trial whose ``humans`` seats are held by those users and every other seat by an agent
+    of ``backend`` (the server's ``LEGALSIM_AGENT_BACKEND`` when blank).
 
     With ``stages`` (e.g. FIT, SIT) starting after the procedure's first stage, the trial is
     ``preparing`` until a worker has played the stages before it with agents
@@ -68,7 +70,7 @@ def trial_create(
     if bad:
         raise ValueError(f"unknown stage(s) {', '.join(bad)}; stages: {', '.join(procedure.stage_ids)}")
     target_side = target_side or ("defendant" if case.procedure == "criminal" else "plaintiff")
-    backend = settings.LEGALSIM_AGENT_BACKEND
+    backend = backend or settings.LEGALSIM_AGENT_BACKEND
     agent_participants(case.procedure, backend, target_side=target_side)
     state = trial_start(case=case.seed, target_side=target_side, last_stage=chosen[-1] if stages else None)
     state.human_seats = {seat: user.get_username() for seat, user in humans.items()}

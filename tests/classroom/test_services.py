@@ -125,3 +125,12 @@ def test_a_student_sees_only_the_assignments_of_their_courses(course):
     course_enrol(course=other, usernames=["bob"])
     assert [r.assignment.course for r in assignments_of_student(user=person("ann"))] == [course]
     assert assignments_of_student(user=person("bob")) == []
+
+
+def test_the_assignments_agents_are_the_backend_the_instructor_chose(course, openai_settings, llm_server):
+    """The server's default is the scripted backend; an assignment set to LLM agents plays
+    the student against models (the loopback server here)."""
+    attempt = assignment_start(assignment=assign(course, backend="openai"), student=person("ann"))
+    assert attempt.trial.backend == "openai"
+    assert attempt.trial.seats.get(seat="judge").agent_model == "env-model"
+    assert assignment_start(assignment=assign(course), student=person("ann")).trial.backend == "scripted"
