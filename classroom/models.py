@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 INVITE_CODE_LENGTH = 8
@@ -19,6 +20,11 @@ INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 def invite_code_new() -> str:
     return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_CODE_LENGTH))
+
+
+class GradebookAttempt(models.TextChoices):
+    LATEST = "latest", "the latest attempt"
+    BEST = "best", "the best attempt (highest scorecard overall)"
 
 
 class Course(models.Model):
@@ -32,6 +38,12 @@ class Course(models.Model):
     language = models.CharField(max_length=2, choices=Language.choices, default=Language.EN)
     instructors = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="courses_taught")
     invite_code = models.CharField(max_length=16, unique=True, default=invite_code_new)
+    gradebook_attempt = models.CharField(
+        max_length=8,
+        choices=GradebookAttempt.choices,
+        default=GradebookAttempt.LATEST,
+        help_text="which attempt a gradebook cell shows: the latest, or the best scored",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -96,3 +108,32 @@ class Attempt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.student} #{self.number} at {self.assignment}"
+
+
+class Grade(models.Model):
+    """The instructor's grade (0-100, or none yet) and written feedback for one student on
+    one assignment: a cell of the gradebook."""
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="grades")
+    student = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="grades")
+    grade = models.DecimalField(
+        max_digits=5,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0), MaxValueValidator(100)],
+    )
+    feedback = models.TextField(blank=True)
+    graded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="grades_given"
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["assignment", "student"]
+        constraints = [
+            models.UniqueConstraint(fields=["assignment", "student"], name="one_grade_per_assignment_and_student")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student} on {self.assignment}: {self.grade}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass, field
 from datetime import datetime
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
@@ -23,7 +24,7 @@ from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from classroom.models import Assignment, Attempt, Course, Enrolment, invite_code_new
+from classroom.models import Assignment, Attempt, Course, Enrolment, Grade, GradebookAttempt, invite_code_new
 from legalsim.json_input import Problem, UnreadableFile, file_text
 from legalsim.roles import Ability, Role, can, role_grant
 from legalsim.spreadsheet import cell_unescape
@@ -321,3 +322,50 @@ def attempts_submit(*, trial: Trial) -> int:
     return Attempt.objects.filter(trial=trial, submitted_at__isnull=True).update(
         submitted_at=trial.finished_at or timezone.now()
     )
+
+
+FEEDBACK_MAX_CHARS = 20_000
+
+
+def gradebook_attempt_set(*, course: Course, choice: str) -> Course:
+    """Which attempt the course's gradebook shows: ``latest`` or ``best``."""
+    if choice not in GradebookAttempt.values:
+        raise ClassroomError(f"attempt {choice!r}: one of {', '.join(GradebookAttempt.values)}")
+    course.gradebook_attempt = choice
+    course.save(update_fields=["gradebook_attempt"])
+    return course
+
+
+def grade_parse(text: str) -> Decimal | None:
+    """A grade typed in a form: blank is no grade; otherwise a number from 0 to 100 with at
+    most two decimals."""
+    text = text.strip().replace(",", ".")
+    if not text:
+        return None
+    try:
+        grade = Decimal(text)
+    except InvalidOperation:
+        raise ClassroomError(f"grade {text!r}: a number from 0 to 100, or blank") from None
+    if not grade.is_finite() or not 0 <= grade <= 100:
+        raise ClassroomError(f"grade {text!r}: a number from 0 to 100, or blank")
+    if grade != grade.quantize(Decimal("0.01")):
+        raise ClassroomError(f"grade {text!r}: at most two decimals")
+    return grade
+
+
+def grade_save(
+    *, assignment: Assignment, student: AbstractBaseUser, grade: Decimal | None, feedback: str, by: AbstractBaseUser
+) -> Grade:
+    """The instructor's grade (0-100 or none) and written feedback for a student enrolled in
+    the assignment's course; saving again replaces both."""
+    if grade is not None and not 0 <= grade <= 100:
+        raise ClassroomError("grade: a number from 0 to 100, or blank")
+    feedback = feedback.strip()
+    if len(feedback) > FEEDBACK_MAX_CHARS:
+        raise ClassroomError(f"feedback: at most {FEEDBACK_MAX_CHARS} characters")
+    if not Enrolment.objects.filter(course_id=assignment.course_id, user=student).exists():
+        raise ClassroomError(f"{student.get_username()} is not enrolled in this course")
+    saved, _ = Grade.objects.update_or_create(
+        assignment=assignment, student=student, defaults={"grade": grade, "feedback": feedback, "graded_by": by}
+    )
+    return saved

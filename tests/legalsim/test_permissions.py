@@ -123,6 +123,11 @@ def course_slug(world: World) -> list[Any]:
     return [world.trial.course.slug]
 
 
+def grade_cell(world: World) -> list[Any]:
+    """The gradebook cell of the enrolled student on the course's assignment."""
+    return [world.trial.course.slug, world.assignment_of_course.pk, world.users["student"].pk]
+
+
 # POSTs carry data that is refused as a bad request or changes nothing another check reads.
 ROUTES: dict[str, Route] = {
     "login": Route(PUBLIC),
@@ -165,6 +170,16 @@ ROUTES: dict[str, Route] = {
     ),
     "classroom:assignment_create": Route(
         Ability.TEACH, args=course_slug, method="post", data={"case": "no-such-case"}, mine=TAUGHT
+    ),
+    "classroom:gradebook": Route(Ability.TEACH, args=course_slug, mine=TAUGHT),
+    "classroom:gradebook_attempt": Route(
+        Ability.TEACH, args=course_slug, method="post", data={"attempt": "no-such-choice"}, mine=TAUGHT
+    ),
+    "classroom:grade_save": Route(
+        Ability.TEACH, args=grade_cell, method="post", data={"grade": "not-a-number"}, mine=TAUGHT
+    ),
+    "classroom:gradebook_download": Route(
+        Ability.TEACH, args=lambda world: [world.trial.course.slug, "csv"], mine=TAUGHT
     ),
     "classroom:my_courses": Route(Ability.PLAY),
     "classroom:my_assignments": Route(Ability.PLAY),
