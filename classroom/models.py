@@ -137,3 +137,30 @@ class Grade(models.Model):
 
     def __str__(self) -> str:
         return f"{self.student} on {self.assignment}: {self.grade}"
+
+
+class TurnComment(models.Model):
+    """An instructor's comment on one turn of a trial (optionally on a quoted passage of it),
+    the student's one reply, and when the student read it (the "Feedback" notice)."""
+
+    trial = models.ForeignKey("trials.Trial", on_delete=models.CASCADE, related_name="turn_comments")
+    seq = models.PositiveIntegerField(help_text="the turn's seq in the trial")
+    excerpt = models.TextField(blank=True, help_text="the passage of the turn the comment is about, if any")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="turn_comments_written"
+    )
+    text = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    reply = models.TextField(blank=True)
+    replied_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="turn_replies"
+    )
+    replied_at = models.DateTimeField(null=True, blank=True)
+    read_at = models.DateTimeField(null=True, blank=True, help_text="when a student of the trial first saw it")
+
+    class Meta:
+        ordering = ["trial", "seq", "created_at", "id"]
+        indexes = [models.Index(fields=["trial", "seq"])]
+
+    def __str__(self) -> str:
+        return f"comment on turn {self.seq} of trial {self.trial_id}"

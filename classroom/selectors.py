@@ -11,8 +11,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, QuerySet
 from django.utils import timezone
 
-from classroom.models import Assignment, Attempt, Course, Enrolment, Grade, GradebookAttempt
+from classroom.models import Assignment, Attempt, Course, Enrolment, Grade, GradebookAttempt, TurnComment
 from legalsim.roles import Ability, can
+from trials.access import trial_overseer
 from trials.models import Trial, TrialScore
 from trials.scoring.capabilities import CAPABILITIES
 from trials.scoring.report import capability_cell
@@ -294,3 +295,42 @@ def gradebook_cell_of(
         choice=assignment.course.gradebook_attempt,
         now=now or timezone.now(),
     )
+
+
+@dataclass(frozen=True)
+class TrialFeedback:
+    """The comments on one trial as one reader sees them: by turn, and whether they may
+    comment (an overseer) or reply (a student seated in it)."""
+
+    trial: Trial
+    comments: list[TurnComment]
+    can_comment: bool
+    can_reply: bool
+
+    def on_turn(self, seq: int) -> list[TurnComment]:
+        return [comment for comment in self.comments if comment.seq == seq]
+
+
+def trial_feedback(*, trial: Trial, user: AbstractBaseUser) -> TrialFeedback:
+    """What the transcript and scorecard show of the comments, for a reader of the trial
+    (the page has checked that they may read it)."""
+    seated = user.is_authenticated and trial.seats.filter(user=user).exists()
+    comments = list(TurnComment.objects.filter(trial=trial).select_related("author", "replied_by"))
+    return TrialFeedback(
+        trial=trial, comments=comments, can_comment=trial_overseer(trial, user), can_reply=bool(seated)
+    )
+
+
+def feedback_for_student(*, user: AbstractBaseUser) -> QuerySet[TurnComment]:
+    """Comments on the trials ``user`` is seated in, newest first (the "Feedback" page)."""
+    return (
+        TurnComment.objects.filter(trial__in=Trial.objects.filter(seats__user=user))
+        .select_related("trial__case", "author")
+        .order_by("-created_at", "-id")
+    )
+
+
+def feedback_unread_count(*, user: AbstractBaseUser) -> int:
+    if not user.is_authenticated:
+        return 0
+    return feedback_for_student(user=user).filter(read_at__isnull=True).exclude(author=user).count()

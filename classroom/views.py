@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from classroom.exports import GRADEBOOK_FORMATS, gradebook_bytes
-from classroom.models import Assignment, Course, GradebookAttempt
+from classroom.models import Assignment, Course, GradebookAttempt, TurnComment
 from classroom.selectors import (
     assignment_progress,
     assignments_of_student,
@@ -27,6 +27,7 @@ from classroom.selectors import (
     course_taught_by,
     courses_enrolled,
     courses_taught,
+    feedback_for_student,
     gradebook_build,
     gradebook_cell_of,
 )
@@ -35,6 +36,9 @@ from classroom.services import (
     RosterReport,
     assignment_create,
     assignment_start,
+    comment_add,
+    comment_reply,
+    comments_read,
     course_create,
     course_enrol,
     course_join,
@@ -46,7 +50,8 @@ from classroom.services import (
     roster_import,
 )
 from legalsim.roles import Ability, ability_required
-from trials.models import Case
+from trials.access import trial_overseer
+from trials.models import Case, Trial
 from trials.procedures import procedure_for
 from trials.procedures.seats import PLAYABLE_SEATS
 from trials.services import BackendUnavailable
@@ -323,4 +328,58 @@ def gradebook_download(request: HttpRequest, slug: str, fmt: str) -> HttpRespons
         raise Http404("csv or xlsx")
     response = HttpResponse(gradebook_bytes(gradebook_build(course=course), fmt), content_type=GRADEBOOK_FORMATS[fmt])
     response["Content-Disposition"] = f'attachment; filename="gradebook-{course.slug}.{fmt}"'
+    return response
+
+
+def _transcript_at(trial_id: int, anchor: str) -> HttpResponse:
+    return redirect(reverse("trials:trial_transcript", args=[trial_id]) + anchor)
+
+
+@ability_required(Ability.TEACH)
+@require_POST
+def comment_add_view(request: HttpRequest, trial_id: int) -> HttpResponse:
+    """An instructor of the trial's course comments on a turn (optionally a quoted passage);
+    for anyone else the trial does not exist."""
+    trial = Trial.objects.filter(pk=trial_id).first()
+    if trial is None or not trial_overseer(trial, request.user):
+        raise Http404("no such trial")
+    try:
+        seq = int(request.POST.get("seq", ""))
+    except ValueError:
+        return HttpResponseBadRequest("turn: choose a turn of the transcript")
+    try:
+        comment = comment_add(
+            trial=trial,
+            seq=seq,
+            text=request.POST.get("text", ""),
+            excerpt=request.POST.get("excerpt", ""),
+            author=request.user,
+        )
+    except ClassroomError as problem:
+        return HttpResponseBadRequest(str(problem))
+    return _transcript_at(trial.pk, f"#comment-{comment.pk}")
+
+
+@ability_required(Ability.PLAY)
+@require_POST
+def comment_reply_view(request: HttpRequest, comment_id: int) -> HttpResponse:
+    """The student seated in the trial replies once; a second reply is refused with a message."""
+    comment = TurnComment.objects.select_related("trial").filter(pk=comment_id, trial__seats__user=request.user)
+    comment = comment.first()
+    if comment is None:
+        raise Http404("no such comment")
+    try:
+        comment_reply(comment=comment, text=request.POST.get("text", ""), by=request.user)
+    except ClassroomError as problem:
+        return HttpResponseBadRequest(str(problem))
+    return _transcript_at(comment.trial_id, f"#comment-{comment.pk}")
+
+
+@ability_required(Ability.PLAY)
+def feedback_page(request: HttpRequest) -> HttpResponse:
+    """The comments on one's trials, the unread ones marked new; seeing them marks them read."""
+    comments = list(feedback_for_student(user=request.user))
+    unread = {comment.pk for comment in comments if comment.read_at is None and comment.author_id != request.user.pk}
+    response = render(request, "classroom/feedback.html", {"comments": comments, "unread": unread})
+    comments_read(user=request.user, comments=comments)
     return response
