@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 INVITE_CODE_LENGTH = 8
@@ -19,6 +20,11 @@ INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 def invite_code_new() -> str:
     return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_CODE_LENGTH))
+
+
+class GradebookAttempt(models.TextChoices):
+    LATEST = "latest", "the latest attempt"
+    BEST = "best", "the best attempt (highest scorecard overall)"
 
 
 class Course(models.Model):
@@ -32,6 +38,12 @@ class Course(models.Model):
     language = models.CharField(max_length=2, choices=Language.choices, default=Language.EN)
     instructors = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="courses_taught")
     invite_code = models.CharField(max_length=16, unique=True, default=invite_code_new)
+    gradebook_attempt = models.CharField(
+        max_length=8,
+        choices=GradebookAttempt.choices,
+        default=GradebookAttempt.LATEST,
+        help_text="which attempt a gradebook cell shows: the latest, or the best scored",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -96,3 +108,59 @@ class Attempt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.student} #{self.number} at {self.assignment}"
+
+
+class Grade(models.Model):
+    """The instructor's grade (0-100, or none yet) and written feedback for one student on
+    one assignment: a cell of the gradebook."""
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="grades")
+    student = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="grades")
+    grade = models.DecimalField(
+        max_digits=5,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0), MaxValueValidator(100)],
+    )
+    feedback = models.TextField(blank=True)
+    graded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="grades_given"
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["assignment", "student"]
+        constraints = [
+            models.UniqueConstraint(fields=["assignment", "student"], name="one_grade_per_assignment_and_student")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student} on {self.assignment}: {self.grade}"
+
+
+class TurnComment(models.Model):
+    """An instructor's comment on one turn of a trial (optionally on a quoted passage of it),
+    the student's one reply, and when the student read it (the "Feedback" notice)."""
+
+    trial = models.ForeignKey("trials.Trial", on_delete=models.CASCADE, related_name="turn_comments")
+    seq = models.PositiveIntegerField(help_text="the turn's seq in the trial")
+    excerpt = models.TextField(blank=True, help_text="the passage of the turn the comment is about, if any")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="turn_comments_written"
+    )
+    text = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    reply = models.TextField(blank=True)
+    replied_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="turn_replies"
+    )
+    replied_at = models.DateTimeField(null=True, blank=True)
+    read_at = models.DateTimeField(null=True, blank=True, help_text="when a student of the trial first saw it")
+
+    class Meta:
+        ordering = ["trial", "seq", "created_at", "id"]
+        indexes = [models.Index(fields=["trial", "seq"])]
+
+    def __str__(self) -> str:
+        return f"comment on turn {self.seq} of trial {self.trial_id}"

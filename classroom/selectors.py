@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, QuerySet
 from django.utils import timezone
 
-from classroom.models import Assignment, Attempt, Course, Enrolment
+from classroom.models import Assignment, Attempt, Course, Enrolment, Grade, GradebookAttempt, TurnComment
 from legalsim.roles import Ability, can
+from trials.access import trial_overseer
+from trials.models import Trial, TrialScore
+from trials.scoring.capabilities import CAPABILITIES
+from trials.scoring.report import capability_cell
+from trials.scoring.services import scorecard_for
 
 
 class Status(StrEnum):
@@ -107,3 +113,224 @@ def assignment_progress(*, assignment: Assignment, now: datetime | None = None) 
         (enrolment, assignment_status(assignment=assignment, attempts=attempts.get(enrolment.user_id, []), now=now))
         for enrolment in course_roster(course=assignment.course)
     ]
+
+
+GRADEBOOK_COLUMNS = (
+    "student",
+    "assignment",
+    "trial_id",
+    "status",
+    "submitted_at",
+    "overall",
+    "instructor_grade",
+    "feedback",
+    *CAPABILITIES,
+)
+"""The export's columns (README, "Gradebook"): the contract's eight, then a column per
+capability of the scorecard (``trials.scoring.capabilities.CAPABILITIES``)."""
+
+
+@dataclass(frozen=True)
+class GradebookCell:
+    """One student on one assignment: the attempt the course's choice picks (latest or best),
+    its scorecard overall and capabilities (finished attempts only), the student's status on
+    the assignment, how late, and the instructor's grade."""
+
+    student: AbstractBaseUser
+    assignment: Assignment
+    status: Status
+    attempt: Attempt | None
+    attempts: int
+    overall: float | None
+    capabilities: dict[str, float | None]
+    late_by: timedelta | None
+    """How long after the due date the shown attempt was submitted, or (nothing submitted)
+    how long the assignment is overdue; None when not late."""
+    grade: Grade | None
+
+    @property
+    def key(self) -> str:
+        return f"{self.assignment.pk}-{self.student.pk}"
+
+    @property
+    def lateness(self) -> str:
+        """``late_by`` for people: "3 d 4 h", "2 h 5 min", "12 min"."""
+        if self.late_by is None:
+            return ""
+        minutes = int(self.late_by.total_seconds() // 60)
+        days, minutes = divmod(minutes, 24 * 60)
+        hours, minutes = divmod(minutes, 60)
+        if days:
+            return f"{days} d {hours} h"
+        return f"{hours} h {minutes} min" if hours else f"{max(minutes, 1)} min"
+
+    def as_row(self) -> dict[str, Any]:
+        """The export row (``GRADEBOOK_COLUMNS``): numbers stay numbers, missing values are blank."""
+        attempt = self.attempt
+        grade = self.grade.grade if self.grade is not None else None
+        return {
+            "student": self.student.get_username(),
+            "assignment": self.assignment.title,
+            "trial_id": attempt.trial_id if attempt else "",
+            "status": str(self.status),
+            "submitted_at": attempt.submitted_at.isoformat() if attempt and attempt.submitted_at else "",
+            "overall": "" if self.overall is None else round(self.overall, 4),
+            "instructor_grade": "" if grade is None else (int(grade) if grade == int(grade) else float(grade)),
+            "feedback": self.grade.feedback if self.grade is not None else "",
+        } | {name: "" if value is None else round(value, 4) for name, value in self.capabilities.items()}
+
+
+@dataclass(frozen=True)
+class Gradebook:
+    course: Course
+    assignments: list[Assignment]
+    rows: list[tuple[AbstractBaseUser, list[GradebookCell]]]
+    """A row per enrolled student (by username), a cell per assignment (in the course's order)."""
+
+    @property
+    def cells(self) -> list[GradebookCell]:
+        return [cell for _, cells in self.rows for cell in cells]
+
+
+def _scored(attempt: Attempt) -> TrialScore | None:
+    """The attempt's scorecard when its trial is over: the stored one, or scored and stored
+    now (``scorecard_for``, as the scorecard page does); None while it is being played."""
+    if attempt.trial.status != Trial.Status.FINISHED:
+        return None
+    return scorecard_for(attempt.trial)
+
+
+def _lateness(assignment: Assignment, attempt: Attempt | None, status: Status, now: datetime) -> timedelta | None:
+    due = assignment.due_at
+    if due is None or status != Status.LATE:
+        return None
+    submitted = attempt.submitted_at if attempt is not None else None
+    late_by = (submitted or now) - due
+    return late_by if late_by > timedelta(0) else None
+
+
+def gradebook_cell(
+    *,
+    assignment: Assignment,
+    student: AbstractBaseUser,
+    attempts: list[Attempt],
+    grade: Grade | None,
+    choice: str,
+    now: datetime,
+) -> GradebookCell:
+    """One cell from the student's attempts at the assignment (oldest first)."""
+    scores = {attempt.pk: _scored(attempt) for attempt in attempts}
+    shown = attempts[-1] if attempts else None
+    if choice == GradebookAttempt.BEST:
+        scored = [attempt for attempt in attempts if (score := scores[attempt.pk]) and score.overall is not None]
+        if scored:
+            shown = max(reversed(scored), key=lambda attempt: scores[attempt.pk].overall)
+    score = scores.get(shown.pk) if shown is not None else None
+    capabilities = (score.result.get("capabilities") or {}) if score is not None else {}
+    status = assignment_status(assignment=assignment, attempts=attempts, now=now)
+    return GradebookCell(
+        student=student,
+        assignment=assignment,
+        status=status,
+        attempt=shown,
+        attempts=len(attempts),
+        overall=score.overall if score is not None else None,
+        capabilities={name: capability_cell(capabilities.get(name)) for name in CAPABILITIES},
+        late_by=_lateness(assignment, shown, status, now),
+        grade=grade,
+    )
+
+
+def gradebook_build(*, course: Course, now: datetime | None = None) -> Gradebook:
+    """The course's gradebook: enrolled students by assignments. The page, its downloads and
+    the ``gradebook`` command all read this. Finished attempts not scored yet are scored and
+    stored on the way (the rule-based scorer, as the scorecard page does)."""
+    now = now or timezone.now()
+    assignments = list(course.assignments.order_by("opens_at", "id"))
+    students = [enrolment.user for enrolment in course_roster(course=course)]
+    attempts: dict[tuple[int, int], list[Attempt]] = {}
+    chosen = (
+        Attempt.objects.filter(assignment__course=course)
+        .select_related("trial")
+        .prefetch_related("trial__scores")
+        .order_by("number")
+    )
+    for attempt in chosen:
+        attempts.setdefault((attempt.assignment_id, attempt.student_id), []).append(attempt)
+    grades = {
+        (grade.assignment_id, grade.student_id): grade for grade in Grade.objects.filter(assignment__course=course)
+    }
+    rows = []
+    for student in students:
+        cells = [
+            gradebook_cell(
+                assignment=assignment,
+                student=student,
+                attempts=attempts.get((assignment.pk, student.pk), []),
+                grade=grades.get((assignment.pk, student.pk)),
+                choice=course.gradebook_attempt,
+                now=now,
+            )
+            for assignment in assignments
+        ]
+        rows.append((student, cells))
+    return Gradebook(course=course, assignments=assignments, rows=rows)
+
+
+def gradebook_cell_of(
+    *, assignment: Assignment, student: AbstractBaseUser, now: datetime | None = None
+) -> GradebookCell:
+    """One cell of the gradebook, as ``gradebook_build`` makes it (the cell saved inline)."""
+    attempts = list(
+        Attempt.objects.filter(assignment=assignment, student=student)
+        .select_related("trial")
+        .prefetch_related("trial__scores")
+        .order_by("number")
+    )
+    return gradebook_cell(
+        assignment=assignment,
+        student=student,
+        attempts=attempts,
+        grade=Grade.objects.filter(assignment=assignment, student=student).first(),
+        choice=assignment.course.gradebook_attempt,
+        now=now or timezone.now(),
+    )
+
+
+@dataclass(frozen=True)
+class TrialFeedback:
+    """The comments on one trial as one reader sees them: by turn, and whether they may
+    comment (an overseer) or reply (a student seated in it)."""
+
+    trial: Trial
+    comments: list[TurnComment]
+    can_comment: bool
+    can_reply: bool
+
+    def on_turn(self, seq: int) -> list[TurnComment]:
+        return [comment for comment in self.comments if comment.seq == seq]
+
+
+def trial_feedback(*, trial: Trial, user: AbstractBaseUser) -> TrialFeedback:
+    """What the transcript and scorecard show of the comments, for a reader of the trial
+    (the page has checked that they may read it)."""
+    seated = user.is_authenticated and trial.seats.filter(user=user).exists()
+    comments = list(TurnComment.objects.filter(trial=trial).select_related("author", "replied_by"))
+    return TrialFeedback(
+        trial=trial, comments=comments, can_comment=trial_overseer(trial, user), can_reply=bool(seated)
+    )
+
+
+def feedback_for_student(*, user: AbstractBaseUser) -> QuerySet[TurnComment]:
+    """Comments on the trials ``user`` is seated in, newest first (the "Feedback" page)."""
+    return (
+        TurnComment.objects.filter(trial__in=Trial.objects.filter(seats__user=user))
+        .select_related("trial__case", "author")
+        .order_by("-created_at", "-id")
+    )
+
+
+def feedback_unread_count(*, user: AbstractBaseUser) -> int:
+    if not user.is_authenticated:
+        return 0
+    return feedback_for_student(user=user).filter(read_at__isnull=True).exclude(author=user).count()

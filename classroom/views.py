@@ -11,12 +11,15 @@ import tempfile
 from datetime import datetime
 from pathlib import Path
 
+from django.contrib.auth import get_user_model
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from classroom.models import Assignment, Course
+from classroom.exports import GRADEBOOK_FORMATS, gradebook_bytes
+from classroom.models import Assignment, Course, GradebookAttempt, TurnComment
 from classroom.selectors import (
     assignment_progress,
     assignments_of_student,
@@ -24,21 +27,31 @@ from classroom.selectors import (
     course_taught_by,
     courses_enrolled,
     courses_taught,
+    feedback_for_student,
+    gradebook_build,
+    gradebook_cell_of,
 )
 from classroom.services import (
     ClassroomError,
     RosterReport,
     assignment_create,
     assignment_start,
+    comment_add,
+    comment_reply,
+    comments_read,
     course_create,
     course_enrol,
     course_join,
+    grade_parse,
+    grade_save,
+    gradebook_attempt_set,
     instructor_add,
     invite_code_regenerate,
     roster_import,
 )
 from legalsim.roles import Ability, ability_required
-from trials.models import Case
+from trials.access import trial_overseer
+from trials.models import Case, Trial
 from trials.procedures import procedure_for
 from trials.procedures.seats import PLAYABLE_SEATS
 from trials.services import BackendUnavailable
@@ -244,3 +257,129 @@ def assignment_start_view(request: HttpRequest, assignment_id: int) -> HttpRespo
     except (ClassroomError, ValueError, BackendUnavailable) as problem:
         return HttpResponseBadRequest(str(problem))
     return redirect("trials:trial_room", trial_id=attempt.trial_id)
+
+
+def _gradebook_page(request: HttpRequest, course: Course, *, error: str = "", status: int = 200) -> HttpResponse:
+    context = {
+        "course": course,
+        "gradebook": gradebook_build(course=course),
+        "choices": GradebookAttempt.choices,
+        "formats": list(GRADEBOOK_FORMATS),
+        "error": error,
+    }
+    return render(request, "classroom/gradebook.html", context, status=status)
+
+
+@ability_required(Ability.TEACH)
+def gradebook_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Students by assignments: each cell the latest or best attempt (the course's choice),
+    its scorecard overall, status and lateness, a link to the transcript, and the
+    instructor's grade and feedback, saved inline."""
+    return _gradebook_page(request, _taught(request, slug))
+
+
+@ability_required(Ability.TEACH)
+@require_POST
+def gradebook_attempt_view(request: HttpRequest, slug: str) -> HttpResponse:
+    course = _taught(request, slug)
+    try:
+        gradebook_attempt_set(course=course, choice=request.POST.get("attempt", ""))
+    except ClassroomError as problem:
+        return _gradebook_page(request, course, error=str(problem), status=400)
+    return redirect("classroom:gradebook", slug=course.slug)
+
+
+@ability_required(Ability.TEACH)
+@require_POST
+def grade_save_view(request: HttpRequest, slug: str, assignment_id: int, student_id: int) -> HttpResponse:
+    """Save one cell's grade and feedback. htmx swaps the cell in place (a refused grade is
+    shown in the cell with what was typed); a plain form goes back to the gradebook."""
+    course = _taught(request, slug)
+    assignment = get_object_or_404(course.assignments, pk=assignment_id)
+    student = get_object_or_404(get_user_model(), pk=student_id, enrolments__course=course)
+    feedback = request.POST.get("feedback", "")
+    error = ""
+    try:
+        grade_save(
+            assignment=assignment,
+            student=student,
+            grade=grade_parse(request.POST.get("grade", "")),
+            feedback=feedback,
+            by=request.user,
+        )
+    except ClassroomError as problem:
+        error = str(problem)
+    if request.htmx:
+        cell = gradebook_cell_of(assignment=assignment, student=student)
+        context = {"course": course, "cell": cell, "error": error, "typed": request.POST if error else None}
+        return render(request, "classroom/_gradebook_cell.html", context)
+    if error:
+        return _gradebook_page(
+            request, course, error=f"{student.get_username()}, {assignment.title}: {error}", status=400
+        )
+    return redirect(reverse("classroom:gradebook", args=[course.slug]) + f"#cell-{assignment.pk}-{student.pk}")
+
+
+@ability_required(Ability.TEACH)
+def gradebook_download(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+    """The gradebook as CSV or XLSX: the rows of the ``gradebook`` command."""
+    course = _taught(request, slug)
+    if fmt not in GRADEBOOK_FORMATS:
+        raise Http404("csv or xlsx")
+    response = HttpResponse(gradebook_bytes(gradebook_build(course=course), fmt), content_type=GRADEBOOK_FORMATS[fmt])
+    response["Content-Disposition"] = f'attachment; filename="gradebook-{course.slug}.{fmt}"'
+    return response
+
+
+def _transcript_at(trial_id: int, anchor: str) -> HttpResponse:
+    return redirect(reverse("trials:trial_transcript", args=[trial_id]) + anchor)
+
+
+@ability_required(Ability.TEACH)
+@require_POST
+def comment_add_view(request: HttpRequest, trial_id: int) -> HttpResponse:
+    """An instructor of the trial's course comments on a turn (optionally a quoted passage);
+    for anyone else the trial does not exist."""
+    trial = Trial.objects.filter(pk=trial_id).first()
+    if trial is None or not trial_overseer(trial, request.user):
+        raise Http404("no such trial")
+    try:
+        seq = int(request.POST.get("seq", ""))
+    except ValueError:
+        return HttpResponseBadRequest("turn: choose a turn of the transcript")
+    try:
+        comment = comment_add(
+            trial=trial,
+            seq=seq,
+            text=request.POST.get("text", ""),
+            excerpt=request.POST.get("excerpt", ""),
+            author=request.user,
+        )
+    except ClassroomError as problem:
+        return HttpResponseBadRequest(str(problem))
+    return _transcript_at(trial.pk, f"#comment-{comment.pk}")
+
+
+@ability_required(Ability.PLAY)
+@require_POST
+def comment_reply_view(request: HttpRequest, comment_id: int) -> HttpResponse:
+    """The student seated in the trial replies once; a second reply is refused with a message."""
+    comment = TurnComment.objects.select_related("trial").filter(pk=comment_id, trial__seats__user=request.user)
+    comment = comment.first()
+    if comment is None:
+        raise Http404("no such comment")
+    try:
+        comment_reply(comment=comment, text=request.POST.get("text", ""), by=request.user)
+    except ClassroomError as problem:
+        return HttpResponseBadRequest(str(problem))
+    return _transcript_at(comment.trial_id, f"#comment-{comment.pk}")
+
+
+@ability_required(Ability.PLAY)
+def feedback_page(request: HttpRequest) -> HttpResponse:
+    """The comments on one's trials, the unread ones marked new; seeing them marks them read."""
+    comments = list(feedback_for_student(user=request.user))
+    unread = {comment.pk for comment in comments if comment.read_at is None and comment.author_id != request.user.pk}
+    response = render(request, "classroom/feedback.html", {"comments": comments, "unread": unread})
+    comments_read(user=request.user, comments=comments)
+    return response

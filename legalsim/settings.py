@@ -74,6 +74,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "legalsim.roles.abilities_context",
+                "classroom.context_processors.feedback_unread",
             ],
         },
     },

@@ -33,6 +33,7 @@ from annotation.rubric import pair_key
 from annotation.services import trajectories_import
 from annotation.studies import assignment_new
 from classroom.models import Assignment as CourseAssignment
+from classroom.models import TurnComment
 from classroom.services import assignment_create, course_create, course_enrol
 from legalsim.roles import MATRIX, Ability, Role
 from tests.conftest import DEMO_CASES
@@ -59,6 +60,8 @@ TAUGHT = "taught"
 """404 for anyone but the course's instructor and admins."""
 ENROLLED = "enrolled"
 """404 for anyone not enrolled in the course (the student is)."""
+PARTICIPANT = "participant"
+"""404 for anyone not seated in the trial, its overseers included (a student's reply)."""
 NOBODY = "nobody"
 """404 for everyone: a forged invitation link."""
 OWN_ASSIGNMENT = "own assignment"
@@ -80,6 +83,8 @@ class World:
     batch: Batch
     assignment_of_course: CourseAssignment
     """Not open yet: starting it is refused (400) for the student enrolled."""
+    comment: TurnComment
+    """The course instructor's comment on the trial (replying with no text is refused, 400)."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +126,11 @@ def batch_id(world: World) -> list[Any]:
 
 def course_slug(world: World) -> list[Any]:
     return [world.trial.course.slug]
+
+
+def grade_cell(world: World) -> list[Any]:
+    """The gradebook cell of the enrolled student on the course's assignment."""
+    return [world.trial.course.slug, world.assignment_of_course.pk, world.users["student"].pk]
 
 
 # POSTs carry data that is refused as a bad request or changes nothing another check reads.
@@ -165,6 +175,23 @@ ROUTES: dict[str, Route] = {
     ),
     "classroom:assignment_create": Route(
         Ability.TEACH, args=course_slug, method="post", data={"case": "no-such-case"}, mine=TAUGHT
+    ),
+    "classroom:gradebook": Route(Ability.TEACH, args=course_slug, mine=TAUGHT),
+    "classroom:gradebook_attempt": Route(
+        Ability.TEACH, args=course_slug, method="post", data={"attempt": "no-such-choice"}, mine=TAUGHT
+    ),
+    "classroom:grade_save": Route(
+        Ability.TEACH, args=grade_cell, method="post", data={"grade": "not-a-number"}, mine=TAUGHT
+    ),
+    "classroom:gradebook_download": Route(
+        Ability.TEACH, args=lambda world: [world.trial.course.slug, "csv"], mine=TAUGHT
+    ),
+    "classroom:comment_add": Route(
+        Ability.TEACH, args=trial_id, method="post", data={"seq": "not-a-turn", "text": "x"}, mine=SEATED
+    ),
+    "classroom:feedback": Route(Ability.PLAY),
+    "classroom:comment_reply": Route(
+        Ability.PLAY, args=lambda world: [world.comment.pk], method="post", data={"text": ""}, mine=PARTICIPANT
     ),
     "classroom:my_courses": Route(Ability.PLAY),
     "classroom:my_assignments": Route(Ability.PLAY),
@@ -270,6 +297,8 @@ def expected(route: Route, who: str) -> str:
         return MISSING
     if route.mine == NOBODY:
         return MISSING
+    if route.mine == PARTICIPANT and who != "student":
+        return MISSING
     if route.mine == TAUGHT and who not in OVERSEERS:
         return MISSING
     if route.mine == ENROLLED and who != "student":
@@ -334,6 +363,7 @@ def world(settings, tmp_path, tasks_in_process) -> World:
         assignment_of_course=assignment_create(
             course=course, case=case, seats=["plaintiff_lawyer"], opens_at=timezone.now() + timedelta(days=1)
         ),
+        comment=TurnComment.objects.create(trial=trial, seq=1, author=users["course instructor"], text="c"),
     )
 
 
