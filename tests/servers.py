@@ -94,6 +94,28 @@ def daphne(log_path: Path, processes: list | None = None, **env: str) -> Iterato
             print(log_path.read_text()[-4000:])
 
 
+@contextmanager
+def celery_worker(log_path: Path, **env: str) -> Iterator[None]:
+    """A Celery worker on the test database, as a deployment runs one beside daphne: started
+    when REDIS_URL is set (without it the server runs its tasks itself). Pass the same
+    ``LEGALSIM_CELERY_QUEUE`` to the server so the two share a queue no other test uses."""
+    if not os.environ.get("REDIS_URL"):
+        yield
+        return
+    environment = {**os.environ, "DATABASE_URL": database_url_in_use(), **env}
+    command = [sys.executable, "-m", "celery", "-A", "legalsim", "worker", "-c", "1", "-l", "warning"]
+    command += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
+    with log_path.open("w") as log:
+        worker = subprocess.Popen(
+            command, cwd=ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        try:
+            yield
+        finally:
+            worker.terminate()
+            worker.wait(timeout=20)
+
+
 def session_key_for(user) -> str:
     """A signed-in session of ``user`` in the test database, usable by any server process."""
     browser = Client()

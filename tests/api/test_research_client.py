@@ -7,6 +7,7 @@ database: exactly how a researcher's server runs, with nothing inherited from th
 from __future__ import annotations
 
 import io
+import uuid
 from collections.abc import Iterator
 
 import pytest
@@ -14,7 +15,7 @@ import pytest
 from examples.research_client import ApiError, run
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
-from tests.servers import daphne
+from tests.servers import celery_worker, daphne
 from tests.users import person
 from trials.models import Trial
 from trials.services import cases_import
@@ -24,7 +25,10 @@ CASE = "en-civil-traffic-accident"
 
 @pytest.fixture
 def daphne_url(transactional_db, tmp_path) -> Iterator[str]:
-    with daphne(tmp_path / "daphne.log") as port:
+    """Daphne and, on Redis, a Celery worker: the trial the client starts at FIT has its
+    earlier stages played by the worker, as on a researcher's server."""
+    queue = {"LEGALSIM_CELERY_QUEUE": f"research-{uuid.uuid4().hex[:8]}"}
+    with celery_worker(tmp_path / "worker.log", **queue), daphne(tmp_path / "daphne.log", **queue) as port:
         yield f"http://127.0.0.1:{port}"
 
 

@@ -9,6 +9,7 @@ from channels.layers import channel_layers
 from channels.testing import ChannelsLiveServerTestCase
 from django.conf import settings
 
+from legalsim.celery import app as celery_app
 from legalsim.roles import Role
 from tests.browser import CHROMIUM, chromium_start, page_logged_in
 from tests.conftest import DEMO_CASES
@@ -36,6 +37,9 @@ class TrialRoomInTheBrowser(ChannelsLiveServerTestCase):
         # The server process is forked from this one: it must build its own channel layer,
         # not inherit one bound to the event loops of the tests that ran before.
         channel_layers.backends.clear()
+        # The earlier stages of a trial started at FIT are played by a Celery task; this test
+        # starts no worker, so the forked server runs its tasks itself, as with no REDIS_URL.
+        cls.eager, celery_app.conf.task_always_eager = celery_app.conf.task_always_eager, True
         super().setUpClass()
         cls.playwright, cls.browser = chromium_start()
 
@@ -44,6 +48,7 @@ class TrialRoomInTheBrowser(ChannelsLiveServerTestCase):
         cls.browser.close()
         cls.playwright.stop()
         super().tearDownClass()
+        celery_app.conf.task_always_eager = cls.eager
         os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
     def setUp(self) -> None:

@@ -14,9 +14,9 @@ from django.db import connections
 from legalsim.roles import Role
 from tests.cases import case_stored
 from tests.conftest import DEMO_CASES
+from tests.trials.prepared import prepared_trial
 from tests.users import person
 from trials import driver
-from trials.live import trial_create
 from trials.models import Case, Trial, Turn
 from trials.routing import websocket_urlpatterns
 from trials.services import cases_import
@@ -42,7 +42,7 @@ def make_trial(
     else:
         cases_import(paths=[DEMO_CASES / f"{case_id}.json"])
     users = {seat: person(name, Role.STUDENT) for seat, name in humans.items()}
-    return trial_create(
+    return prepared_trial(
         case=Case.objects.get(pk=seed["id"] if seed else case_id), humans=users, stages=list(stages) if stages else None
     )
 
