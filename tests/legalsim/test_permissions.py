@@ -251,8 +251,14 @@ ROUTES: dict[str, Route] = {
 
 ADMIN_NAMESPACE = "admin"
 """Every route of Django's admin needs ``administer``; its site sends everyone else to its own
-login page. Checked on the index and two changelists."""
-ADMIN_SAMPLES = ("admin:index", "admin:auth_user_changelist", "admin:annotation_study_changelist")
+login page. Checked on the index and some changelists (users, studies, cases, trials)."""
+ADMIN_SAMPLES = (
+    "admin:index",
+    "admin:auth_user_changelist",
+    "admin:annotation_study_changelist",
+    "admin:trials_case_changelist",
+    "admin:trials_trial_changelist",
+)
 
 WHO: dict[str, tuple[Role, ...] | None] = {
     "anonymous": None,
