@@ -110,6 +110,32 @@ class Attempt(models.Model):
         return f"{self.student} #{self.number} at {self.assignment}"
 
 
+class Pair(models.Model):
+    """Two students of a paired assignment, as opposing counsel: ``first`` plays the
+    assignment's first seat, ``second`` the other (an agent when the class had an odd number)."""
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="pairs")
+    first = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["assignment", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["assignment", "first"], name="one_pair_as_first"),
+            models.UniqueConstraint(fields=["assignment", "second"], name="one_pair_as_second"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first} v. {self.second or 'an agent'} at {self.assignment}"
+
+    @property
+    def students(self) -> list:
+        return [student for student in (self.first, self.second) if student is not None]
+
+
 class Grade(models.Model):
     """The instructor's grade (0-100, or none yet) and written feedback for one student on
     one assignment: a cell of the gradebook."""

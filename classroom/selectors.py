@@ -94,10 +94,7 @@ def assignments_of_student(*, user: AbstractBaseUser, now: datetime | None = Non
                 status=assignment_status(assignment=assignment, attempts=mine, now=now),
                 attempts=mine,
                 current=current,
-                can_start=opened
-                and not assignment.paired
-                and current is None
-                and len(mine) < assignment.attempts_allowed,
+                can_start=opened and current is None and len(mine) < assignment.attempts_allowed,
                 opened=opened,
             )
         )

@@ -19,6 +19,7 @@ from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email, validate_slug
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.encoding import force_bytes
@@ -31,6 +32,7 @@ from classroom.models import (
     Enrolment,
     Grade,
     GradebookAttempt,
+    Pair,
     TurnComment,
     invite_code_new,
 )
@@ -298,17 +300,18 @@ def assignment_create(
 
 def assignment_start(*, assignment: Assignment, student: AbstractBaseUser, now: datetime | None = None) -> Attempt:
     """The student's attempt in progress, or a new one: a trial in which they hold the
-    assignment's seats (every other seat an agent, earlier stages simulated). Refused before
-    the assignment opens, to someone not enrolled, and beyond the attempts allowed."""
+    assignment's seats (every other seat an agent, earlier stages played by agents first).
+    In a paired assignment the pair share one trial, each in their seat, and each gets the
+    attempt. Refused before the assignment opens, to someone not enrolled (or not paired
+    yet), and beyond the attempts allowed."""
     now = now or timezone.now()
-    if assignment.paired:
-        raise ClassroomError("paired assignments are not playable yet: the lobby is still to come")
     with transaction.atomic():
         enrolment = Enrolment.objects.select_for_update().filter(course_id=assignment.course_id, user=student).first()
         if enrolment is None:
             raise ClassroomError("you are not enrolled in this course")
         if now < assignment.opens_at:
             raise ClassroomError(f"this assignment opens at {assignment.opens_at:%Y-%m-%d %H:%M %Z}")
+        players = _players(assignment, student)
         attempts = list(
             Attempt.objects.filter(assignment=assignment, student=student).select_related("trial").order_by("number")
         )
@@ -319,13 +322,82 @@ def assignment_start(*, assignment: Assignment, student: AbstractBaseUser, now: 
             raise ClassroomError(f"you have used the {assignment.attempts_allowed} attempt(s) allowed")
         trial = trial_create(
             case=assignment.case,
-            humans=dict.fromkeys(assignment.seats, student),
+            humans=players,
             stages=list(assignment.stages) or None,
             created_by=student,
             course=assignment.course,
             backend=assignment.backend,
         )
-        return Attempt.objects.create(assignment=assignment, student=student, trial=trial, number=len(attempts) + 1)
+        for player in {user.pk: user for user in players.values()}.values():
+            Attempt.objects.create(
+                assignment=assignment,
+                student=player,
+                trial=trial,
+                number=Attempt.objects.filter(assignment=assignment, student=player).count() + 1,
+            )
+        return Attempt.objects.get(assignment=assignment, student=student, trial=trial)
+
+
+def _players(assignment: Assignment, student: AbstractBaseUser) -> dict[str, AbstractBaseUser]:
+    """Who holds which of the assignment's seats when ``student`` starts it: the student in
+    every seat, or in a paired assignment the pair, locked so both cannot start two trials."""
+    if not assignment.paired:
+        return dict.fromkeys(assignment.seats, student)
+    pair = (
+        Pair.objects.select_for_update()
+        .filter(assignment=assignment)
+        .filter(Q(first=student) | Q(second=student))
+        .select_related("first", "second")
+        .first()
+    )
+    if pair is None:
+        raise ClassroomError("your instructor has not paired you with a classmate for this assignment yet")
+    first_seat, second_seat = assignment.seats
+    return {first_seat: pair.first, **({second_seat: pair.second} if pair.second else {})}
+
+
+def pair_set(*, assignment: Assignment, first: str, second: str) -> Pair:
+    """The instructor pairs two enrolled students (``first`` plays the first seat)."""
+    if not assignment.paired:
+        raise ClassroomError("this assignment is played alone")
+    users = _users_by_name([first, second])
+    missing = [name for name in (first, second) if name not in users]
+    if missing:
+        raise ClassroomError(f"no user {', '.join(missing)}")
+    if first == second:
+        raise ClassroomError("pair two different students")
+    enrolled = set(assignment.course.enrolments.values_list("user_id", flat=True))
+    for name in (first, second):
+        if users[name].pk not in enrolled:
+            raise ClassroomError(f"{name} is not enrolled in this course")
+    paired = _paired(assignment)
+    taken = [name for name in (first, second) if users[name].pk in paired]
+    if taken:
+        raise ClassroomError(f"already paired: {', '.join(taken)}")
+    return Pair.objects.create(assignment=assignment, first=users[first], second=users[second])
+
+
+def pairs_make(*, assignment: Assignment) -> list[Pair]:
+    """Pair the enrolled students nobody has paired yet, two by two in the order they
+    enrolled; with an odd number, the last one plays against an agent."""
+    if not assignment.paired:
+        raise ClassroomError("this assignment is played alone")
+    with transaction.atomic():
+        paired = _paired(assignment)
+        waiting = [
+            enrolment.user
+            for enrolment in assignment.course.enrolments.select_related("user").order_by("created_at", "id")
+            if enrolment.user_id not in paired
+        ]
+        return [
+            Pair.objects.create(assignment=assignment, first=first, second=second)
+            for first, second in zip(waiting[::2], [*waiting[1::2], None], strict=False)
+        ]
+
+
+def _paired(assignment: Assignment) -> set[int]:
+    rows = assignment.pairs.values_list("first_id", "second_id")
+    return {user_id for pair in rows for user_id in pair if user_id is not None}
 
 
 def attempts_submit(*, trial: Trial) -> int:

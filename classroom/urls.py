@@ -11,6 +11,11 @@ urlpatterns = [
     path("teaching/courses/<slug:slug>/invite-code/", views.course_invite_code, name="course_invite_code"),
     path("teaching/courses/<slug:slug>/instructors/", views.course_instructor_add, name="course_instructor_add"),
     path("teaching/courses/<slug:slug>/assignments/", views.assignment_create_view, name="assignment_create"),
+    path(
+        "teaching/courses/<slug:slug>/assignments/<int:assignment_id>/pairs/",
+        views.assignment_pairs_view,
+        name="assignment_pairs",
+    ),
     path("teaching/courses/<slug:slug>/gradebook/", views.gradebook_page, name="gradebook"),
     path("teaching/courses/<slug:slug>/gradebook/attempt/", views.gradebook_attempt_view, name="gradebook_attempt"),
     path(

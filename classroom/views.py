@@ -47,6 +47,8 @@ from classroom.services import (
     gradebook_attempt_set,
     instructor_add,
     invite_code_regenerate,
+    pair_set,
+    pairs_make,
     roster_import,
 )
 from legalsim.roles import Ability, ability_required
@@ -125,6 +127,24 @@ def course_page(request: HttpRequest, slug: str) -> HttpResponse:
     """A course: roster, enrolment by usernames or roster file, invite code, co-instructors,
     assignments with each student's status, and the form to assign a case."""
     return _course_page(request, _taught(request, slug))
+
+
+@ability_required(Ability.TEACH)
+@require_POST
+def assignment_pairs_view(request: HttpRequest, slug: str, assignment_id: int) -> HttpResponse:
+    """Pair two students by name, or (no names) pair everyone not yet paired."""
+    course = _taught(request, slug)
+    assignment = get_object_or_404(course.assignments, pk=assignment_id)
+    first, second = request.POST.get("first", "").strip(), request.POST.get("second", "").strip()
+    try:
+        if first or second:
+            pair_set(assignment=assignment, first=first, second=second)
+            message = f"Paired {first} with {second} on {assignment.title}."
+        else:
+            message = f"{len(pairs_make(assignment=assignment))} new pair(s) on {assignment.title}."
+    except ClassroomError as problem:
+        return _course_page(request, course, error=str(problem), status=400)
+    return _course_page(request, course, message=message)
 
 
 @ability_required(Ability.TEACH)

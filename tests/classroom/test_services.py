@@ -18,6 +18,8 @@ from classroom.services import (
     course_enrol,
     course_join,
     invite_code_regenerate,
+    pair_set,
+    pairs_make,
 )
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
@@ -134,3 +136,54 @@ def test_the_assignments_agents_are_the_backend_the_instructor_chose(course, ope
     assert attempt.trial.backend == "openai"
     assert attempt.trial.seats.get(seat="judge").agent_model == "env-model"
     assert assignment_start(assignment=assign(course), student=person("ann")).trial.backend == "scripted"
+
+
+def paired_assignment(course: Course):
+    for name in ("bob", "cy", "dee"):
+        course_enrol(course=course, usernames=[person(name, Role.STUDENT).username])
+    return assignment_create(
+        course=course,
+        case=Case.objects.get(pk=CASE),
+        seats=["plaintiff_lawyer", "defendant_lawyer"],
+        stages=["FIT"],
+        paired=True,
+    )
+
+
+def test_the_app_pairs_the_class_in_enrolment_order_and_the_odd_one_out_faces_an_agent(course):
+    assignment = paired_assignment(course)
+    with pytest.raises(ClassroomError, match="not paired you"):
+        assignment_start(assignment=assignment, student=person("ann"))
+    pairs = pairs_make(assignment=assignment)
+    assert [(pair.first.username, pair.second and pair.second.username) for pair in pairs] == [
+        ("ann", "bob"),
+        ("cy", "dee"),
+    ]
+    course_enrol(course=course, usernames=[person("eve", Role.STUDENT).username])
+    [late] = pairs_make(assignment=assignment)
+    assert (late.first.username, late.second) == ("eve", None), "only the unpaired are paired again"
+    trial = assignment_start(assignment=assignment, student=person("eve")).trial
+    assert trial.seats.get(seat="plaintiff_lawyer").user.username == "eve"
+    assert trial.seats.get(seat="defendant_lawyer").user is None, "an agent plays the other side"
+
+
+def test_a_pair_plays_one_trial_as_opposing_counsel(course):
+    assignment = paired_assignment(course)
+    pair_set(assignment=assignment, first="dee", second="ann")
+    with pytest.raises(ClassroomError, match="already paired: ann"):
+        pair_set(assignment=assignment, first="ann", second="bob")
+    with pytest.raises(ClassroomError, match="not enrolled"):
+        pair_set(assignment=assignment, first="bob", second=person("zed", Role.STUDENT).username)
+    started = assignment_start(assignment=assignment, student=person("ann"))
+    trial = started.trial
+    assert {seat.seat: seat.user.username for seat in trial.seats.filter(user__isnull=False)} == {
+        "plaintiff_lawyer": "dee",
+        "defendant_lawyer": "ann",
+    }
+    partner = assignment_start(assignment=assignment, student=person("dee"))
+    assert partner.trial == trial and partner != started, (
+        "the partner continues the same trial, in an attempt of her own"
+    )
+    assert row(person("dee")).status == Status.IN_PROGRESS
+    finish(trial, timezone.now())
+    assert Attempt.objects.filter(trial=trial, submitted_at__isnull=False).count() == 2, "both submitted"

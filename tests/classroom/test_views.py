@@ -10,10 +10,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from classroom.models import Attempt, Course
+from classroom.services import assignment_create
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
 from tests.users import person
-from trials.models import Trial
+from trials.models import Case, Trial
 from trials.services import cases_import
 
 pytestmark = pytest.mark.django_db
@@ -118,3 +119,27 @@ def test_co_instructors_and_a_new_invite_code(client, prof):
     assert prof.invite_code != old
     client.force_login(person("second"))
     assert client.get(reverse("classroom:course", args=["civ"])).status_code == 200
+
+
+def test_an_instructor_pairs_the_class_on_the_course_page_and_both_students_meet_in_one_room(client, prof):
+    for name in ("ann", "bob"):
+        person(name, Role.STUDENT)
+    client.post(reverse("classroom:course_enrol", args=["civ"]), {"usernames": "ann bob"})
+    assignment = assignment_create(
+        course=prof, case=Case.objects.get(pk=CASE), seats=["plaintiff_lawyer", "defendant_lawyer"], paired=True
+    )
+    course_page = text(client.get(reverse("classroom:course", args=["civ"])))
+    assert "Nobody is paired yet" in course_page
+    paired = client.post(reverse("classroom:assignment_pairs", args=["civ", assignment.pk]))
+    assert "1 new pair(s)" in text(paired) and "ann v. bob" in text(paired)
+    refused = client.post(
+        reverse("classroom:assignment_pairs", args=["civ", assignment.pk]), {"first": "ann", "second": "bob"}
+    )
+    assert refused.status_code == 400 and "already paired: ann, bob" in text(refused)
+
+    rooms = []
+    for name in ("ann", "bob"):
+        client.force_login(person(name))
+        started = client.post(reverse("classroom:assignment_start", args=[assignment.pk]))
+        rooms.append(started["Location"])
+    assert rooms[0] == rooms[1], "the pair meet in one trial"

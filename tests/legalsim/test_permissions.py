@@ -176,6 +176,13 @@ ROUTES: dict[str, Route] = {
     "classroom:assignment_create": Route(
         Ability.TEACH, args=course_slug, method="post", data={"case": "no-such-case"}, mine=TAUGHT
     ),
+    "classroom:assignment_pairs": Route(
+        Ability.TEACH,
+        args=lambda world: [world.assignment_of_course.course.slug, world.assignment_of_course.pk],
+        method="post",
+        data={"first": "nobody-here", "second": "nobody-either"},
+        mine=TAUGHT,
+    ),
     "classroom:gradebook": Route(Ability.TEACH, args=course_slug, mine=TAUGHT),
     "classroom:gradebook_attempt": Route(
         Ability.TEACH, args=course_slug, method="post", data={"attempt": "no-such-choice"}, mine=TAUGHT
