@@ -344,10 +344,11 @@ def _players(assignment: Assignment, student: AbstractBaseUser) -> dict[str, Abs
     if not assignment.paired:
         return dict.fromkeys(assignment.seats, student)
     pair = (
-        Pair.objects.select_for_update()
+        Pair.objects.select_for_update(of=("self",))
         .filter(assignment=assignment)
         .filter(Q(first=student) | Q(second=student))
         .select_related("first", "second")
+        .order_by("pk")
         .first()
     )
     if pair is None:
