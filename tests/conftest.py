@@ -135,12 +135,10 @@ def openai_settings(settings, llm_server):
 def tasks_in_process():
     """Run Celery tasks in this process even when REDIS_URL points Celery at a broker (a test
     with a real worker process belongs to the production-path issue)."""
-    from legalsim.celery import app
+    from tests.celery_mode import celery_eager
 
-    eager = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = eager
+    with celery_eager(True):
+        yield
 
 
 @pytest.fixture

@@ -60,7 +60,8 @@ def trial_prepare(*, trial_id: int) -> Trial | None:
         if isinstance(step, StageStart):
             _send(trial_id, [preparing_frame(step.stage, trial.first_stage)])
         elif isinstance(step, StageEnd):
-            stored = _store(trial_id, state, stored, calls=calls_drained(participants))
+            _store(trial_id, state, stored, calls=calls_drained(participants))
+            stored = len(state.turns)
 
     try:
         outcome = trial_run(state, participants, on_event=on_event, stop_before=trial.first_stage)
@@ -69,20 +70,20 @@ def trial_prepare(*, trial_id: int) -> Trial | None:
             ending = (Trial.Status.PAUSED, reason, trial.first_stage)
         else:
             ending = (Trial.Status.RUNNING, "", "")
-        _store(trial_id, state, stored, calls=calls_drained(participants), ending=ending)
+        trial = _store(trial_id, state, stored, calls=calls_drained(participants), ending=ending)
     except PreparationLost:
         return Trial.objects.filter(pk=trial_id).first() or trial
     async_to_sync(notify)(driver_group(trial_id), {"type": "driver.wake"})
-    return Trial.objects.get(pk=trial_id)
+    return trial
 
 
 def _store(
     trial_id: int, state: TrialState, stored: int, *, calls: list[dict], ending: tuple[str, str, str] | None = None
-) -> int:
-    """Store the run's progress under the row lock, with the people's seats as stored (a seat
-    may be taken or handed back meanwhile) and, at the ``ending``, the trial's new status,
-    pause reason and first stage; then send the new turns to the room. Returns the number
-    of turns stored."""
+) -> Trial:
+    """Store the run's progress (``stored`` turns were stored before) under the row lock, with
+    the people's seats as stored (a seat may be taken or handed back meanwhile) and, at the
+    ``ending``, the trial's new status, pause reason and first stage; then send the new turns
+    to the room."""
     with transaction.atomic():
         trial = Trial.objects.select_for_update().filter(pk=trial_id).first()
         if trial is None or trial.status != Trial.Status.PREPARING or len(trial.state["turns"]) != stored:
@@ -91,9 +92,10 @@ def _store(
         if ending is not None:
             trial.status, trial.pause_reason, trial.first_stage = ending
             fields = ("status", "pause_reason", "first_stage")
-        progress_store(trial, replace(state, human_seats=trial.engine_state.human_seats), calls=calls, fields=fields)
+        seated = dict(trial.state.get("human_seats") or {})
+        progress_store(trial, replace(state, human_seats=seated), calls=calls, fields=fields)
     _send(trial_id, [turn_end(turn) for turn in state.turns[stored:]])
-    return len(state.turns)
+    return trial
 
 
 def _send(trial_id: int, frames: list[dict]) -> None:

@@ -79,7 +79,6 @@ def _stored(trial: Trial) -> _Stored:
 
 def _records_store(trial: Trial, state: TrialState, stored: _Stored) -> None:
     """What the state recorded since the last store (the engine's lists only grow)."""
-    stored_turns, stored_artifacts, stored_memory = stored.turns, stored.artifacts, stored.memory
     Turn.objects.bulk_create(
         Turn(
             trial=trial,
@@ -96,7 +95,7 @@ def _records_store(trial: Trial, state: TrialState, stored: _Stored) -> None:
             tokens=turn.tokens,
             client_id=turn.client_id,
         )
-        for turn in state.turns[stored_turns:]
+        for turn in state.turns[stored.turns :]
     )
     Artifact.objects.bulk_create(
         Artifact(
@@ -108,9 +107,9 @@ def _records_store(trial: Trial, state: TrialState, stored: _Stored) -> None:
             author_seat=artifact.author_seat,
             side=artifact.side,
         )
-        for artifact in state.artifacts[stored_artifacts:]
+        for artifact in state.artifacts[stored.artifacts :]
     )
     MemoryOperation.objects.bulk_create(
         MemoryOperation(trial=trial, stage=entry.stage, seat=entry.seat, op=entry.op, key=entry.key, value=entry.value)
-        for entry in state.memory_log[stored_memory:]
+        for entry in state.memory_log[stored.memory :]
     )

@@ -3,7 +3,7 @@ played the stages before it (``trials.preparation``)."""
 
 from __future__ import annotations
 
-from legalsim.celery import app
+from tests.celery_mode import celery_eager
 from trials.live import trial_create
 from trials.models import Trial
 from trials.preparation import trial_prepare
@@ -12,9 +12,6 @@ from trials.preparation import trial_prepare
 def prepared_trial(**kwargs) -> Trial:
     """``trial_create(**kwargs)``, then what ``trial_prepare_task`` does, in this process
     (with a broker configured and no worker, or in a test transaction that never commits)."""
-    eager, app.conf.task_always_eager = app.conf.task_always_eager, True
-    try:
+    with celery_eager(True):
         trial = trial_create(**kwargs)
-    finally:
-        app.conf.task_always_eager = eager
     return trial_prepare(trial_id=trial.pk)

@@ -9,9 +9,9 @@ from channels.layers import channel_layers
 from channels.testing import ChannelsLiveServerTestCase
 from django.conf import settings
 
-from legalsim.celery import app as celery_app
 from legalsim.roles import Role
 from tests.browser import CHROMIUM, chromium_start, page_logged_in
+from tests.celery_mode import celery_eager
 from tests.conftest import DEMO_CASES
 from tests.users import person
 from trials.procedures.civil import CIVIL_LIFE_CYCLE
@@ -39,7 +39,7 @@ class TrialRoomInTheBrowser(ChannelsLiveServerTestCase):
         channel_layers.backends.clear()
         # The earlier stages of a trial started at FIT are played by a Celery task; this test
         # starts no worker, so the forked server runs its tasks itself, as with no REDIS_URL.
-        cls.eager, celery_app.conf.task_always_eager = celery_app.conf.task_always_eager, True
+        cls.enterClassContext(celery_eager(True))
         super().setUpClass()
         cls.playwright, cls.browser = chromium_start()
 
@@ -48,7 +48,6 @@ class TrialRoomInTheBrowser(ChannelsLiveServerTestCase):
         cls.browser.close()
         cls.playwright.stop()
         super().tearDownClass()
-        celery_app.conf.task_always_eager = cls.eager
         os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
     def setUp(self) -> None:

@@ -21,9 +21,9 @@ from rest_framework.authtoken.models import Token
 
 from classroom.models import Course
 from classroom.services import course_create
-from legalsim.celery import app
 from legalsim.roles import Role
 from tests.browser import CHROMIUM, chromium_start, page_logged_in
+from tests.celery_mode import celery_eager
 from tests.conftest import DEMO_CASES
 from tests.servers import daphne, session_key_for
 from tests.trials.prepared import prepared_trial
@@ -289,11 +289,8 @@ def trial_left_preparing(username: str) -> tuple[Trial, str]:
     """A trial of the hearing whose earlier stages no worker has played yet (the task waits
     on the broker: eager execution is off while it is created)."""
     user = person(username, Role.STUDENT)
-    eager, app.conf.task_always_eager = app.conf.task_always_eager, False
-    try:
+    with celery_eager(False):
         trial = trial_create(case=Case.objects.get(pk=CASE), humans={"plaintiff_lawyer": user}, stages=["FIT"])
-    finally:
-        app.conf.task_always_eager = eager
     return trial, session_key_for(user)
 
 
