@@ -114,7 +114,7 @@ if REDIS_URL:
     # round trips put p99 latency near 3 s, pub/sub keeps it under 100 ms (ws_load.py).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "legalsim.channel_layers.LocalFirstRedisLayer",
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }

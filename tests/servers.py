@@ -63,6 +63,27 @@ def redis_start(port: int) -> subprocess.Popen:
 
 
 @contextmanager
+def two_daphnes_on_private_redis(
+    folder: Path, processes: list | None = None, **env: str
+) -> Iterator[tuple[int, int, int, list[subprocess.Popen]]]:
+    """Two daphne processes sharing the test database and a private Redis: yields (first
+    port, second port, Redis port, [the Redis process], which a test may replace after
+    killing it)."""
+    redis_port = free_port()
+    redis = [redis_start(redis_port)]
+    env = {"REDIS_URL": f"redis://127.0.0.1:{redis_port}/0", **env}
+    try:
+        with (
+            daphne(folder / "first.log", processes, **env) as first,
+            daphne(folder / "second.log", processes, **env) as second,
+        ):
+            yield first, second, redis_port, redis
+    finally:
+        redis[0].kill()
+        redis[0].wait()
+
+
+@contextmanager
 def daphne(log_path: Path, processes: list | None = None, **env: str) -> Iterator[int]:
     """A daphne process serving LegalSim on the test database; yields its port (and appends
     the process to ``processes``, for a test that kills it). ``env`` overrides the

@@ -91,6 +91,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         except BadMessage as error:
             await self.send_json(error_frame(ErrorCode.BAD_MESSAGE, f"{error}; replaying from the start"))
             after_seq = 0
+        await driver.listen_from_afar(self.trial_id)
         await self._replay(after_seq)
         driver.ensure_driver(self.trial_id)
 
@@ -228,6 +229,15 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         self.sent_starts = {seq for seq in self.sent_starts if seq <= after_seq}
         self.sent_ends = {seq for seq in self.sent_ends if seq <= after_seq}
         self.sent_text = {seq: sent for seq, sent in self.sent_text.items() if seq <= after_seq}
+        self.replayed_after = after_seq
+        await self._send_stored(after_seq)
+
+    async def trial_catch_up(self, event: dict) -> None:
+        """What was stored since the last replay and not yet sent (frames published before
+        the driver knew of this socket were not): sends are deduplicated by seq."""
+        await self._send_stored(self.replayed_after)
+
+    async def _send_stored(self, after_seq: int) -> None:
         trial = await driver.in_pool(Trial.objects.get)(pk=self.trial_id)
         for turn in await driver.in_pool(turns_after)(trial, after_seq):
             await self._send_turn(turn_end(turn))

@@ -38,7 +38,15 @@ from trials.engine.participants import DeltaSink, MemoryRequest, Participant, Pa
 from trials.engine.state import TrialState
 from trials.engine.steps import End, MemoryUpdate, Reply, Speak, StageEnd, StageStart, Step, UpdateMemory
 from trials.engine.visibility import build_view
-from trials.fanout import broadcast, driver_group, notify
+from trials.fanout import (
+    broadcast,
+    catch_up_ask,
+    driver_group,
+    notify,
+    remote_forget,
+    remote_joined,
+    remote_recheck,
+)
 from trials.models import Trial
 from trials.protocol import (
     END,
@@ -108,6 +116,13 @@ async def wake_driver(trial_id: int) -> None:
         await notify(driver_group(trial_id), {"type": "driver.wake"})
 
 
+async def listen_from_afar(trial_id: int) -> None:
+    """A socket of this process joined a trial driven elsewhere (or by nobody yet): its
+    driver publishes the trial's frames for it from now on."""
+    if not drives_here(trial_id):
+        await notify(driver_group(trial_id), {"type": "driver.listener"})
+
+
 async def object_to_driver(trial_id: int, *, seat: str, ground: str) -> str | None:
     """Raise ``seat``'s objection with the trial's driver, here or in another process; the
     reason it is refused, or None."""
@@ -129,8 +144,13 @@ async def _listen(trial_id: int) -> None:
     try:
         while True:
             message = await layer.receive(channel)
-            if message.get("type") == "driver.objection":
+            kind = message.get("type")
+            if kind == "driver.objection":
                 objection_raise(trial_id, seat=str(message["seat"]), ground=str(message["ground"]))
+            elif kind == "driver.listener":
+                remote_joined(trial_id)
+                await catch_up_ask(trial_id)
+                continue
             wake(trial_id)
     finally:
         await asyncio.shield(layer.group_discard(driver_group(trial_id), channel))
@@ -169,8 +189,10 @@ def _lease_release(trial_id: int) -> None:
 
 
 async def _heartbeat(trial_id: int, driving: asyncio.Task) -> None:
-    """Renew the lease every third of its length; a lease lost stops the driver."""
+    """Renew the lease every third of its length (a lease lost stops the driver), and ask
+    whether sockets of other processes listen to the trial."""
     while True:
+        await remote_recheck(trial_id)
         await asyncio.sleep(settings.LEGALSIM_DRIVER_LEASE_S / 3)
         if not await _lease_renew(trial_id):
             driving.cancel()
@@ -300,6 +322,7 @@ async def _drive(trial_id: int) -> None:
         in_progress.pop(trial_id, None)
         objections.pop(trial_id, None)
         _states.pop(trial_id, None)
+        remote_forget(trial_id)
         await _lease_hand_back(trial_id)
 
 

@@ -39,24 +39,69 @@ class _Layer:
     down_until = 0.0
 
 
-async def broadcast(trial_id: int, frame: dict[str, Any]) -> None:
-    """Send ``frame`` to the trial's sockets, or drop it when the channel layer is unreachable."""
-    await notify(group_name(trial_id), {"type": "trial.frame", "frame": frame})
+class _Remote:
+    """Whether a socket in another process may hear a trial driven here (``trial id -> bool``).
+
+    The channel layer hands a frame to this process's sockets directly; it is published to
+    Redis only for sockets elsewhere. The driver starts by assuming there are some, asks
+    Redis (``recheck``) every heartbeat, and hears at once from a socket of another process
+    that joins (``joined``), which then catches up on what it missed meanwhile from the
+    database. A trial this process does not drive always publishes.
+    """
+
+    listening: dict[int, bool] = {}
+    changes: dict[int, int] = {}
 
 
-async def notify(group: str, event: dict[str, Any]) -> None:
-    """Send ``event`` to a group. After a failure the layer rests for ``RETRY_S``, so a
-    hundred streaming trials do not each wait on a refused connection."""
-    if time.monotonic() < _Layer.down_until:
-        return
+def remote_joined(trial_id: int) -> None:
+    _Remote.listening[trial_id] = True
+    _Remote.changes[trial_id] = _Remote.changes.get(trial_id, 0) + 1
+
+
+async def remote_recheck(trial_id: int) -> None:
+    """Ask Redis whether another process holds a socket of the trial; a socket that joins
+    while the question is out wins over the answer."""
+    changes = _Remote.changes.get(trial_id, 0)
     try:
-        await get_channel_layer().group_send(group, event)
+        subscribers = await get_channel_layer().remote_subscribers(group_name(trial_id))
+    except Exception:
+        logger.warning("trial %s: could not count the sockets of other processes", trial_id, exc_info=True)
+        return
+    if _Remote.changes.get(trial_id, 0) == changes:
+        _Remote.listening[trial_id] = subscribers > 0
+
+
+def remote_forget(trial_id: int) -> None:
+    _Remote.listening.pop(trial_id, None)
+    _Remote.changes.pop(trial_id, None)
+
+
+async def broadcast(trial_id: int, frame: dict[str, Any]) -> None:
+    """Send ``frame`` to the trial's sockets: at once to those of this process, through
+    Redis to the others (dropped when it is unreachable)."""
+    event = {"type": "trial.frame", "frame": frame}
+    await notify(group_name(trial_id), event, remote=_Remote.listening.get(trial_id, True))
+
+
+async def catch_up_ask(trial_id: int) -> None:
+    """Every socket of the trial re-reads what was stored since it connected (it may have
+    joined from another process before the driver knew to publish for it)."""
+    await notify(group_name(trial_id), {"type": "trial.catch_up"})
+
+
+async def notify(group: str, event: dict[str, Any], *, remote: bool = True) -> None:
+    """Send ``event`` to a group: the sockets of this process have it whatever happens; the
+    others through Redis, unless ``remote`` is false. After a failure Redis rests for
+    ``RETRY_S``, so a hundred streaming trials do not each wait on a refused connection."""
+    resting = time.monotonic() < _Layer.down_until
+    try:
+        await get_channel_layer().group_send(group, event, remote=remote and not resting)
     except Exception as error:
         if _Layer.down_until == 0.0:
             logger.warning("channel layer unreachable, frames are dropped until it answers: %s", error)
         _Layer.down_until = time.monotonic() + _Layer.RETRY_S
         return
-    if _Layer.down_until:
+    if _Layer.down_until and not resting:
         logger.warning("channel layer answers again")
         _Layer.down_until = 0.0
 

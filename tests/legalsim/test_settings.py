@@ -62,7 +62,7 @@ def test_production_urls_switch_to_postgres_redis_and_a_real_broker():
         {"DATABASE_URL": "postgres://u@db.example:5432/legalsim", "REDIS_URL": "redis://cache:6379/1"}
     )
     assert chosen["engine"] == "django.db.backends.postgresql"
-    assert chosen["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert chosen["layer"] == "legalsim.channel_layers.LocalFirstRedisLayer"
     assert chosen["eager"] is False and chosen["broker"] == "redis://cache:6379/1"
     assert chosen["pool"]["max_size"] == 20, "PostgreSQL connections come from psycopg's pool"
 

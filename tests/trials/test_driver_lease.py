@@ -16,7 +16,7 @@ from django.utils import timezone
 from classroom.services import course_create
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
-from tests.servers import REDIS_SERVER, daphne, free_port, redis_start, session_key_for
+from tests.servers import REDIS_SERVER, daphne, session_key_for, two_daphnes_on_private_redis
 from tests.trials.prepared import prepared_trial
 from tests.users import person
 from trials.models import Case, Trial
@@ -88,39 +88,33 @@ def test_two_processes_drive_a_trial_once_hear_each_others_objections_and_surviv
     one driver (the first process); the student on the second process objects and the driver
     hears it; the first process is killed and the second takes the trial over within the
     lease, and the student plays it to the end, nobody reconnecting."""
-    cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
-    student, teacher = person("dana", Role.STUDENT), person("teacher", Role.INSTRUCTOR)
-    trial = prepared_trial(
-        case=Case.objects.get(pk=CASE),
-        humans={"defendant_lawyer": student},
-        stages=["FIT"],
-        course=course_create(slug="room", title="Room", instructor=teacher),
-    )
-    keys = {"dana": session_key_for(student), "teacher": session_key_for(teacher)}
-    redis_port, processes = free_port(), []
-    redis = redis_start(redis_port)
-    env = {
-        "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
-        "LEGALSIM_DRIVER_LEASE_S": str(LEASE_S),
-        "LEGALSIM_SCRIPTED_TOKENS_PER_S": "30",
-    }
-    try:
-        with (
-            daphne(tmp_path / "first.log", processes, **env) as first,
-            daphne(tmp_path / "second.log", processes, **env) as second,
-        ):
-            driver_before_kill = asyncio.run(
-                two_processes(trial.pk, first, second, keys, kill_first=processes[0], trial_driver=driver_of)
-            )
-    finally:
-        redis.kill()
-        redis.wait()
+    trial, keys = watched_trial("dana", "room")
+    processes = []
+    env = {"LEGALSIM_DRIVER_LEASE_S": str(LEASE_S), "LEGALSIM_SCRIPTED_TOKENS_PER_S": "30"}
+    with two_daphnes_on_private_redis(tmp_path, processes, **env) as (first, second, _, _):
+        driver_before_kill = asyncio.run(
+            two_processes(trial.pk, first, second, keys, kill_first=processes[0], trial_driver=driver_of)
+        )
     played = Trial.objects.get(pk=trial.pk)
     seqs = list(played.turns.order_by("seq").values_list("seq", flat=True))
     assert played.status == Trial.Status.FINISHED
     assert seqs == list(range(1, len(seqs) + 1)), "no turn recorded twice, none lost"
     assert played.turns.filter(act="object", seat="defendant_lawyer").count() == 1
     assert played.driver != driver_before_kill, "the second process finished what the first began"
+
+
+def watched_trial(student_name: str, course_slug: str) -> tuple[Trial, dict[str, str]]:
+    """A trial in a course whose student holds the defence seat; the session keys of the
+    student and of the course's teacher, who oversees it."""
+    cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
+    student, teacher = person(student_name, Role.STUDENT), person("teacher", Role.INSTRUCTOR)
+    trial = prepared_trial(
+        case=Case.objects.get(pk=CASE),
+        humans={"defendant_lawyer": student},
+        stages=["FIT"],
+        course=course_create(slug=course_slug, title=course_slug.title(), instructor=teacher),
+    )
+    return trial, {"student": session_key_for(student), "teacher": session_key_for(teacher)}
 
 
 def driver_of(trial_id: int) -> str:
@@ -133,7 +127,7 @@ async def two_processes(trial_id: int, first: int, second: int, keys: dict, *, k
     async with open_socket(first, trial_id, keys["teacher"]) as teacher_raw:
         teacher = Socket(teacher_raw)
         await teacher.next(lambda frame: frame["type"] == "turn.start")
-        async with open_socket(second, trial_id, keys["dana"]) as student_raw:
+        async with open_socket(second, trial_id, keys["student"]) as student_raw:
             student = Socket(student_raw)
             await student.next(lambda frame: frame["type"] == "turn.start" and frame["side"] == "plaintiff")
             await student.send({"type": "objection", "ground": "leading question"})
@@ -152,3 +146,34 @@ async def two_processes(trial_id: int, first: int, second: int, keys: dict, *, k
                 if frame["seat"] == "defendant_lawyer" and frame["seq"] not in answered:
                     answered.add(frame["seq"])
                     await student.send({"type": "say", "text": "Counsel submits.", "client_id": f"d{frame['seq']}"})
+
+
+@pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server is not on PATH (apt-get install redis-server)")
+def test_a_socket_joining_from_another_process_hears_the_statement_streaming_at_once(tmp_path):
+    """The driver publishes a trial's frames to Redis only while a socket of another process
+    listens, and asks Redis about that once per heartbeat: a socket that joins between two
+    heartbeats (a minute apart here) says so to the driver, and streams from the next words."""
+    trial, keys = watched_trial("erin", "join")
+    env = {"LEGALSIM_DRIVER_LEASE_S": "180", "LEGALSIM_SCRIPTED_TOKENS_PER_S": "30"}
+    with two_daphnes_on_private_redis(tmp_path, **env) as (first, second, _, _):
+        heard = asyncio.run(join_from_afar(trial.pk, first, second, keys))
+    assert heard["type"] == "turn.delta" and heard["text"]
+
+
+async def join_from_afar(trial_id: int, first: int, second: int, keys: dict) -> dict:
+    """The teacher's socket starts the driver on the first process; once the driver has
+    streamed a statement to it alone, the student joins on the second and answers what is
+    asked of them until live words reach them."""
+    from tests.trials.test_consumers import Socket, open_socket
+
+    async with open_socket(first, trial_id, keys["teacher"]) as teacher_raw:
+        teacher = Socket(teacher_raw)
+        await teacher.next(lambda frame: frame["type"] == "turn.end" and frame["seat"] != "clerk", timeout=30)
+        async with open_socket(second, trial_id, keys["student"]) as student_raw:
+            student = Socket(student_raw)
+            while True:
+                frame = await student.next(lambda frame: frame["type"] in ("await", "turn.delta"), timeout=10)
+                if frame["type"] == "turn.delta":
+                    return frame
+                if frame["seat"] == "defendant_lawyer":
+                    await student.send({"type": "say", "text": "Counsel submits.", "client_id": f"e{frame['seq']}"})

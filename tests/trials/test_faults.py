@@ -1,5 +1,6 @@
 """Fault tolerance of the live room: the Redis channel layer killed and restarted under live
-trials served by a real daphne process, with JSON-protocol clients holding human seats."""
+trials served by two real daphne processes, with JSON-protocol clients holding human seats:
+each trial has a socket on each process, so one of them hears its driver only through Redis."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import websockets
 from legalsim.roles import Role
 from tests.browser import CHROMIUM, chromium_start, page_logged_in
 from tests.conftest import DEMO_CASES
-from tests.servers import REDIS_SERVER, daphne, free_port, redis_start, session_key_for
+from tests.servers import REDIS_SERVER, redis_start, session_key_for, two_daphnes_on_private_redis
 from tests.trials.prepared import prepared_trial
 from tests.users import person
 from trials.live import turns_heard
@@ -43,6 +44,7 @@ class Player:
     trial_id: int
     session_key: str
     seat: str = "plaintiff_lawyer"
+    """The seat it answers for; a watcher (another socket of the same person) answers none."""
     ends: dict[int, str] = field(default_factory=dict)
     """seq -> text of every turn.end received, deduplicated by seq."""
     sent: set[str] = field(default_factory=set)
@@ -99,20 +101,28 @@ class Player:
         await ws.send(json.dumps({"type": "resume", "after_seq": self.last_seq}))
 
 
-def players_make(count: int) -> list[Player]:
+def players_make(count: int) -> tuple[list[Player], list[Player]]:
+    """A player per trial and a watcher beside each (the same person in a second tab)."""
     cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
     case = Case.objects.get(pk=CASE)
-    players = []
+    players, watchers = [], []
     for index in range(count):
         user = person(f"fault{index}", Role.STUDENT)
         trial = prepared_trial(case=case, humans={"plaintiff_lawyer": user}, stages=["FIT"])
         players.append(Player(trial.pk, session_key_for(user)))
-    return players
+        watchers.append(Player(trial.pk, session_key_for(user), seat=""))
+    return players, watchers
 
 
-async def play_through_outage(players: list[Player], port: int, redis_port: int, redis: list) -> None:
+async def play_through_outage(
+    players: list[Player], watchers: list[Player], ports: list[int], redis_port: int, redis: list
+) -> None:
+    """Players alternate between the two processes, each watcher on the other one."""
     deadline = time.monotonic() + PLAY_S
-    games = asyncio.gather(*(player.play(port, deadline) for player in players))
+    games = asyncio.gather(
+        *(player.play(ports[index % 2], deadline) for index, player in enumerate(players)),
+        *(watcher.play(ports[(index + 1) % 2], deadline) for index, watcher in enumerate(watchers)),
+    )
     await asyncio.sleep(OUTAGE_AFTER_S)
     assert not any(player.ended for player in players), "the outage starts mid-trial"
     redis[0].send_signal(signal.SIGKILL)
@@ -124,38 +134,31 @@ async def play_through_outage(players: list[Player], port: int, redis_port: int,
 
 @pytest.fixture
 def daphne_on_redis(tmp_path: Path):
-    """(daphne port, redis port, [redis process]): a private Redis and a daphne using it."""
-    redis_port = free_port()
-    redis = [redis_start(redis_port)]
-    try:
-        with daphne(
-            tmp_path / "daphne.log",
-            REDIS_URL=f"redis://127.0.0.1:{redis_port}/0",
-            LEGALSIM_SCRIPTED_TOKENS_PER_S="200",
-            # WhiteNoise serves static/ through the finders (room.js) only in debug.
-            DJANGO_DEBUG="true",
-        ) as port:
-            yield port, redis_port, redis
-    finally:
-        redis[0].kill()
-        redis[0].wait()
+    """([daphne ports], redis port, [redis process]): a private Redis and two daphne
+    processes sharing it."""
+    # WhiteNoise serves static/ through the finders (room.js) only in debug.
+    env = {"LEGALSIM_SCRIPTED_TOKENS_PER_S": "200", "DJANGO_DEBUG": "true"}
+    with two_daphnes_on_private_redis(tmp_path, **env) as (first, second, redis_port, redis):
+        yield [first, second], redis_port, redis
 
 
 def test_trials_finish_without_a_lost_turn_when_redis_restarts_mid_trial(daphne_on_redis) -> None:
-    port, redis_port, redis = daphne_on_redis
-    players = players_make(TRIALS)
-    asyncio.run(play_through_outage(players, port, redis_port, redis))
-    for player in players:
+    ports, redis_port, redis = daphne_on_redis
+    players, watchers = players_make(TRIALS)
+    asyncio.run(play_through_outage(players, watchers, ports, redis_port, redis))
+    for player, watcher in zip(players, watchers, strict=True):
         trial = Trial.objects.get(pk=player.trial_id)
         seqs = list(trial.turns.order_by("seq").values_list("seq", flat=True))
         human = list(trial.turns.filter(author="human").values_list("client_id", flat=True))
         fit = dict(trial.turns.filter(stage="FIT").values_list("seq", "text"))
         assert trial.status == Trial.Status.FINISHED, player
         assert seqs == list(range(1, len(seqs) + 1)), "seq is gap-free"
+        assert watcher.sent == set()
         assert sorted(human) == sorted(player.sent), "every human turn sent is stored exactly once"
-        assert {seq: player.ends.get(seq) for seq in fit} == fit, "the client saw every turn it hears"
-        assert player.errors == []
-    assert sum(player.resumes + player.connects - 1 for player in players) > 0, "the outage was noticed"
+        for socket_ in (player, watcher):
+            assert {seq: socket_.ends.get(seq) for seq in fit} == fit, "each socket saw every turn it hears"
+            assert socket_.errors == []
+    assert sum(player.resumes + player.connects - 1 for player in players + watchers) > 0, "the outage was noticed"
 
 
 def browser_play(page, redis_port: int, redis: list) -> int:
@@ -183,7 +186,7 @@ def browser_play(page, redis_port: int, redis: list) -> int:
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
 def test_the_room_in_a_browser_shows_every_turn_after_redis_restarts(daphne_on_redis, monkeypatch) -> None:
-    port, redis_port, redis = daphne_on_redis
+    (port, _), redis_port, redis = daphne_on_redis
     # Playwright's sync API keeps an event loop in this thread (Django's documented setting).
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
