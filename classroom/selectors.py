@@ -144,6 +144,8 @@ class GradebookCell:
     """How long after the due date the shown attempt was submitted, or (nothing submitted)
     how long the assignment is overdue; None when not late."""
     grade: Grade | None
+    score: TrialScore | None = None
+    """The shown attempt's scorecard, once its trial is finished."""
 
     @property
     def key(self) -> str:
@@ -187,6 +189,10 @@ class Gradebook:
     @property
     def cells(self) -> list[GradebookCell]:
         return [cell for _, cells in self.rows for cell in cells]
+
+    def column(self, assignment: Assignment) -> list[GradebookCell]:
+        """Every student's cell on ``assignment``."""
+        return [cell for cell in self.cells if cell.assignment.pk == assignment.pk]
 
 
 def _scored(attempt: Attempt) -> TrialScore | None:
@@ -235,6 +241,7 @@ def gradebook_cell(
         capabilities={name: capability_cell(capabilities.get(name)) for name in CAPABILITIES},
         late_by=_lateness(assignment, shown, status, now),
         grade=grade,
+        score=score,
     )
 
 
@@ -291,6 +298,59 @@ def gradebook_cell_of(
         grade=Grade.objects.filter(assignment=assignment, student=student).first(),
         choice=assignment.course.gradebook_attempt,
         now=now or timezone.now(),
+    )
+
+
+@dataclass(frozen=True)
+class MissedPoint:
+    """A point of the reference answer that students' finished attempts did not raise."""
+
+    text: str
+    item: str
+    """The scorecard item it belongs to (``FIT.claims``...)."""
+    students: int
+
+
+@dataclass(frozen=True)
+class ClassView:
+    """One assignment across the class: each student's cell (as the gradebook picks the
+    attempt), the overall scores of the finished ones, the reference points most often not
+    raised, and who has not started."""
+
+    assignment: Assignment
+    cells: list[GradebookCell]
+    missed: list[MissedPoint]
+
+    @property
+    def scores(self) -> list[float]:
+        return [cell.overall for cell in self.cells if cell.overall is not None]
+
+    @property
+    def not_started(self) -> list[AbstractBaseUser]:
+        return [cell.student for cell in self.cells if cell.attempt is None]
+
+    @property
+    def mean(self) -> float | None:
+        return sum(self.scores) / len(self.scores) if self.scores else None
+
+
+MISSED_SHOWN = 10
+
+
+def class_view(*, assignment: Assignment, now: datetime | None = None) -> ClassView:
+    """The class view of ``assignment``: the gradebook's column for it, with the points of the
+    reference that the most students left out (each student counted once per point)."""
+    column = gradebook_build(course=assignment.course, now=now).column(assignment)
+    counts: dict[tuple[str, str], int] = {}
+    for cell in column:
+        items = cell.score.result.get("items", []) if cell.score is not None else []
+        for point in {(point, item["id"]) for item in items for point in item["missing"]}:
+            counts[point] = counts.get(point, 0) + 1
+    ranked = sorted(counts.items(), key=lambda entry: (-entry[1], entry[0][1], entry[0][0]))
+    return ClassView(
+        assignment=assignment,
+        cells=column,
+        missed=[MissedPoint(text, item, students) for (text, item), students in ranked[:MISSED_SHOWN]],
     )
 
 

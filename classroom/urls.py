@@ -16,6 +16,11 @@ urlpatterns = [
         views.assignment_pairs_view,
         name="assignment_pairs",
     ),
+    path(
+        "teaching/courses/<slug:slug>/assignments/<int:assignment_id>/",
+        views.class_view_page,
+        name="class_view",
+    ),
     path("teaching/courses/<slug:slug>/gradebook/", views.gradebook_page, name="gradebook"),
     path("teaching/courses/<slug:slug>/gradebook/attempt/", views.gradebook_attempt_view, name="gradebook_attempt"),
     path(

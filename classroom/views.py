@@ -23,6 +23,7 @@ from classroom.models import Assignment, Course, GradebookAttempt, TurnComment
 from classroom.selectors import (
     assignment_progress,
     assignments_of_student,
+    class_view,
     course_roster,
     course_taught_by,
     courses_enrolled,
@@ -56,6 +57,7 @@ from trials.access import trial_overseer
 from trials.models import Case, Trial
 from trials.procedures import procedure_for
 from trials.procedures.seats import PLAYABLE_SEATS
+from trials.scoring.charts import histogram_svg
 from trials.services import BackendUnavailable
 
 
@@ -288,6 +290,19 @@ def _gradebook_page(request: HttpRequest, course: Course, *, error: str = "", st
         "error": error,
     }
     return render(request, "classroom/gradebook.html", context, status=status)
+
+
+@ability_required(Ability.TEACH)
+def class_view_page(request: HttpRequest, slug: str, assignment_id: int) -> HttpResponse:
+    """One assignment across the class: the distribution of overall scores, the points of the
+    reference most often not raised, and the students who have not started."""
+    course = _taught(request, slug)
+    view = class_view(assignment=get_object_or_404(course.assignments, pk=assignment_id))
+    return render(
+        request,
+        "classroom/class_view.html",
+        {"course": course, "view": view, "histogram": histogram_svg(view.scores)},
+    )
 
 
 @ability_required(Ability.TEACH)

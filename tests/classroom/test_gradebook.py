@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from datetime import timedelta
 from io import StringIO
 
@@ -13,6 +14,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escape
 from openpyxl import load_workbook
 
 from classroom.models import Attempt, Course, Grade
@@ -210,3 +212,37 @@ def test_a_grade_for_someone_not_enrolled_or_another_course_is_a_404(client, cou
     assignment = course.assignments.get()
     assert client.post(reverse("classroom:grade_save", args=["civ", assignment.pk, stranger.pk])).status_code == 404
     assert client.post(reverse("classroom:grade_save", args=["crim", assignment.pk, stranger.pk])).status_code == 404
+
+
+def test_the_class_view_plots_the_scores_ranks_the_points_missed_and_names_who_has_not_started(client, course):
+    assignment = course.assignments.get()
+    finished = [cell for cell in cells(course).values() if cell.overall is not None]
+    missed_by: dict[str, set[str]] = {}
+    for cell in finished:
+        for item in cell.score.result["items"]:
+            for point in item["missing"]:
+                missed_by.setdefault(point, set()).add(cell.student.username)
+    assert missed_by, "the demo case's consultation leaves reference points unraised"
+    client.force_login(course.instructors.get())
+    page = client.get(reverse("classroom:class_view", args=[course.slug, assignment.pk])).content.decode()
+    distribution = page[page.index('id="distribution"') : page.index('id="missed"')]
+    assert f"{len(finished)} of 4 students finished" in distribution
+    bars = [int(count) for count in re.findall(r"<title>[0-9.]+-[0-9.]+: (\d+)</title>", distribution)]
+    assert len(bars) == 10 and sum(bars) == len(finished), "a bar per tenth, every finished student in one"
+    missed = page[page.index('id="missed"') : page.index('id="not-started"')]
+    most = max(missed_by.values(), key=len)
+    top = next(point for point, names in missed_by.items() if names == most)
+    assert escape(top) in missed and f"{len(most)} of {len(finished)}" in missed
+    not_started = page[page.index('id="not-started"') :]
+    assert "cid" in not_started and "bob" not in not_started and "ann" not in not_started
+
+
+def test_the_class_view_of_an_assignment_nobody_finished_says_so(client, course):
+    other = course.assignments.create(
+        case_id=CASE, title="Later", seats=["plaintiff_lawyer"], stages=["LC"], opens_at=timezone.now()
+    )
+    client.force_login(course.instructors.get())
+    page = client.get(reverse("classroom:class_view", args=[course.slug, other.pk])).content.decode()
+    assert "No finished attempt yet" in page and "<svg" not in page
+    for name in ("ann", "bob", "cid", "dan"):
+        assert name in page[page.index('id="not-started"') :]

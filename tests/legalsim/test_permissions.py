@@ -183,6 +183,11 @@ ROUTES: dict[str, Route] = {
         data={"first": "nobody-here", "second": "nobody-either"},
         mine=TAUGHT,
     ),
+    "classroom:class_view": Route(
+        Ability.TEACH,
+        args=lambda world: [world.assignment_of_course.course.slug, world.assignment_of_course.pk],
+        mine=TAUGHT,
+    ),
     "classroom:gradebook": Route(Ability.TEACH, args=course_slug, mine=TAUGHT),
     "classroom:gradebook_attempt": Route(
         Ability.TEACH, args=course_slug, method="post", data={"attempt": "no-such-choice"}, mine=TAUGHT

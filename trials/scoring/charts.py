@@ -63,3 +63,41 @@ def heatmap_svg(rows: list[dict]) -> SafeString:
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
         f'aria-label="Capability heatmap">{"".join(parts)}</svg>'
     )
+
+
+def histogram_svg(values: list[float], *, bins: int = 10, label: str = "Overall score") -> SafeString:
+    """How many of ``values`` (0-1) fall in each tenth, as bars with their counts; small
+    enough in its own units that its text stays legible on a phone."""
+    width, height, left, right, bottom, top = 340, 170, 12, 12, 36, 16
+    if not values:
+        return mark_safe("")
+    counts = [0] * bins
+    for value in values:
+        counts[min(bins - 1, max(0, int(value * bins)))] += 1
+    tallest, bar_w = max(counts), (width - left - right) / bins
+    plot_h, base = height - top - bottom, height - bottom
+    parts = [f'<line x1="{left}" y1="{base}" x2="{width - right}" y2="{base}" stroke="#999"/>']
+    for index, count in enumerate(counts):
+        x, bar_h = left + index * bar_w, plot_h * count / tallest
+        parts.append(
+            f'<rect x="{x + 1:.1f}" y="{base - bar_h:.1f}" width="{bar_w - 2:.1f}" height="{bar_h:.1f}" '
+            f'fill="#1f5fa8"><title>{index / bins:.1f}-{(index + 1) / bins:.1f}: {count}</title></rect>'
+        )
+        if count:
+            parts.append(
+                f'<text x="{x + bar_w / 2:.1f}" y="{base - bar_h - 3:.1f}" font-size="12" '
+                f'text-anchor="middle">{count}</text>'
+            )
+    for index in range(0, bins + 1, 2):
+        parts.append(
+            f'<text x="{left + index * bar_w:.1f}" y="{base + 14}" font-size="11" text-anchor="middle">'
+            f"{index / bins:.1f}</text>"
+        )
+    parts.append(
+        f'<text x="{width / 2:.1f}" y="{height - 4}" font-size="11" text-anchor="middle">'
+        f"{escape(label)} (0-1): students per tenth</text>"
+    )
+    return mark_safe(
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="{escape(label)}: distribution">{"".join(parts)}</svg>'
+    )
