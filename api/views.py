@@ -7,9 +7,6 @@ own assignments; evaluation-only case fields reach instructors only.
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
-
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -35,7 +32,7 @@ from trials.access import trials_readable
 from trials.live import LiveError, NotSeated, reader_seats, seat_release, seat_take, transcript_for, trial_create
 from trials.models import Trial
 from trials.selectors import case_search
-from trials.services import BackendUnavailable, cases_import
+from trials.services import BackendUnavailable, cases_import_uploads
 
 
 class TokenObtainView(ObtainAuthToken):
@@ -96,17 +93,7 @@ class CaseImportView(APIView):
     def post(self, request: Request) -> Response:
         form = s.CaseImportSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        with tempfile.TemporaryDirectory(prefix="legalsim-upload-") as scratch:
-            labels = {}
-            for index, upload in enumerate(form.validated_data["files"]):
-                name = Path(upload.name or "upload.json").name
-                # Saved under a name of our own: the upload's may not be a valid file name here.
-                path = Path(scratch) / f"{index}{'.jsonl' if name.lower().endswith('.jsonl') else '.json'}"
-                with path.open("wb") as saved:
-                    for chunk in upload.chunks():
-                        saved.write(chunk)
-                labels[path] = name
-            report = cases_import(paths=list(labels), labels=labels)
+        report = cases_import_uploads(form.validated_data["files"])
         body = {
             "imported": report.imported,
             "problems": [str(problem) for problem in report.problems],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 
 CHROMIUM = shutil.which("chromium")
@@ -31,3 +32,22 @@ def page_logged_in(browser, base_url: str, username: str, password: str, *, time
     page.fill("#id_password", password)
     page.click("button[type=submit]")
     return page
+
+
+class WithChromium:
+    """For a live-server test case (put it first among the bases): one chromium for the
+    class's tests. Playwright's sync API keeps an event loop in the test's thread, where the
+    ORM calls are still synchronous (Django's documented setting for Playwright tests)."""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+        super().setUpClass()
+        cls.playwright, cls.browser = chromium_start()
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.browser.close()
+        cls.playwright.stop()
+        super().tearDownClass()
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)

@@ -263,3 +263,29 @@ class BatchRun(models.Model):
 
     def __str__(self) -> str:
         return f"{self.batch_id}/{self.case_id} {self.status}"
+
+
+class CaseDraft(models.Model):
+    """A case being written in the browser (``trials.authoring``): the form as its author typed
+    it, valid or not, and the library case it was last published as."""
+
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="case_drafts")
+    fields = models.JSONField(default=dict)
+    case = models.ForeignKey(Case, null=True, blank=True, on_delete=models.SET_NULL, related_name="drafts")
+    published_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+
+    def __str__(self) -> str:
+        return f"draft {self.pk}: {self.title}"
+
+    @property
+    def title(self) -> str:
+        return self.fields.get("title", "").strip() or "Untitled case"
+
+    @property
+    def changed_since_published(self) -> bool:
+        return self.published_at is not None and self.updated_at > self.published_at

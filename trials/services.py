@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from django.conf import settings
+from django.core.files.uploadedfile import UploadedFile
 from django.db import DatabaseError, transaction
 
 from legalsim.json_input import Problem, read_records
@@ -99,7 +101,7 @@ def cases_import(*, paths: Iterable[Path], labels: Mapping[Path, str] | None = N
             with transaction.atomic():
                 for line, case in cases:
                     try:
-                        _case_store(case, source_file=label)
+                        case_store(case, source_file=label)
                     except DatabaseError as error:
                         raise _NotStored(line, error) from error
         except _NotStored as failure:
@@ -119,7 +121,23 @@ def _expand(paths: Iterable[Path]) -> list[Path]:
     return files
 
 
-def _case_store(case: dict, *, source_file: str) -> Case:
+def cases_import_uploads(uploads: Iterable[UploadedFile]) -> ImportReport:
+    """``cases_import`` of uploaded files (the API's and the authoring page's), each named in
+    problems by the name it was uploaded with."""
+    with tempfile.TemporaryDirectory(prefix="legalsim-upload-") as scratch:
+        labels = {}
+        for index, upload in enumerate(uploads):
+            name = Path(upload.name or "upload.json").name
+            # Saved under a name of our own: the upload's may not be a valid file name here.
+            path = Path(scratch) / f"{index}{'.jsonl' if name.lower().endswith('.jsonl') else '.json'}"
+            with path.open("wb") as saved:
+                for chunk in upload.chunks():
+                    saved.write(chunk)
+            labels[path] = name
+        return cases_import(paths=list(labels), labels=labels)
+
+
+def case_store(case: dict, *, source_file: str) -> Case:
     stored, _ = Case.objects.update_or_create(
         id=case["id"],
         defaults={

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from trials import views
+from trials import authoring_views, views
 
 app_name = "trials"
 urlpatterns = [
@@ -15,6 +15,11 @@ urlpatterns = [
     path("trials/<int:trial_id>/leave/", views.trial_leave, name="trial_leave"),
     path("trials/<int:trial_id>/transcript/", views.trial_transcript, name="trial_transcript"),
     path("trials/<int:trial_id>/scorecard/", views.trial_scorecard, name="trial_scorecard"),
+    path("authoring/cases/", authoring_views.case_drafts, name="case_drafts"),
+    path("authoring/cases/new/", authoring_views.case_draft_new, name="case_draft_new"),
+    path("authoring/cases/upload/", authoring_views.case_upload, name="case_upload"),
+    path("authoring/cases/<int:draft_id>/", authoring_views.case_draft, name="case_draft"),
+    path("authoring/cases/edit/<str:case_id>/", authoring_views.case_edit, name="case_edit"),
     path("scorecards/", views.my_scorecards, name="my_scorecards"),
     path("scoring/models/", views.model_profile_page, name="model_profile"),
     path("batches/", views.batch_list, name="batches"),

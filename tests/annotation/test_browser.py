@@ -4,8 +4,6 @@ saves nothing."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from django.contrib.staticfiles.testing import StaticLiveServerTestCase
 
@@ -14,7 +12,7 @@ from annotation.rubric import RUBRIC_DIR
 from annotation.services import rubric_import
 from annotation.studies import SUBMITTED_IS_FINAL, assignment_submit, study_plan
 from legalsim.roles import Role
-from tests.browser import CHROMIUM, chromium_start, page_logged_in
+from tests.browser import CHROMIUM, WithChromium, page_logged_in
 from tests.conftest import DEMO_CASES
 from tests.users import person
 from trials.models import Case
@@ -23,21 +21,8 @@ from trials.services import cases_import, trial_simulate
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
 
 
-class QuestionnaireByKeyboard(StaticLiveServerTestCase):
+class QuestionnaireByKeyboard(WithChromium, StaticLiveServerTestCase):
     host = "127.0.0.1"
-
-    @classmethod
-    def setUpClass(cls) -> None:
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-        super().setUpClass()
-        cls.playwright, cls.browser = chromium_start()
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls.browser.close()
-        cls.playwright.stop()
-        super().tearDownClass()
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
     def setUp(self) -> None:
         rubric_import(path=RUBRIC_DIR / "legalworld16.json")  # a transactional test's flush removes it

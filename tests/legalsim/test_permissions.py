@@ -41,7 +41,7 @@ from tests.users import person
 from trials import driver
 from trials.batches import batch_create
 from trials.live import trial_create
-from trials.models import Batch, Case, Trial
+from trials.models import Batch, Case, CaseDraft, Trial
 from trials.routing import websocket_urlpatterns
 from trials.services import cases_import
 
@@ -64,6 +64,8 @@ PARTICIPANT = "participant"
 """404 for anyone not seated in the trial, its overseers included (a student's reply)."""
 NOBODY = "nobody"
 """404 for everyone: a forged invitation link."""
+AUTHORED = "authored"
+"""404 for anyone but the draft's author (the course's instructor) and admins."""
 OWN_ASSIGNMENT = "own assignment"
 """404 for anyone but the rater the assignment (and study) belong to."""
 
@@ -85,6 +87,8 @@ class World:
     """Not open yet: starting it is refused (400) for the student enrolled."""
     comment: TurnComment
     """The course instructor's comment on the trial (replying with no text is refused, 400)."""
+    draft: CaseDraft
+    """A case the course instructor is writing."""
 
 
 @dataclass(frozen=True)
@@ -159,6 +163,11 @@ ROUTES: dict[str, Route] = {
     "trials:trial_transcript": Route(Ability.PLAY, args=trial_id, mine=SEATED),
     "trials:trial_scorecard": Route(Ability.PLAY, args=trial_id, mine=SEATED),
     "trials:my_scorecards": Route(Ability.PLAY),
+    "trials:case_drafts": Route(Ability.TEACH),
+    "trials:case_draft_new": Route(Ability.TEACH),
+    "trials:case_draft": Route(Ability.TEACH, args=lambda world: [world.draft.pk], mine=AUTHORED),
+    "trials:case_upload": Route(Ability.TEACH, method="post"),
+    "trials:case_edit": Route(Ability.TEACH, args=lambda world: ["no-such-case"], method="post", mine=NOBODY),
     "trials:model_profile": Route(Ability.TEACH),
     "trials:batches": Route(Ability.TEACH),
     "trials:batch": Route(Ability.TEACH, args=batch_id),
@@ -317,7 +326,7 @@ def expected(route: Route, who: str) -> str:
         return MISSING
     if route.mine == PARTICIPANT and who != "student":
         return MISSING
-    if route.mine == TAUGHT and who not in OVERSEERS:
+    if route.mine in (TAUGHT, AUTHORED) and who not in OVERSEERS:
         return MISSING
     if route.mine == ENROLLED and who != "student":
         return MISSING
@@ -382,6 +391,7 @@ def world(settings, tmp_path, tasks_in_process) -> World:
             course=course, case=case, seats=["plaintiff_lawyer"], opens_at=timezone.now() + timedelta(days=1)
         ),
         comment=TurnComment.objects.create(trial=trial, seq=1, author=users["course instructor"], text="c"),
+        draft=CaseDraft.objects.create(author=users["course instructor"], fields={"title": "A draft"}),
     )
 
 

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from channels.layers import channel_layers
 from channels.testing import ChannelsLiveServerTestCase
 from django.conf import settings
 
 from legalsim.roles import Role
-from tests.browser import CHROMIUM, chromium_start, page_logged_in
+from tests.browser import CHROMIUM, WithChromium, page_logged_in
 from tests.celery_mode import celery_eager
 from tests.conftest import DEMO_CASES
 from tests.users import person
@@ -20,15 +18,12 @@ from trials.services import cases_import
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
 
 
-class TrialRoomInTheBrowser(ChannelsLiveServerTestCase):
+class TrialRoomInTheBrowser(WithChromium, ChannelsLiveServerTestCase):
     host = "127.0.0.1"
     serve_static = True
 
     @classmethod
     def setUpClass(cls) -> None:
-        # Playwright's sync API keeps an event loop in this thread; the test's own ORM calls
-        # are still synchronous (Django's documented setting for Playwright tests).
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
         settings.LEGALSIM_SCRIPTED_TOKENS_PER_S = 120
         # The server process must open the database this test already uses (its NAME is the
         # test database by now); channels would otherwise prefix "test_" a second time.
@@ -41,14 +36,6 @@ class TrialRoomInTheBrowser(ChannelsLiveServerTestCase):
         # starts no worker, so the forked server runs its tasks itself, as with no REDIS_URL.
         cls.enterClassContext(celery_eager(True))
         super().setUpClass()
-        cls.playwright, cls.browser = chromium_start()
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls.browser.close()
-        cls.playwright.stop()
-        super().tearDownClass()
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
     def setUp(self) -> None:
         cases_import(paths=[DEMO_CASES / "en-civil-traffic-accident.json"])

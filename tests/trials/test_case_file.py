@@ -184,14 +184,14 @@ def test_a_database_that_refuses_a_case_refuses_its_file_and_the_next_file_is_st
 
     from trials import services
 
-    store = services._case_store
+    store = services.case_store
 
     def refusing_store(case: dict, *, source_file: str):
         if case["id"] == "boom":
             raise DataError("value too long for type character varying(300)")
         return store(case, source_file=source_file)
 
-    monkeypatch.setattr(services, "_case_store", refusing_store)
+    monkeypatch.setattr(services, "case_store", refusing_store)
     refused = write_json("refused.json", [civil_seed | {"id": "fine"}, civil_seed | {"id": "boom"}])
     good = write_json("good.json", civil_seed | {"id": "good"})
     report = cases_import(paths=[refused, good])

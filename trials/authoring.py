@@ -1,0 +1,229 @@
+"""Case authoring in the browser: a form that builds a case-file record, the validators of
+``import_cases`` (``trials.case_file``) with their messages placed beside the form's fields,
+drafts kept as typed, a play-test with scripted agents that stores nothing, and publishing.
+
+The form's list fields take one entry per line, the parts of an entry separated by ``|``
+(``plaintiff | person | Liu Fang | retired accountant``); what the form has no field for
+goes in "More fields", a JSON object merged into the record (docs/case-format.md).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from legalsim.json_input import Record
+from trials.case_file import validate_record
+from trials.engine.machine import trial_start
+from trials.engine.runner import Paused, trial_run
+from trials.engine.state import TurnRecord
+from trials.models import Case, CaseDraft
+from trials.services import agent_participants, case_store
+
+TEXT_FIELDS = (
+    "id",
+    "title",
+    "language",
+    "procedure",
+    "cause_of_action",
+    "first_instance.facts_and_reasons",
+    "first_instance.defenses",
+    "first_instance.court_findings",
+    "first_instance.disposition",
+    "defendant_info",
+    "indictment",
+    "court_findings",
+)
+LINE_FIELDS = {
+    "parties": ("side", "kind", "name", "details"),
+    "first_instance.evidence": ("side", "name", "purpose"),
+    "evidence": ("side", "name", "purpose"),
+    "consultation": ("side", "question", "reference_answer"),
+}
+"""Fields of one entry per line: the parts of an entry, in order (the last ones optional)."""
+REQUIRED_PARTS = {"parties": 3, "first_instance.evidence": 2, "evidence": 2, "consultation": 2}
+LIST_FIELDS = ("first_instance.claims", "first_instance.legal_references", "charges", "legal_references")
+"""Fields of one string per line."""
+MORE = "more"
+FORM_FIELDS = (*TEXT_FIELDS, *LINE_FIELDS, *LIST_FIELDS, MORE)
+CIVIL_ONLY = ("first_instance.", "consultation")
+CRIMINAL_ONLY = ("defendant_info", "indictment", "court_findings", "evidence", "charges", "legal_references")
+
+
+@dataclass
+class Checked:
+    """A form checked as ``import_cases`` checks a record: the case when it is valid, and
+    each field's messages otherwise (``field name -> messages``)."""
+
+    case: dict | None
+    errors: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def valid(self) -> bool:
+        return self.case is not None and not self.errors
+
+
+def _applies(name: str, procedure: str) -> bool:
+    if procedure == "criminal":
+        return not name.startswith(CIVIL_ONLY)
+    return name not in CRIMINAL_ONLY
+
+
+def _put(record: dict, name: str, value: object) -> None:
+    """``first_instance.claims`` -> ``record["first_instance"]["claims"]``."""
+    *parents, key = name.split(".")
+    for parent in parents:
+        record = record.setdefault(parent, {})
+    record[key] = value
+
+
+def _entries(name: str, text: str, errors: dict[str, list[str]]) -> list[dict]:
+    parts_of = LINE_FIELDS[name]
+    entries = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        parts = [part.strip() for part in line.split("|")]
+        if len(parts) < REQUIRED_PARTS[name] or len(parts) > len(parts_of):
+            shape = " | ".join(parts_of)
+            errors.setdefault(name, []).append(f"line {number}: expected {shape}")
+            continue
+        entries.append({key: value for key, value in zip(parts_of, parts, strict=False) if value})
+    return entries
+
+
+def record_from_form(form: Mapping[str, str]) -> tuple[dict, dict[str, list[str]]]:
+    """The case-file record a form describes, and the problems of its shape (a line without
+    enough parts, "More fields" that is not a JSON object)."""
+    errors: dict[str, list[str]] = {}
+    procedure = form.get("procedure", "").strip()
+    record: dict = {}
+    for name in FORM_FIELDS:
+        text = form.get(name, "").strip()
+        if not text or not _applies(name, procedure):
+            continue
+        if name in LINE_FIELDS:
+            _put(record, name, _entries(name, text, errors))
+        elif name in LIST_FIELDS:
+            _put(record, name, [line.strip() for line in text.splitlines() if line.strip()])
+        elif name == MORE:
+            _merge_more(record, text, errors)
+        else:
+            _put(record, name, text)
+    return record, errors
+
+
+def _merge_more(record: dict, text: str, errors: dict[str, list[str]]) -> None:
+    try:
+        more = json.loads(text)
+    except json.JSONDecodeError as error:
+        errors.setdefault(MORE, []).append(f"line {error.lineno}: not JSON: {error.msg}")
+        return
+    if not isinstance(more, dict):
+        errors.setdefault(MORE, []).append("must be a JSON object")
+        return
+    for key, value in more.items():
+        if isinstance(value, dict) and isinstance(record.get(key), dict):
+            record[key] = {**value, **record[key]}
+        else:
+            record.setdefault(key, value)
+
+
+def form_field_of(problem_field: str) -> tuple[str, str]:
+    """Where a validator's problem shows: (form field, prefix of its message). ``parties[1].side``
+    is the second line of Parties; a field the form lacks is one of "More fields"."""
+    base, _, rest = problem_field.partition("[")
+    if base in LINE_FIELDS:
+        if not rest:
+            return base, ""
+        index, _, part = rest.partition("]")
+        return base, f"line {int(index) + 1}: {part.lstrip('.') or 'entry'}: "
+    if problem_field in FORM_FIELDS or problem_field in LIST_FIELDS:
+        return problem_field, ""
+    return MORE, f"{problem_field}: "
+
+
+def case_check(form: Mapping[str, str]) -> Checked:
+    """Check a form with ``import_cases``' validators; their messages, word for word, go to
+    the fields they are about."""
+    record, errors = record_from_form(form)
+    checked = Record(line=1, data=record, source=json.dumps(record, ensure_ascii=False, indent=2))
+    case = validate_record(checked, "the form")
+    for problem in checked.problems:
+        name, prefix = form_field_of(problem.field)
+        errors.setdefault(name, []).append(prefix + problem.message)
+    return Checked(case=None if errors else case, errors=errors)
+
+
+def form_from_case(seed: dict) -> dict[str, str]:
+    """The form of a stored case (to edit a published case as a new draft)."""
+    seed = json.loads(json.dumps(seed))
+    form: dict[str, str] = {}
+    for name in (*TEXT_FIELDS, *LINE_FIELDS, *LIST_FIELDS):
+        *parents, key = name.split(".")
+        holder = seed
+        for parent in parents:
+            holder = holder.get(parent) if isinstance(holder.get(parent), dict) else {}
+        if key not in holder:
+            continue
+        value = holder.pop(key)
+        if name in LINE_FIELDS:
+            form[name] = "\n".join(" | ".join(entry.get(part, "") for part in LINE_FIELDS[name]) for entry in value)
+        elif name in LIST_FIELDS:
+            form[name] = "\n".join(value)
+        else:
+            form[name] = str(value)
+    rest = {key: value for key, value in seed.items() if value not in ({}, None, [])}
+    rest.pop("extra", None)
+    if rest:
+        form[MORE] = json.dumps(rest, ensure_ascii=False, indent=2)
+    return form
+
+
+def draft_save(*, author: AbstractBaseUser, form: Mapping[str, str], draft: CaseDraft | None = None) -> CaseDraft:
+    """Keep the form as typed, valid or not."""
+    fields = {name: form.get(name, "") for name in FORM_FIELDS}
+    if draft is None:
+        return CaseDraft.objects.create(author=author, fields=fields)
+    draft.fields = fields
+    draft.save(update_fields=["fields", "updated_at"])
+    return draft
+
+
+@dataclass(frozen=True)
+class PlayTest:
+    """A scripted run of a draft, never stored: its turns, and why it stopped if not at the end."""
+
+    turns: list[TurnRecord]
+    stopped: str = ""
+
+
+def play_test(case: dict) -> PlayTest:
+    """Play a valid case through its whole procedure with scripted agents, in memory."""
+    target_side = "defendant" if case["procedure"] == "criminal" else "plaintiff"
+    state = trial_start(case=case, target_side=target_side)
+    outcome = trial_run(state, agent_participants(case["procedure"], "scripted", target_side=target_side))
+    stopped = f"stopped at {outcome.step.seat}: {outcome.reason}" if isinstance(outcome, Paused) else ""
+    return PlayTest(turns=list(state.turns), stopped=stopped)
+
+
+class PublishRefused(Exception):
+    pass
+
+
+def draft_publish(*, draft: CaseDraft, case: dict) -> Case:
+    """Store a valid draft's case in the library (replacing the case it published before);
+    an id that another case already has is refused."""
+    taken = Case.objects.filter(pk=case["id"]).exclude(pk=draft.case_id or "").exists()
+    if taken:
+        raise PublishRefused(f"a case with the id {case['id']!r} is already in the library; choose another id")
+    with transaction.atomic():
+        stored = case_store(case, source_file=f"authored in the browser by {draft.author.get_username()}")
+        draft.case, draft.published_at = stored, timezone.now()
+        draft.save(update_fields=["case", "published_at"])
+    return stored
