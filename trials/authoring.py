@@ -82,40 +82,49 @@ def _put(record: dict, name: str, value: object) -> None:
     record[key] = value
 
 
-def _entries(name: str, text: str, errors: dict[str, list[str]]) -> list[dict]:
+@dataclass
+class FormRecord:
+    """A form read as a case-file record: the record, the problems of the form's shape (a
+    line without its parts, "More fields" that is not a JSON object), and for each field of
+    one entry per line the line of the form each entry came from."""
+
+    record: dict = field(default_factory=dict)
+    errors: dict[str, list[str]] = field(default_factory=dict)
+    lines: dict[str, list[int]] = field(default_factory=dict)
+
+
+def _entries(name: str, text: str, read: FormRecord) -> list[dict]:
     parts_of = LINE_FIELDS[name]
-    entries = []
+    entries, lines = [], read.lines.setdefault(name, [])
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         parts = [part.strip() for part in line.split("|")]
         if len(parts) < REQUIRED_PARTS[name] or len(parts) > len(parts_of):
-            shape = " | ".join(parts_of)
-            errors.setdefault(name, []).append(f"line {number}: expected {shape}")
+            read.errors.setdefault(name, []).append(f"line {number}: expected {' | '.join(parts_of)}")
             continue
         entries.append({key: value for key, value in zip(parts_of, parts, strict=False) if value})
+        lines.append(number)
     return entries
 
 
-def record_from_form(form: Mapping[str, str]) -> tuple[dict, dict[str, list[str]]]:
-    """The case-file record a form describes, and the problems of its shape (a line without
-    enough parts, "More fields" that is not a JSON object)."""
-    errors: dict[str, list[str]] = {}
+def record_from_form(form: Mapping[str, str]) -> FormRecord:
+    """The case-file record a form describes (``FormRecord``)."""
+    read = FormRecord()
     procedure = form.get("procedure", "").strip()
-    record: dict = {}
     for name in FORM_FIELDS:
-        text = form.get(name, "").strip()
-        if not text or not _applies(name, procedure):
+        text = form.get(name, "")
+        if not text.strip() or not _applies(name, procedure):
             continue
         if name in LINE_FIELDS:
-            _put(record, name, _entries(name, text, errors))
+            _put(read.record, name, _entries(name, text, read))
         elif name in LIST_FIELDS:
-            _put(record, name, [line.strip() for line in text.splitlines() if line.strip()])
+            _put(read.record, name, [line.strip() for line in text.splitlines() if line.strip()])
         elif name == MORE:
-            _merge_more(record, text, errors)
+            _merge_more(read.record, text, read.errors)
         else:
-            _put(record, name, text)
-    return record, errors
+            _put(read.record, name, text.strip())
+    return read
 
 
 def _merge_more(record: dict, text: str, errors: dict[str, list[str]]) -> None:
@@ -134,16 +143,17 @@ def _merge_more(record: dict, text: str, errors: dict[str, list[str]]) -> None:
             record.setdefault(key, value)
 
 
-def form_field_of(problem_field: str) -> tuple[str, str]:
+def form_field_of(problem_field: str, lines: Mapping[str, list[int]]) -> tuple[str, str]:
     """Where a validator's problem shows: (form field, prefix of its message). ``parties[1].side``
-    is the second line of Parties; a field the form lacks is one of "More fields"."""
+    is the line of Parties its second entry was typed on; a field the form lacks is one of
+    "More fields"."""
     base, _, rest = problem_field.partition("[")
     if base in LINE_FIELDS:
         if not rest:
             return base, ""
         index, _, part = rest.partition("]")
-        return base, f"line {int(index) + 1}: {part.lstrip('.') or 'entry'}: "
-    if problem_field in FORM_FIELDS or problem_field in LIST_FIELDS:
+        return base, f"line {lines[base][int(index)]}: {part.lstrip('.') or 'entry'}: "
+    if problem_field in FORM_FIELDS:
         return problem_field, ""
     return MORE, f"{problem_field}: "
 
@@ -151,11 +161,12 @@ def form_field_of(problem_field: str) -> tuple[str, str]:
 def case_check(form: Mapping[str, str]) -> Checked:
     """Check a form with ``import_cases``' validators; their messages, word for word, go to
     the fields they are about."""
-    record, errors = record_from_form(form)
+    read = record_from_form(form)
+    record, errors = read.record, read.errors
     checked = Record(line=1, data=record, source=json.dumps(record, ensure_ascii=False, indent=2))
     case = validate_record(checked, "the form")
     for problem in checked.problems:
-        name, prefix = form_field_of(problem.field)
+        name, prefix = form_field_of(problem.field, read.lines)
         errors.setdefault(name, []).append(prefix + problem.message)
     return Checked(case=None if errors else case, errors=errors)
 

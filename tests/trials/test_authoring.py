@@ -68,6 +68,16 @@ def test_a_line_without_its_parts_and_more_fields_that_are_not_json_are_reported
     }
 
 
+def test_a_problem_names_the_line_it_was_typed_on_past_blank_and_malformed_lines():
+    parties = "plaintiff | person\n\nplaintiff | person | Wang Li\ndefendnt | person | Zhao Min"
+    checked = case_check({**FORM, "parties": parties})
+    assert checked.errors["parties"] == [
+        "line 1: expected side | kind | name | details",
+        "line 4: side: must be one of plaintiff, defendant, got 'defendnt'",
+        "needs at least one defendant party",
+    ]
+
+
 def test_play_test_runs_the_draft_with_scripted_agents_and_stores_no_trial(client, instructor):
     response = post(client, reverse("trials:case_draft_new"), FORM, "playtest")
     assert response.status_code == 200
