@@ -23,7 +23,7 @@ from trials.engine.machine import trial_start
 from trials.engine.runner import Paused, trial_run
 from trials.engine.state import TurnRecord
 from trials.models import Case, CaseDraft
-from trials.services import agent_participants, case_store
+from trials.services import agent_participants, case_store, default_target_side
 
 TEXT_FIELDS = (
     "id",
@@ -196,11 +196,14 @@ def form_from_case(seed: dict) -> dict[str, str]:
     return form
 
 
-def draft_save(*, author: AbstractBaseUser, form: Mapping[str, str], draft: CaseDraft | None = None) -> CaseDraft:
-    """Keep the form as typed, valid or not."""
+def draft_save(
+    *, author: AbstractBaseUser, form: Mapping[str, str], draft: CaseDraft | None = None, case: Case | None = None
+) -> CaseDraft:
+    """Keep the form as typed, valid or not; a new draft of a library ``case`` replaces it
+    when published."""
     fields = {name: form.get(name, "") for name in FORM_FIELDS}
     if draft is None:
-        return CaseDraft.objects.create(author=author, fields=fields)
+        return CaseDraft.objects.create(author=author, fields=fields, case=case)
     draft.fields = fields
     draft.save(update_fields=["fields", "updated_at"])
     return draft
@@ -216,7 +219,7 @@ class PlayTest:
 
 def play_test(case: dict) -> PlayTest:
     """Play a valid case through its whole procedure with scripted agents, in memory."""
-    target_side = "defendant" if case["procedure"] == "criminal" else "plaintiff"
+    target_side = default_target_side(case["procedure"])
     state = trial_start(case=case, target_side=target_side)
     outcome = trial_run(state, agent_participants(case["procedure"], "scripted", target_side=target_side))
     stopped = f"stopped at {outcome.step.seat}: {outcome.reason}" if isinstance(outcome, Paused) else ""

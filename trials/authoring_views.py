@@ -108,8 +108,7 @@ def case_draft(request: HttpRequest, draft_id: int) -> HttpResponse:
 def case_edit(request: HttpRequest, case_id: str) -> HttpResponse:
     """A library case as a new draft; publishing it replaces the case."""
     case = get_object_or_404(Case, pk=case_id)
-    draft = draft_save(author=request.user, form=form_from_case(case.seed))
-    CaseDraft.objects.filter(pk=draft.pk).update(case=case)
+    draft = draft_save(author=request.user, form=form_from_case(case.seed), case=case)
     return redirect("trials:case_draft", draft_id=draft.pk)
 
 

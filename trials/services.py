@@ -152,8 +152,8 @@ def case_store(case: dict, *, source_file: str) -> Case:
     return stored
 
 
-def default_target_side(case: Case) -> str:
-    return "defendant" if case.procedure == "criminal" else "plaintiff"
+def default_target_side(procedure: str) -> str:
+    return "defendant" if procedure == "criminal" else "plaintiff"
 
 
 class BackendUnavailable(RuntimeError):
@@ -230,7 +230,7 @@ def simulated_trial_create(
     """A trial of ``case`` (run on ``seed``, the case's own by default) with every seat an
     agent, not started yet."""
     backend = backend or settings.LEGALSIM_AGENT_BACKEND
-    target_side = target_side or default_target_side(case)
+    target_side = target_side or default_target_side(case.procedure)
     agent_participants(case.procedure, backend, target_side=target_side, supervised=supervised)
     state = trial_start(case=seed or case.seed, target_side=target_side, last_stage=until)
     with transaction.atomic():
