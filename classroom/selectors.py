@@ -190,10 +190,6 @@ class Gradebook:
     def cells(self) -> list[GradebookCell]:
         return [cell for _, cells in self.rows for cell in cells]
 
-    def column(self, assignment: Assignment) -> list[GradebookCell]:
-        """Every student's cell on ``assignment``."""
-        return [cell for cell in self.cells if cell.assignment.pk == assignment.pk]
-
 
 def _scored(attempt: Attempt) -> TrialScore | None:
     """The attempt's scorecard when its trial is over: the stored one, or scored and stored
@@ -245,25 +241,20 @@ def gradebook_cell(
     )
 
 
-def gradebook_build(*, course: Course, now: datetime | None = None) -> Gradebook:
-    """The course's gradebook: enrolled students by assignments. The page, its downloads and
-    the ``gradebook`` command all read this. Finished attempts not scored yet are scored and
-    stored on the way (the rule-based scorer, as the scorecard page does)."""
+def gradebook_build(*, course: Course, now: datetime | None = None, assignment: Assignment | None = None) -> Gradebook:
+    """The course's gradebook: enrolled students by assignments (or by ``assignment`` alone,
+    the class view's column). The page, its downloads and the ``gradebook`` command all read
+    this. Finished attempts not scored yet are scored and stored on the way (the rule-based
+    scorer, as the scorecard page does)."""
     now = now or timezone.now()
-    assignments = list(course.assignments.order_by("opens_at", "id"))
+    in_course = {"assignment__course": course} if assignment is None else {"assignment": assignment}
+    assignments = list(course.assignments.order_by("opens_at", "id")) if assignment is None else [assignment]
     students = [enrolment.user for enrolment in course_roster(course=course)]
     attempts: dict[tuple[int, int], list[Attempt]] = {}
-    chosen = (
-        Attempt.objects.filter(assignment__course=course)
-        .select_related("trial")
-        .prefetch_related("trial__scores")
-        .order_by("number")
-    )
-    for attempt in chosen:
+    chosen = Attempt.objects.filter(**in_course).select_related("trial").prefetch_related("trial__scores")
+    for attempt in chosen.order_by("number"):
         attempts.setdefault((attempt.assignment_id, attempt.student_id), []).append(attempt)
-    grades = {
-        (grade.assignment_id, grade.student_id): grade for grade in Grade.objects.filter(assignment__course=course)
-    }
+    grades = {(grade.assignment_id, grade.student_id): grade for grade in Grade.objects.filter(**in_course)}
     rows = []
     for student in students:
         cells = [
@@ -340,7 +331,7 @@ MISSED_SHOWN = 10
 def class_view(*, assignment: Assignment, now: datetime | None = None) -> ClassView:
     """The class view of ``assignment``: the gradebook's column for it, with the points of the
     reference that the most students left out (each student counted once per point)."""
-    column = gradebook_build(course=assignment.course, now=now).column(assignment)
+    column = gradebook_build(course=assignment.course, now=now, assignment=assignment).cells
     counts: dict[tuple[str, str], int] = {}
     for cell in column:
         items = cell.score.result.get("items", []) if cell.score is not None else []
