@@ -67,7 +67,12 @@ class LocalFirstRedisLayer(RedisPubSubChannelLayer):
         return self._layers[loop]
 
     def serialize(self, message: dict) -> bytes:
+        """A message sent to a channel: untagged, so no process skips it."""
         return bytes(ORIGIN_BYTES) + super().serialize(message)
+
+    def serialize_tagged(self, message: dict) -> bytes:
+        """A group message published by this process, whose receiver skips it."""
+        return self.origin + super().serialize(message)
 
     def deserialize(self, message: bytes | dict) -> dict:
         if isinstance(message, dict):
@@ -93,8 +98,7 @@ class _LocalFirstLoopLayer(RedisPubSubLoopLayer):
             if channel in self.channels:
                 self.channels[channel].put_nowait(message)
         if remote:
-            payload = self.channel_layer.origin + self.channel_layer.serialize(message)[ORIGIN_BYTES:]
-            await self._get_shard(group_channel).publish(group_channel, payload)
+            await self._get_shard(group_channel).publish(group_channel, self.channel_layer.serialize_tagged(message))
 
     async def remote_subscribers(self, group: str) -> int:
         group_channel = self._get_group_channel_name(group)
