@@ -23,6 +23,7 @@ from trials.engine.steps import Speak
 from trials.fanout import broadcast, group_name, user_group
 from trials.live import LiveError, human_say, judge_control, seats_of, stage_heard_by, trial_pause_set, turns_after
 from trials.models import Trial
+from trials.pool import in_pool
 from trials.protocol import (
     END,
     BadMessage,
@@ -53,7 +54,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         """A trial's frames skip channels' per-message ``close_old_connections``: it runs in
         the one thread all thread-sensitive calls of the process share, so every frame of
         every socket queued there (at a hundred trials, most of the p99 latency); a frame
-        needs no connection, and the database work a socket does runs in ``driver.in_pool``,
+        needs no connection, and the database work a socket does runs in ``trials.pool.in_pool``,
         which tidies its own connections."""
         if message["type"] == "trial.frame":
             await self.trial_frame(message)
@@ -74,11 +75,11 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json(error_frame(ErrorCode.NOT_AUTHENTICATED, "log in first"))
             await self.close(code=CLOSE_SIGNED_OUT)
             return
-        trial = await driver.in_pool(Trial.objects.filter(pk=self.trial_id).first)()
+        trial = await in_pool(Trial.objects.filter(pk=self.trial_id).first)()
         if trial is None:
             await self.close(code=4404)
             return
-        self.teacher = await driver.in_pool(trial_overseer)(trial, self.user)
+        self.teacher = await in_pool(trial_overseer)(trial, self.user)
         """An overseer of the trial (``trials.access``): an instructor of its course, an admin."""
         if not await self._seats_reread():
             return
@@ -130,14 +131,14 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         """A cookie socket lives as long as its session: signed out elsewhere, it closes."""
         session: SessionBase | None = self.scope.get("session")
         key = session.session_key if session is not None else None
-        if key is None or await driver.in_pool(session.exists)(key):
+        if key is None or await in_pool(session.exists)(key):
             return True
         await self._close_signed_out()
         return False
 
     async def _seats_reread(self) -> bool:
         """The seats this person holds now; someone left with none (and no instructor) is shown out."""
-        self.seats = await driver.in_pool(seats_of)(self.trial_id, self.user)
+        self.seats = await in_pool(seats_of)(self.trial_id, self.user)
         self.heard: dict[str, bool] = {}
         if self.seats or self.teacher:
             return True
@@ -151,7 +152,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
 
     async def _say(self, message: Say) -> None:
         try:
-            result = await driver.in_pool(human_say)(
+            result = await in_pool(human_say)(
                 trial_id=self.trial_id,
                 user=self.user,
                 text=message.text,
@@ -175,7 +176,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         if speaker is None:
             await self.send_json(error_frame(ErrorCode.NOT_YOUR_TURN, "there is no statement in progress to object to"))
             return
-        trial = await driver.in_pool(Trial.objects.get)(pk=self.trial_id)
+        trial = await in_pool(Trial.objects.get)(pk=self.trial_id)
         state = trial.engine_state
         refusals = {seat: objection_refusal(state, seat=seat, speaker_seat=speaker) for seat in self.seats}
         seat = next((seat for seat, refusal in refusals.items() if refusal is None), None)
@@ -195,9 +196,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json(error_frame(ErrorCode.UNSUPPORTED, f"control {message.action!r} is not supported"))
             return
         try:
-            await driver.in_pool(trial_pause_set)(
-                trial_id=self.trial_id, user=self.user, paused=message.action == "pause"
-            )
+            await in_pool(trial_pause_set)(trial_id=self.trial_id, user=self.user, paused=message.action == "pause")
         except LiveError as error:
             await self.send_json(error_frame(error.code, str(error)))
             return
@@ -209,7 +208,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         """Waits for the statement being made to end, then changes the procedure."""
         async with driver.step_lock(self.trial_id):
             try:
-                result = await driver.in_pool(judge_control)(
+                result = await in_pool(judge_control)(
                     trial_id=self.trial_id,
                     user=self.user,
                     action=message.action,
@@ -238,8 +237,8 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         await self._send_stored(self.replayed_after)
 
     async def _send_stored(self, after_seq: int) -> None:
-        trial = await driver.in_pool(Trial.objects.get)(pk=self.trial_id)
-        for turn in await driver.in_pool(turns_after)(trial, after_seq):
+        trial = await in_pool(Trial.objects.get)(pk=self.trial_id)
+        for turn in await in_pool(turns_after)(trial, after_seq):
             await self._send_turn(turn_end(turn))
         current = driver.in_progress.get(self.trial_id)
         if current is not None and current["start"]["seq"] > after_seq:
@@ -315,6 +314,6 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             return frame["seq"] in self.sent_starts
         stage = frame["stage"]
         if stage not in self.heard:
-            trial = await driver.in_pool(Trial.objects.get)(pk=self.trial_id)
+            trial = await in_pool(Trial.objects.get)(pk=self.trial_id)
             self.heard[stage] = stage_heard_by(trial.engine_state, stage, self.seats)
         return self.heard[stage]

@@ -10,22 +10,13 @@ steps; a human's ``say`` is recorded by ``trials.live.human_say`` and wakes the 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import functools
 import logging
-import os
 import re
-import socket
-import uuid
-from datetime import timedelta
 from typing import Any
 
-from channels.db import DatabaseSyncToAsync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
-from django.utils import timezone
 
 from trials.engine.machine import (
     apply_objection,
@@ -47,7 +38,9 @@ from trials.fanout import (
     remote_joined,
     remote_recheck,
 )
+from trials.leases import lease_hand_back, lease_renew, lease_take, orphans
 from trials.models import Trial
+from trials.pool import in_pool
 from trials.protocol import (
     END,
     ErrorCode,
@@ -66,10 +59,6 @@ logger = logging.getLogger(__name__)
 POLL_S = 2.0
 FRAME_S = 0.05
 TOKEN = re.compile(r"[\u3400-\u9fff]|\w+\s*|\s+|[^\w\s]")
-
-in_pool = functools.partial(DatabaseSyncToAsync, thread_sensitive=False)
-"""Driver database work runs in the executor's threads, in parallel across trials; the
-default (one thread for every sync call of the process) made a hundred trials queue."""
 
 _drivers: dict[int, asyncio.Task] = {}
 _wakeups: dict[int, asyncio.Event] = {}
@@ -156,10 +145,6 @@ async def _listen(trial_id: int) -> None:
         await asyncio.shield(layer.group_discard(driver_group(trial_id), channel))
 
 
-PROCESS = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-"""This process, as the holder of driver leases."""
-
-
 def ensure_driver(trial_id: int) -> None:
     """Drive the trial from this process unless a driver here or elsewhere already does: the
     driver first takes the trial's lease, and gives up at once if another process holds it."""
@@ -169,54 +154,22 @@ def ensure_driver(trial_id: int) -> None:
         _drivers[trial_id] = asyncio.get_running_loop().create_task(_drive(trial_id))
 
 
-@in_pool
-def _lease_take(trial_id: int) -> bool:
-    now = timezone.now()
-    free = Q(driver="") | Q(driver=PROCESS) | Q(driver_until__isnull=True) | Q(driver_until__lt=now)
-    until = now + timedelta(seconds=settings.LEGALSIM_DRIVER_LEASE_S)
-    return bool(Trial.objects.filter(free, pk=trial_id).update(driver=PROCESS, driver_until=until))
-
-
-@in_pool
-def _lease_renew(trial_id: int) -> bool:
-    until = timezone.now() + timedelta(seconds=settings.LEGALSIM_DRIVER_LEASE_S)
-    return bool(Trial.objects.filter(pk=trial_id, driver=PROCESS).update(driver_until=until))
-
-
-@in_pool
-def _lease_release(trial_id: int) -> None:
-    Trial.objects.filter(pk=trial_id, driver=PROCESS).update(driver="")
-
-
 async def _heartbeat(trial_id: int, driving: asyncio.Task) -> None:
     """Renew the lease every third of its length (a lease lost stops the driver), and ask
     whether sockets of other processes listen to the trial."""
     while True:
         await remote_recheck(trial_id)
         await asyncio.sleep(settings.LEGALSIM_DRIVER_LEASE_S / 3)
-        if not await _lease_renew(trial_id):
+        if not await lease_renew(trial_id):
             driving.cancel()
             return
-
-
-@in_pool
-def _orphans() -> list[int]:
-    """Live trials under way whose driver's lease ran out: their process died or restarted.
-    A trial nobody has joined yet (no lease ever taken) waits for its first participant."""
-    return list(
-        Trial.objects.filter(
-            live=True,
-            status__in=(Trial.Status.RUNNING, Trial.Status.WAITING),
-            driver_until__lt=timezone.now(),
-        ).values_list("pk", flat=True)
-    )
 
 
 async def take_over_forever() -> None:
     """Every half lease, start drivers for the orphaned live trials (one process wins each)."""
     while True:
         try:
-            for trial_id in await _orphans():
+            for trial_id in await orphans():
                 ensure_driver(trial_id)
         except Exception:
             logger.exception("taking over orphaned trials failed; trying again")
@@ -302,7 +255,7 @@ def _status_move(trial_id: int, current: str, status: str) -> None:
 async def _drive(trial_id: int) -> None:
     """Walk the trial while this process holds its lease; whatever fails inside leaves it
     paused with the reason, resumable."""
-    if not await _lease_take(trial_id):
+    if not await lease_take(trial_id):
         return
     loop = asyncio.get_running_loop()
     heartbeat = loop.create_task(_heartbeat(trial_id, asyncio.current_task()))
@@ -323,14 +276,7 @@ async def _drive(trial_id: int) -> None:
         objections.pop(trial_id, None)
         _states.pop(trial_id, None)
         remote_forget(trial_id)
-        await _lease_hand_back(trial_id)
-
-
-async def _lease_hand_back(trial_id: int) -> None:
-    """However the driver stops (the end, a failure, a shutdown), the trial's lease is free at
-    once for whichever process drives it next, not after it runs out."""
-    with contextlib.suppress(Exception, asyncio.CancelledError):
-        await asyncio.shield(_lease_release(trial_id))
+        await lease_hand_back(trial_id)
 
 
 async def _loop(trial_id: int) -> None:
