@@ -166,12 +166,17 @@ class Grade(models.Model):
 
 
 class TurnComment(models.Model):
-    """An instructor's comment on one turn of a trial (optionally on a quoted passage of it),
-    the student's one reply, and when the student read it (the "Feedback" notice)."""
+    """An instructor's comment on one turn of a trial, or on the document that turn filed
+    (optionally on a quoted passage of either), the student's one reply, and when the student read it (the "Feedback" notice)."""
 
     trial = models.ForeignKey("trials.Trial", on_delete=models.CASCADE, related_name="turn_comments")
     seq = models.PositiveIntegerField(help_text="the turn's seq in the trial")
     excerpt = models.TextField(blank=True, help_text="the passage of the turn the comment is about, if any")
+    document = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="the kind of the document this turn filed, when the comment is on the document (and its passage)",
+    )
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="turn_comments_written"
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -14,6 +15,7 @@ from django.utils import timezone
 from classroom.models import Assignment, Attempt, Course, Enrolment, Grade, GradebookAttempt, TurnComment
 from legalsim.roles import Ability, can
 from trials.access import trial_overseer
+from trials.engine.state import TrialState
 from trials.models import Trial, TrialScore
 from trials.scoring.capabilities import CAPABILITIES
 from trials.scoring.report import capability_cell
@@ -347,7 +349,7 @@ def class_view(*, assignment: Assignment, now: datetime | None = None) -> ClassV
 
 @dataclass(frozen=True)
 class TrialFeedback:
-    """The comments on one trial as one reader sees them: by turn, and whether they may
+    """The comments on one trial as one reader sees them: by turn or document, and whether they may
     comment (an overseer) or reply (a student seated in it)."""
 
     trial: Trial
@@ -355,8 +357,16 @@ class TrialFeedback:
     can_comment: bool
     can_reply: bool
 
+    @cached_property
+    def state(self) -> TrialState:
+        return self.trial.engine_state
+
     def on_turn(self, seq: int) -> list[TurnComment]:
-        return [comment for comment in self.comments if comment.seq == seq]
+        return [comment for comment in self.comments if comment.seq == seq and not comment.document]
+
+    def on_document(self, seq: int, kind: str) -> list[TurnComment]:
+        """The comments on the document of ``kind`` that turn ``seq`` filed."""
+        return [comment for comment in self.comments if comment.seq == seq and comment.document == kind]
 
 
 def trial_feedback(*, trial: Trial, user: AbstractBaseUser) -> TrialFeedback:

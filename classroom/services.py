@@ -33,13 +33,11 @@ from classroom.models import (
     Grade,
     GradebookAttempt,
     Pair,
-    TurnComment,
     invite_code_new,
 )
 from legalsim.json_input import Problem, UnreadableFile, file_text
 from legalsim.roles import Ability, Role, can, role_grant
 from legalsim.spreadsheet import cell_unescape
-from trials.access import trial_overseer
 from trials.live import trial_create
 from trials.models import Case, Trial
 from trials.procedures import procedure_for
@@ -453,58 +451,3 @@ def grade_save(
         assignment=assignment, student=student, defaults={"grade": grade, "feedback": feedback, "graded_by": by}
     )
     return saved
-
-
-COMMENT_MAX_CHARS = 10_000
-
-
-def _comment_text(text: str, what: str) -> str:
-    text = text.strip()
-    if not text:
-        raise ClassroomError(f"{what}: write something")
-    if len(text) > COMMENT_MAX_CHARS:
-        raise ClassroomError(f"{what}: at most {COMMENT_MAX_CHARS} characters")
-    return text
-
-
-def comment_add(*, trial: Trial, seq: int, text: str, author: AbstractBaseUser, excerpt: str = "") -> TurnComment:
-    """An overseer's comment (an instructor of the trial's course, ``trial_overseer``) on the
-    turn ``seq``; ``excerpt``, if given, is a passage the turn's text contains."""
-    if not trial_overseer(trial, author):
-        raise PermissionError("only the instructors of the trial's course comment on it")
-    turn = next((turn for turn in trial.engine_state.turns if turn.seq == seq), None)
-    if turn is None:
-        raise ClassroomError(f"turn {seq}: the trial has no such turn")
-    excerpt = excerpt.strip()
-    if excerpt and " ".join(excerpt.split()) not in " ".join(turn.text.split()):
-        raise ClassroomError(f"excerpt: turn {seq} does not contain this passage")
-    return TurnComment.objects.create(
-        trial=trial, seq=seq, excerpt=excerpt, author=author, text=_comment_text(text, "comment")
-    )
-
-
-def comment_reply(*, comment: TurnComment, text: str, by: AbstractBaseUser) -> TurnComment:
-    """The student's one reply: someone seated in the trial answers a comment once; a second
-    reply is refused."""
-    if not comment.trial.seats.filter(user=by).exists():
-        raise PermissionError("only the students of the trial reply to its comments")
-    text = _comment_text(text, "reply")
-    with transaction.atomic():
-        locked = TurnComment.objects.select_for_update().get(pk=comment.pk)
-        if locked.replied_at is not None:
-            raise ClassroomError("you have replied to this comment already: one reply per comment")
-        now = timezone.now()
-        locked.reply, locked.replied_by, locked.replied_at = text, by, now
-        locked.read_at = locked.read_at or now
-        locked.save(update_fields=["reply", "replied_by", "replied_at", "read_at"])
-    return locked
-
-
-def comments_read(*, user: AbstractBaseUser, comments: list[TurnComment]) -> int:
-    """Mark the comments a student of their trials has now seen as read (the notice goes)."""
-    unread = [comment.pk for comment in comments if comment.read_at is None]
-    if not unread:
-        return 0
-    return TurnComment.objects.filter(pk__in=unread, read_at__isnull=True, trial__seats__user=user).update(
-        read_at=timezone.now()
-    )

@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from classroom.exports import GRADEBOOK_FORMATS, gradebook_bytes
+from classroom.feedback import comment_add, comment_reply, comments_read
 from classroom.models import Assignment, Course, GradebookAttempt, TurnComment
 from classroom.selectors import (
     assignment_progress,
@@ -37,9 +38,6 @@ from classroom.services import (
     RosterReport,
     assignment_create,
     assignment_start,
-    comment_add,
-    comment_reply,
-    comments_read,
     course_create,
     course_enrol,
     course_join,
@@ -388,6 +386,7 @@ def comment_add_view(request: HttpRequest, trial_id: int) -> HttpResponse:
             seq=seq,
             text=request.POST.get("text", ""),
             excerpt=request.POST.get("excerpt", ""),
+            document=request.POST.get("document", ""),
             author=request.user,
         )
     except ClassroomError as problem:

@@ -95,3 +95,17 @@ def test_sources_names_every_paper_with_its_arxiv_record():
         assert re.search(r"https://arxiv\.org/abs/\d{4}\.\d{4,5}", row), (
             f"docs/sources.md gives no arXiv link for {paper}"
         )
+
+
+MODULE_MAX_LINES = 500
+
+
+def test_no_module_is_over_500_lines():
+    """A module past this has grown two concerns; split it along them (migrations, written by
+    Django, are exempt)."""
+    long = [
+        f"{name}: {text.count(chr(10))} lines"
+        for name, text in tracked_text_files()
+        if name.endswith(".py") and "/migrations/" not in name and text.count("\n") > MODULE_MAX_LINES
+    ]
+    assert not long, "split these modules:\n" + "\n".join(long)

@@ -11,8 +11,8 @@ from typing import Any
 
 from django import template
 
+from classroom.feedback import comments_read
 from classroom.selectors import TrialFeedback, trial_feedback
-from classroom.services import comments_read
 
 register = template.Library()
 
@@ -32,6 +32,20 @@ def turn_comments(context: dict[str, Any], feedback: TrialFeedback, turn) -> dic
         "feedback": feedback,
         "turn": turn,
         "comments": feedback.on_turn(turn.seq),
+        "csrf_token": context.get("csrf_token"),
+    }
+
+
+@register.inclusion_tag("classroom/_turn_comments.html", takes_context=True)
+def document_comments(context: dict[str, Any], feedback: TrialFeedback, artifact) -> dict[str, Any]:
+    """The comments on a document, kept with the turn that filed it (none for a document
+    recorded without a turn)."""
+    turn = feedback.state.filing_turn(artifact)
+    return {
+        "feedback": feedback,
+        "turn": turn,
+        "document": artifact.kind,
+        "comments": feedback.on_document(turn.seq, artifact.kind) if turn else [],
         "csrf_token": context.get("csrf_token"),
     }
 

@@ -77,6 +77,30 @@ def test_an_instructor_comments_on_a_passage_and_the_student_sees_it_beside_the_
     assert 'id="feedback"' in scorecard and "Ask about the injuries first." in scorecard
 
 
+def test_a_comment_on_a_passage_of_a_document_is_shown_under_the_document_not_the_turn(client, attempt):
+    state = attempt.trial.engine_state
+    record = state.artifacts_of("consultation_record")[-1]
+    filing = state.filing_turn(record)
+    passage = " ".join(record.text.split()[3:9])
+    url = reverse("classroom:comment_add", args=[attempt.trial_id])
+    client.force_login(person("prof"))
+    fields = {"seq": filing.seq, "document": record.kind, "text": "Cite the statute here."}
+    assert client.post(url, {**fields, "excerpt": passage}).status_code == 302
+    assert TurnComment.objects.get().document == record.kind
+    refused = client.post(url, {**fields, "excerpt": "words nobody wrote"})
+    assert refused.status_code == 400 and "does not contain this passage" in refused.content.decode()
+    other_turn = next(turn for turn in state.turns if turn.seq != filing.seq)
+    unfiled = client.post(url, {**fields, "seq": other_turn.seq, "excerpt": ""})
+    assert unfiled.status_code == 400 and f"turn {other_turn.seq} filed no {record.kind}" in unfiled.content.decode()
+
+    client.force_login(person("ann"))
+    transcript = client.get(reverse("trials:trial_transcript", args=[attempt.trial_id])).content.decode()
+    under_turn = transcript.split(f'id="turn-{filing.seq}"', 1)[1].split('class="document"', 1)[0]
+    under_document = transcript.split(f'id="doc-{record.stage}-{record.kind}"', 1)[1]
+    assert "Cite the statute here." not in under_turn
+    assert "Cite the statute here." in under_document and escape(passage) in under_document
+
+
 def test_the_feedback_page_lists_unread_comments_and_viewing_it_marks_them_read(client, attempt):
     client.force_login(person("prof"))
     comment(client, attempt, "One")

@@ -84,6 +84,13 @@ class TrialState:
     def artifacts_of(self, kind: str) -> list[ArtifactRecord]:
         return [artifact for artifact in self.artifacts if artifact.kind == kind]
 
+    def filing_turn(self, artifact: ArtifactRecord) -> TurnRecord | None:
+        """The turn that filed ``artifact``: its author's last turn in its stage (a document is
+        recorded with the closing turn of its author). None when the author said nothing
+        there (the court's appeal determination is recorded without a turn)."""
+        spoken = [turn for turn in self.turns if turn.stage == artifact.stage and turn.seat == artifact.author_seat]
+        return spoken[-1] if spoken else None
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data. Shallow copies (not ``asdict``'s deep copy): a live trial stores its
         state after every step, so this is on the hot path."""

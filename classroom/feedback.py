@@ -1,0 +1,84 @@
+"""Feedback on a transcript: an instructor's comments on turns (a passage quoted, if any),
+the student's one reply, and the notice that goes once the student has seen them."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from classroom.models import TurnComment
+from classroom.services import ClassroomError
+from trials.access import trial_overseer
+from trials.models import Trial
+
+COMMENT_MAX_CHARS = 10_000
+
+
+def _comment_text(text: str, what: str) -> str:
+    text = text.strip()
+    if not text:
+        raise ClassroomError(f"{what}: write something")
+    if len(text) > COMMENT_MAX_CHARS:
+        raise ClassroomError(f"{what}: at most {COMMENT_MAX_CHARS} characters")
+    return text
+
+
+def comment_add(
+    *, trial: Trial, seq: int, text: str, author: AbstractBaseUser, excerpt: str = "", document: str = ""
+) -> TurnComment:
+    """An overseer's comment (an instructor of the trial's course, ``trial_overseer``) on the
+    turn ``seq`` or, with ``document`` (a kind), on the document that turn filed; ``excerpt``,
+    if given, is a passage of what is commented on (whitespace aside)."""
+    if not trial_overseer(trial, author):
+        raise PermissionError("only the instructors of the trial's course comment on it")
+    state = trial.engine_state
+    turn = next((turn for turn in state.turns if turn.seq == seq), None)
+    if turn is None:
+        raise ClassroomError(f"turn {seq}: the trial has no such turn")
+    commented = turn.text
+    if document:
+        filed = [a for a in state.artifacts if a.kind == document and state.filing_turn(a) == turn]
+        if not filed:
+            raise ClassroomError(f"document: turn {seq} filed no {document}")
+        commented = filed[-1].text
+    excerpt = excerpt.strip()
+    if excerpt and _words(excerpt) not in _words(commented):
+        where = f"the {document} of turn {seq}" if document else f"turn {seq}"
+        raise ClassroomError(f"excerpt: {where} does not contain this passage")
+    return TurnComment.objects.create(
+        trial=trial, seq=seq, document=document, excerpt=excerpt, author=author, text=_comment_text(text, "comment")
+    )
+
+
+def _words(text: str) -> str:
+    """``text`` with its runs of whitespace as single spaces: a passage selected in the page
+    (where the browser folds line breaks) is found in the stored text."""
+    return " ".join(text.split())
+
+
+def comment_reply(*, comment: TurnComment, text: str, by: AbstractBaseUser) -> TurnComment:
+    """The student's one reply: someone seated in the trial answers a comment once; a second
+    reply is refused."""
+    if not comment.trial.seats.filter(user=by).exists():
+        raise PermissionError("only the students of the trial reply to its comments")
+    text = _comment_text(text, "reply")
+    with transaction.atomic():
+        locked = TurnComment.objects.select_for_update().get(pk=comment.pk)
+        if locked.replied_at is not None:
+            raise ClassroomError("you have replied to this comment already: one reply per comment")
+        now = timezone.now()
+        locked.reply, locked.replied_by, locked.replied_at = text, by, now
+        locked.read_at = locked.read_at or now
+        locked.save(update_fields=["reply", "replied_by", "replied_at", "read_at"])
+    return locked
+
+
+def comments_read(*, user: AbstractBaseUser, comments: list[TurnComment]) -> int:
+    """Mark the comments a student of their trials has now seen as read (the notice goes)."""
+    unread = [comment.pk for comment in comments if comment.read_at is None]
+    if not unread:
+        return 0
+    return TurnComment.objects.filter(pk__in=unread, read_at__isnull=True, trial__seats__user=user).update(
+        read_at=timezone.now()
+    )
