@@ -34,6 +34,25 @@ def page_logged_in(browser, base_url: str, username: str, password: str, *, time
     return page
 
 
+SCREENSHOTS = os.environ.get("LEGALSIM_SCREENSHOTS", "")
+"""Where the browser tests write their screenshots (none when unset)."""
+PHONE = {"width": 390, "height": 844}
+"""Playwright's iPhone 12-14 viewport."""
+
+
+def screenshot(page, name: str, *, phone: bool = False) -> None:
+    """``name``.png (and ``name``-phone.png at 390 px wide) in LEGALSIM_SCREENSHOTS, if set."""
+    if not SCREENSHOTS:
+        return
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    page.screenshot(path=os.path.join(SCREENSHOTS, f"{name}.png"), full_page=True)
+    if phone:
+        desktop = page.viewport_size
+        page.set_viewport_size(PHONE)
+        page.screenshot(path=os.path.join(SCREENSHOTS, f"{name}-phone.png"), full_page=True)
+        page.set_viewport_size(desktop)
+
+
 class WithChromium:
     """For a live-server test case (put it first among the bases): one chromium for the
     class's tests. Playwright's sync API keeps an event loop in the test's thread, where the
@@ -51,3 +70,28 @@ class WithChromium:
         cls.playwright.stop()
         super().tearDownClass()
         os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+class LiveRoomServer:
+    """For a ``ChannelsLiveServerTestCase`` (after ``WithChromium`` among the bases): daphne
+    in a forked process on this test's database, streaming scripted agents quickly, running
+    the Celery tasks it enqueues itself (no worker: the earlier stages of a trial started
+    later in its procedure are played by one)."""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        from channels.layers import channel_layers
+        from django.conf import settings
+
+        from tests.celery_mode import celery_eager
+
+        settings.LEGALSIM_SCRIPTED_TOKENS_PER_S = 120
+        # The server process must open the database this test already uses (its NAME is the
+        # test database by now); channels would otherwise prefix "test_" a second time.
+        database = settings.DATABASES["default"]
+        database.setdefault("TEST", {})["NAME"] = database["NAME"]
+        # The server process is forked from this one: it must build its own channel layer,
+        # not inherit one bound to the event loops of the tests that ran before.
+        channel_layers.backends.clear()
+        cls.enterClassContext(celery_eager(True))
+        super().setUpClass()

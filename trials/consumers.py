@@ -47,6 +47,9 @@ from trials.protocol import (
 logger = logging.getLogger(__name__)
 CLOSE_SIGNED_OUT = 4401
 CLOSE_NO_SEAT = 4403
+"""A seat held when the socket opened was handed back."""
+CLOSE_NOT_FOUND = 4404
+"""No such trial, or one this person may not know of: the two are told apart by nobody."""
 
 
 class TrialConsumer(AsyncJsonWebsocketConsumer):
@@ -77,12 +80,15 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             return
         trial = await in_pool(Trial.objects.filter(pk=self.trial_id).first)()
         if trial is None:
-            await self.close(code=4404)
+            await self.close(code=CLOSE_NOT_FOUND)
             return
         self.teacher = await in_pool(trial_overseer)(trial, self.user)
         """An overseer of the trial (``trials.access``): an instructor of its course, an admin."""
-        if not await self._seats_reread():
+        self.seats = await in_pool(seats_of)(self.trial_id, self.user)
+        if not self.seats and not self.teacher:
+            await self.close(code=CLOSE_NOT_FOUND)  # as for a trial that does not exist
             return
+        self.heard: dict[str, bool] = {}
         self.group = group_name(self.trial_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)

@@ -168,9 +168,10 @@
     };
     socket.onclose = (event) => {
       clearTimeout(idle);
-      // 4401: signed out; 4403: no seat here any more (handed back). Reconnecting would not
-      // help, nor would reloading: a private trial is not there for someone without a seat.
-      if (event.code === 4401 || event.code === 4403) {
+      // 4401: signed out; 4403: no seat here any more (handed back); 4404: reconnected with no
+      // seat. Reconnecting would not help, nor would reloading: a private trial is not there
+      // for someone without a seat.
+      if (event.code === 4401 || event.code === 4403 || event.code === 4404) {
         ended = true;
         setAwaited(null);
         banner.link.textContent = event.code === 4401 ? "You signed out: sign in again to return." : "You no longer hold a seat in this trial.";

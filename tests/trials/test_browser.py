@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from channels.layers import channel_layers
 from channels.testing import ChannelsLiveServerTestCase
-from django.conf import settings
 
 from legalsim.roles import Role
-from tests.browser import CHROMIUM, WithChromium, page_logged_in
-from tests.celery_mode import celery_eager
+from tests.browser import CHROMIUM, LiveRoomServer, WithChromium, page_logged_in
 from tests.conftest import DEMO_CASES
 from tests.users import person
 from trials.procedures.civil import CIVIL_LIFE_CYCLE
@@ -18,24 +15,9 @@ from trials.services import cases_import
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
 
 
-class TrialRoomInTheBrowser(WithChromium, ChannelsLiveServerTestCase):
+class TrialRoomInTheBrowser(WithChromium, LiveRoomServer, ChannelsLiveServerTestCase):
     host = "127.0.0.1"
     serve_static = True
-
-    @classmethod
-    def setUpClass(cls) -> None:
-        settings.LEGALSIM_SCRIPTED_TOKENS_PER_S = 120
-        # The server process must open the database this test already uses (its NAME is the
-        # test database by now); channels would otherwise prefix "test_" a second time.
-        database = settings.DATABASES["default"]
-        database.setdefault("TEST", {})["NAME"] = database["NAME"]
-        # The server process is forked from this one: it must build its own channel layer,
-        # not inherit one bound to the event loops of the tests that ran before.
-        channel_layers.backends.clear()
-        # The earlier stages of a trial started at FIT are played by a Celery task; this test
-        # starts no worker, so the forked server runs its tasks itself, as with no REDIS_URL.
-        cls.enterClassContext(celery_eager(True))
-        super().setUpClass()
 
     def setUp(self) -> None:
         cases_import(paths=[DEMO_CASES / "en-civil-traffic-accident.json"])

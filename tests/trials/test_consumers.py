@@ -257,7 +257,7 @@ async def test_a_seat_handed_back_takes_its_open_socket_with_it(server):
         turns_seen = [frame for frame in student.frames if frame["type"].startswith("turn.")]
         assert student.frames[-1]["code"] == "not_your_seat"
     async with open_socket(server, trial.pk, keys["dana"]) as raw:
-        assert await Socket(raw).closed_with() == 4403, "no seat, no room"
+        assert await Socket(raw).closed_with() == 4404, "no seat, no room: as if there were no trial"
     assert turns_seen, "the seat's frames arrived while it was held"
 
 
