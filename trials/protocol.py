@@ -18,6 +18,7 @@ from django.conf import settings
 from trials.documents import DOCUMENTS
 from trials.engine.state import TurnRecord
 from trials.engine.steps import Speak
+from trials.procedures.names import act_name
 
 
 class ErrorCode(StrEnum):
@@ -53,15 +54,17 @@ def turn_end(turn: TurnRecord) -> dict[str, Any]:
 
 
 def await_frame(step: Speak, language: str) -> dict[str, Any]:
-    """A human seat must act. When the act writes the stage's document, ``document`` carries
-    its kind, title and sections so the room can offer one field per section."""
+    """A human seat must act: ``prompt`` is the act in a sentence in the case's language.
+    When the act writes the stage's document, ``document`` carries its kind, title and
+    sections so the room can offer one field per section."""
     frame = {
         "type": "await",
         "seq": step.seq,
         "seat": step.seat,
         "stage": step.stage,
         "phase": step.phase,
-        "prompt": f"{step.speaker}: {step.act.replace('_', ' ')}",
+        "speaker": step.speaker,
+        "prompt": act_name(step.act, language),
         "act": step.act,
     }
     template = DOCUMENTS.get(step.artifact or "")

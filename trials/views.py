@@ -27,6 +27,7 @@ from trials.live import (
 )
 from trials.models import Batch, Case, Trial
 from trials.procedures import procedure_for
+from trials.procedures.names import names_for
 from trials.procedures.seats import PLAYABLE_SEATS, seat_info
 from trials.scoring.capabilities import CAPABILITIES
 from trials.scoring.charts import heatmap_svg, trend_svg
@@ -139,6 +140,9 @@ def trial_room(request: HttpRequest, trial_id: int) -> HttpResponse:
         "invite_seats": seats_open_to(trial, my_seats=my_seats, teacher=False),
         "ws_path": f"/ws/trials/{trial.pk}/",
         "question_seats": _questionable_seats(trial) if "judge" in my_seats or teacher else [],
+        "language": trial.case.language,
+        "names": names_for(trial.procedure, trial.case.language),
+        "current_stage": (trial.engine_state.stage_history or [""])[-1],
     }
     return render(request, "trials/room.html", context)
 
@@ -191,6 +195,7 @@ def trial_transcript(request: HttpRequest, trial_id: int) -> HttpResponse:
             "trial": trial,
             "stages": transcript_for(state, seats),
             "finished": state.finished,
+            "language": trial.case.language,
         },
     )
 
@@ -270,7 +275,9 @@ def trial_scorecard(request: HttpRequest, trial_id: int) -> HttpResponse:
     score = scorecard_for(trial)
     finished = trial.status == Trial.Status.FINISHED
     return render(
-        request, "trials/scorecard.html", {"trial": trial, "score": score, **scorecard_context(score, finished)}
+        request,
+        "trials/scorecard.html",
+        {"trial": trial, "score": score, "language": trial.case.language, **scorecard_context(score, finished)},
     )
 
 

@@ -10,6 +10,9 @@
   if (!room) return;
   const mySeats = new Set((room.dataset.mySeats || "").split(",").filter(Boolean));
   const mySides = new Set((room.dataset.mySides || "").split(",").filter(Boolean));
+  // What people read for the protocol's ids, in the case's language (the page puts them in).
+  const names = JSON.parse(document.getElementById("room-names").textContent);
+  const named = (kind, id) => (names[kind] && names[kind][id]) || id || "";
   const transcript = document.getElementById("transcript");
   const banner = { stage: document.getElementById("banner-stage"), turn: document.getElementById("banner-turn"), link: document.getElementById("connection") };
   const composer = { form: document.getElementById("composer"), text: document.getElementById("composer-text"), send: document.getElementById("composer-send"), label: document.getElementById("composer-label"), decision: document.getElementById("composer-decision") };
@@ -35,7 +38,7 @@
       speaker.textContent = frame.speaker || "";
       const where = document.createElement("span");
       where.className = "muted small";
-      where.textContent = ` ${frame.stage || ""} · ${frame.phase || ""}`;
+      where.textContent = ` ${named("stages", frame.stage)} · ${named("phases", frame.phase)}`;
       const text = document.createElement("div");
       text.className = "text";
       item.append(speaker, where, text);
@@ -75,12 +78,19 @@
 
   const editorValues = () => Object.fromEntries(Array.from(editor.sections.querySelectorAll("textarea")).map((field) => [field.dataset.section, field.value]));
 
+  // The banner says what is true now: the stage (or paused, preparing, ended) and what is
+  // happening in it (who speaks, whose turn it is and what is expected).
+  function status(headline, detail) {
+    banner.stage.textContent = headline;
+    banner.turn.textContent = detail;
+  }
+
   function setAwaited(frame) {
     awaited = frame && mySeats.has(frame.seat) ? frame : null;
     if (!composer.form) return;
     composer.text.disabled = composer.send.disabled = !awaited;
     composer.decision.hidden = !(awaited && awaited.act === "answer_mediation");
-    composer.label.textContent = awaited ? `Your turn as ${awaited.seat}: ${awaited.prompt}` : "Waiting for your turn";
+    composer.label.textContent = awaited ? `Your turn as ${awaited.speaker}: ${awaited.prompt}` : "Waiting for your turn";
     showEditor(awaited);
     if (awaited && !awaited.document) composer.text.focus();
   }
@@ -88,7 +98,7 @@
   const handlers = {
     "turn.start": (frame) => {
       turnItem(frame);
-      banner.turn.textContent = `${frame.speaker} is speaking (${frame.phase})`;
+      status(named("stages", frame.stage), `${frame.speaker} is speaking · ${named("phases", frame.phase)}`);
       if (objectButton) objectButton.disabled = mySides.has(frame.side) || frame.side === "court";
     },
     "turn.delta": (frame) => {
@@ -107,23 +117,39 @@
       if (objectButton) objectButton.disabled = true;
       transcript.scrollTop = transcript.scrollHeight;
     },
-    await: (frame) => { setAwaited(frame); banner.turn.textContent = `Waiting for ${frame.seat} (${frame.phase})`; },
-    stage: (frame) => { banner.stage.textContent = `${frame.stage}: ${frame.status}`; caseFileRefresh(); },
+    await: (frame) => {
+      setAwaited(frame);
+      const who = mySeats.has(frame.seat) ? "Your turn" : `Waiting for ${frame.speaker}`;
+      status(named("stages", frame.stage), `${who}: ${frame.prompt} · ${named("phases", frame.phase)}`);
+    },
+    stage: (frame) => {
+      const stage = named("stages", frame.stage);
+      status(stage, frame.status === "started" ? `${stage} begins` : `${stage} is over`);
+      caseFileRefresh();
+    },
     preparing: (frame) => {
       setAwaited(null);
-      banner.stage.textContent = `Agents are playing ${frame.stage || "the earlier stages"} so that ${frame.first_stage} starts from a real case file`;
+      const playing = frame.stage ? named("stages", frame.stage) : "the earlier stages";
+      status("Preparing", `Agents are playing ${playing} so that ${named("stages", frame.first_stage)} starts from a real case file`);
     },
     artifact: (frame) => { banner.turn.textContent = `Document filed: ${frame.title}`; caseFileRefresh(); },
     error: (frame) => {
-      banner.link.textContent = `${frame.code}: ${frame.message}`;
+      if (frame.code === "trial_paused" || frame.code === "agent_failed") {
+        setAwaited(null);
+        status("Paused", frame.message);
+      } else {
+        banner.link.textContent = frame.message;
+      }
       if (controlStatus) controlStatus.textContent = frame.message;
     },
     control: (frame) => {
       // The procedure moved: whatever was awaited may be no longer; a fresh await follows.
       setAwaited(null);
-      if (controlStatus) controlStatus.textContent = `${frame.action}${frame.phase ? ` → ${frame.phase}` : ""}`;
+      if (frame.action === "pause") status("Paused", "The presiding judge paused the trial");
+      if (frame.action === "resume") status("Resumed", "The trial goes on");
+      if (controlStatus) controlStatus.textContent = `${frame.action}${frame.phase ? ` → ${named("phases", frame.phase)}` : ""}`;
     },
-    end: () => { ended = true; banner.stage.textContent = "The trial has ended"; setAwaited(null); },
+    end: () => { ended = true; status("The trial has ended", ""); setAwaited(null); },
   };
 
   // The case-file panel shows what the seat may see at the stage being played: a new stage or

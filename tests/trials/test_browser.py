@@ -6,7 +6,7 @@ import pytest
 from channels.testing import ChannelsLiveServerTestCase
 
 from legalsim.roles import Role
-from tests.browser import CHROMIUM, LiveRoomServer, WithChromium, page_logged_in
+from tests.browser import CHROMIUM, LiveRoomServer, WithChromium, page_logged_in, screenshot
 from tests.conftest import DEMO_CASES
 from tests.users import person
 from trials.procedures.civil import CIVIL_LIFE_CYCLE
@@ -60,8 +60,11 @@ class TrialRoomInTheBrowser(WithChromium, LiveRoomServer, ChannelsLiveServerTest
                     self.documents += 1
                 else:
                     page.fill("#composer-text", said)
+                if turns == 2:
+                    screenshot(page, f"room-{seat}-turn", phone=True)
                 page.click("#composer-send")
                 page.wait_for_selector(f"li.turn.human:has-text('{said}')")
+        screenshot(page, f"room-{seat}-ended", phone=True)
         self.turns = turns
 
     def test_a_student_argues_as_plaintiff_counsel_and_sees_the_judgment(self) -> None:
@@ -73,9 +76,11 @@ class TrialRoomInTheBrowser(WithChromium, LiveRoomServer, ChannelsLiveServerTest
         assert "The defendant failed to yield at the crossing (1)" in transcript
         assert "Judgment:" in transcript
         assert "Objection: Relevance" in transcript and "Sustained." in transcript
-        assert "Your case file: plaintiff_lawyer" in self.page.content()
+        assert "Your case file: Counsel for the plaintiff" in self.page.content()
         case_file = self.page.inner_text("#case-file")
-        assert "What your seat may see at FIT" in case_file, "the panel followed the trial into the hearing"
+        assert "What your seat may see during First-instance trial" in case_file, (
+            "the panel followed the trial into the hearing"
+        )
 
     def test_a_student_presides_and_pronounces(self) -> None:
         self.play("judge", "The defendant shall pay RMB 74,900")

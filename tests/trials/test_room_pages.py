@@ -59,7 +59,7 @@ def test_play_creates_a_trial_with_my_seat_and_opens_the_room(client, student):
     assert response.url == reverse("trials:trial_room", args=[trial.pk])
     assert trial.seats.get(seat="defendant_lawyer").user == student and trial.target_side == "defendant"
     page = client.get(response.url).content.decode()
-    assert 'data-my-seats="defendant_lawyer"' in page and "Your case file: defendant_lawyer" in page
+    assert 'data-my-seats="defendant_lawyer"' in page and "Your case file: Counsel for the defendant" in page
 
 
 def test_the_room_shows_my_seat_only_what_it_may_see(client, student):

@@ -48,7 +48,7 @@ async def test_the_scorecard_links_every_deduction_and_reveals_only_after_the_en
 
     card = await page(f"/trials/{trial.pk}/scorecard/")
     assert "Rule-based scorer" in card
-    assert "LC: played by an agent" in card and "CD: played by an agent" in card
+    assert "Legal consultation: played by an agent" in card and "Drafting the complaint: played by an agent" in card
     deductions = re.findall(r'<li class="deduction">(.*?)</li>', card, re.DOTALL)
     assert deductions, "a student who says the same line everywhere loses points"
     transcript = await page(f"/trials/{trial.pk}/transcript/")

@@ -6,6 +6,8 @@ from typing import Any
 
 from django import template
 
+from trials.procedures.names import PHASES, phase_name, stage_name
+
 register = template.Library()
 
 
@@ -44,7 +46,24 @@ def anchor(link: dict) -> str:
 
 
 @register.filter
-def source(link: dict) -> str:
+def item_name(item_id: str, language: str = "en") -> str:
+    """A rubric item's id as words: ``FIT.investigation.position_consistency`` is "First-instance
+    trial · Court investigation · position consistency", ``LC.q1.rule`` "... · question 1 · rule"."""
+    stage, *rest = item_id.split(".")
+    words = [stage_name(stage, language)]
+    for part in rest:
+        if part in PHASES:
+            words.append(phase_name(part, language))
+        elif part[:1] == "q" and part[1:].isdigit():
+            words.append(f"question {part[1:]}" if language != "zh" else f"问题{part[1:]}")
+        else:
+            words.append(part.replace("_", " "))
+    return " · ".join(words)
+
+
+@register.filter
+def source(link: dict, language: str = "en") -> str:
+    stage = stage_name(link["stage"], language)
     if "turn" in link:
-        return f"line {link['turn']} ({link['stage']}, {link['phase']})"
-    return f"{link['artifact'].replace('_', ' ')} ({link['stage']})"
+        return f"line {link['turn']} ({stage}, {phase_name(link['phase'], language)})"
+    return f"{link['artifact'].replace('_', ' ')} ({stage})"

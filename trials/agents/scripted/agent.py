@@ -11,6 +11,7 @@ from trials.engine.memory import MemoryOp
 from trials.engine.participants import DeltaSink, MemoryRequest, TurnRequest, estimate_tokens
 from trials.engine.steps import ArtifactDraft, MemoryUpdate, Reply
 from trials.engine.visibility import SeatView
+from trials.procedures.names import stage_name
 
 ActResult = str | tuple[str, ArtifactDraft] | tuple[str, str]
 ACTS: dict[str, Callable[[Ctx], ActResult]] = {
@@ -104,7 +105,7 @@ class ScriptedAgent:
 def memory_ops_for(view: SeatView) -> list[MemoryOp]:
     """What a seat keeps from a stage: its facts, evidence and position, and the progress made."""
     ctx = Ctx(view)
-    stage_done = ctx.say(f"{view.stage}阶段已完成", f"{view.stage} completed")
+    stage_done = ctx.say(f"{stage_name(view.stage, 'zh')}阶段已完成", f"{stage_name(view.stage, 'en')}: completed")
     ops = [MemoryOp("expand", "procedural_progress", (stage_done,))]
     facts = ctx.facts() or criminal.indictment_of(ctx).get("indictment", "")
     if facts:

@@ -1,0 +1,14 @@
+"""Names for the procedures' ids in templates, in a language (the case's):
+``{{ turn.stage|stage_name:language }}``, ``{{ seat|seat_name:language }}``,
+``{{ turn.phase|phase_name:language }}``, ``{{ act|act_name:language }}``,
+``{{ key|field_name:language }}``; the functions of ``trials.procedures.names``."""
+
+from __future__ import annotations
+
+from django import template
+
+from trials.procedures import names
+
+register = template.Library()
+for function in (names.stage_name, names.phase_name, names.act_name, names.seat_name, names.field_name):
+    register.filter(function.__name__, function)
