@@ -71,9 +71,10 @@ async def play(ws_url: str, token: str, seats: set[str], agent: Callable[[dict],
                 text = agent(frame)
                 answered.add(frame["seq"])
                 said.append(text)
-                await socket.send(
-                    json.dumps({"type": "say", "text": text, "client_id": f"{frame['seat']}-{frame['seq']}"})
-                )
+                say = {"type": "say", "text": text, "client_id": f"{frame['seat']}-{frame['seq']}"}
+                if frame.get("act") == "answer_mediation":
+                    say["decision"] = "decline"  # a mediation answer states its decision; this agent declines
+                await socket.send(json.dumps(say))
             elif kind == "error":
                 print(f"server error {frame.get('code')}: {frame.get('message')}", file=out)
             elif kind == "end":

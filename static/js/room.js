@@ -69,11 +69,24 @@
       field.name = section.id;
       field.dataset.section = section.id;
       field.value = saved[section.id] || "";
-      field.addEventListener("input", () => localStorage.setItem(draftKey(frame), JSON.stringify(editorValues())));
+      field.addEventListener("input", () => {
+        localStorage.setItem(draftKey(frame), JSON.stringify(editorValues()));
+        previewShow(documentSpec);
+      });
       label.append(field);
       editor.sections.append(label);
     });
+    previewShow(documentSpec);
     editor.sections.querySelector("textarea").focus();
+  }
+
+  // The document as it will be filed: its title, then each section under its heading.
+  function previewShow(documentSpec) {
+    const preview = document.getElementById("document-preview");
+    if (!preview) return;
+    const values = editorValues();
+    const parts = documentSpec.sections.filter((section) => (values[section.id] || "").trim()).map((section) => `${section.heading}\n${values[section.id].trim()}`);
+    preview.textContent = [documentSpec.title, ...parts].join("\n\n");
   }
 
   const editorValues = () => Object.fromEntries(Array.from(editor.sections.querySelectorAll("textarea")).map((field) => [field.dataset.section, field.value]));
@@ -89,7 +102,12 @@
     awaited = frame && mySeats.has(frame.seat) ? frame : null;
     if (!composer.form) return;
     composer.text.disabled = composer.send.disabled = !awaited;
-    composer.decision.hidden = !(awaited && awaited.act === "answer_mediation");
+    // A decision is two buttons and no default: the words typed (if any) go with the choice.
+    const deciding = Boolean(awaited && awaited.act === "answer_mediation");
+    composer.decision.hidden = !deciding;
+    composer.send.hidden = deciding;
+    composer.decision.querySelectorAll("button").forEach((button) => { button.disabled = !deciding; });
+    composer.send.textContent = awaited && awaited.document ? awaited.prompt : "Speak";
     composer.label.textContent = awaited ? `Your turn as ${awaited.speaker}: ${awaited.prompt}` : "Waiting for your turn";
     showEditor(awaited);
     if (awaited && !awaited.document) composer.text.focus();
@@ -210,6 +228,12 @@
   }
 
   if (composer.form) {
+    composer.form.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && awaited && composer.decision.hidden) {
+        event.preventDefault();
+        composer.form.requestSubmit(composer.send);
+      }
+    });
     composer.form.addEventListener("submit", (event) => {
       event.preventDefault();
       if (!awaited || !socket || socket.readyState !== WebSocket.OPEN) return;
@@ -219,9 +243,12 @@
         socket.send(JSON.stringify({ type: "say", text: "", sections, client_id: crypto.randomUUID() }));
         return;
       }
-      const text = composer.text.value.trim();
+      const decision = event.submitter && event.submitter.dataset.decision;
+      const text = composer.text.value.trim() || (decision ? event.submitter.textContent : "");
       if (!text) return;
-      socket.send(JSON.stringify({ type: "say", text, client_id: crypto.randomUUID(), decision: composer.decision.value }));
+      const say = { type: "say", text, client_id: crypto.randomUUID() };
+      if (decision) say.decision = decision;
+      socket.send(JSON.stringify(say));
       composer.text.value = "";
     });
   }

@@ -9,6 +9,7 @@ from legalsim.roles import Role
 from tests.browser import CHROMIUM, LiveRoomServer, WithChromium, page_logged_in, screenshot
 from tests.conftest import DEMO_CASES
 from tests.users import person
+from trials.models import Trial
 from trials.procedures.civil import CIVIL_LIFE_CYCLE
 from trials.services import cases_import
 
@@ -36,7 +37,7 @@ class TrialRoomInTheBrowser(WithChromium, LiveRoomServer, ChannelsLiveServerTest
         page.click("text=Start the trial")
         page.wait_for_selector("#connection:has-text('live')")
         turns = 0
-        self.objected, self.documents = False, 0
+        self.objected, self.documents, self.decisions = False, 0, []
         page.on("dialog", lambda dialog: dialog.accept("Relevance: this goes beyond the points in dispute"))
         while not page.locator("#banner-stage:has-text('The trial has ended')").count():
             page.wait_for_function(
@@ -50,19 +51,31 @@ class TrialRoomInTheBrowser(WithChromium, LiveRoomServer, ChannelsLiveServerTest
                 self.objected = True
                 page.wait_for_selector("li.turn:has-text('Sustained')")
                 continue
-            if page.locator("#composer-send").is_enabled():
+            if page.locator("#composer-decision").is_visible():
+                turns += 1
+                said = f"{words} ({turns})"
+                page.fill("#composer-text", said)
+                screenshot(page, f"room-{seat}-decision", phone=True)
+                page.click("#composer-decision >> text=I accept mediation")
+                self.decisions.append(said)
+                page.wait_for_selector(f"li.turn.human:has-text('{said}')")
+            elif page.locator("#composer-send").is_enabled():
                 turns += 1
                 said = f"{words} ({turns})"
                 if page.locator("#document-editor").is_visible():
                     fields = page.locator("#document-sections textarea")
                     for index in range(fields.count()):
                         fields.nth(index).fill(f"{said} §{index + 1}")
+                    assert page.text_content("#composer-send") != "Speak", "the button names the document's act"
                     self.documents += 1
                 else:
                     page.fill("#composer-text", said)
                 if turns == 2:
                     screenshot(page, f"room-{seat}-turn", phone=True)
-                page.click("#composer-send")
+                if turns % 2:
+                    page.click("#composer-send")
+                else:
+                    page.keyboard.press("Control+Enter")
                 page.wait_for_selector(f"li.turn.human:has-text('{said}')")
         screenshot(page, f"room-{seat}-ended", phone=True)
         self.turns = turns
@@ -81,6 +94,13 @@ class TrialRoomInTheBrowser(WithChromium, LiveRoomServer, ChannelsLiveServerTest
         assert "What your seat may see during First-instance trial" in case_file, (
             "the panel followed the trial into the hearing"
         )
+
+    def test_a_student_as_the_plaintiff_answers_mediation_with_a_button(self) -> None:
+        self.play("plaintiff_client", "I want the medical costs paid")
+        assert len(self.decisions) == 1, "the mediation question is answered with a button"
+        trial = Trial.objects.get()
+        answer = next(turn for turn in trial.engine_state.turns if turn.text == self.decisions[0])
+        assert (answer.seat, answer.decision) == ("plaintiff_client", "accept")
 
     def test_a_student_presides_and_pronounces(self) -> None:
         self.play("judge", "The defendant shall pay RMB 74,900")

@@ -421,3 +421,33 @@ async def test_a_live_trial_with_llm_agents_streams_and_stores_every_model_call(
         if frame["type"] == "turn.end" and frame["author"] == "agent" and frame["stage"] == "FIT"
     }
     assert agent_ends and agent_ends <= agent_deltas, "every agent statement of the hearing streamed before it ended"
+
+
+async def test_a_mediation_answer_states_its_decision_and_is_recorded_with_the_words():
+    trial = await make_trial({"plaintiff_client": "client"})
+    client = await connect(trial, "client")
+    answered = 0
+    while True:
+        frame = await client.receive_json_from(timeout=20)
+        if frame["type"] != "await" or frame["seat"] != "plaintiff_client":
+            continue
+        if frame["act"] != "answer_mediation":
+            answered += 1
+            await client.send_json_to({"type": "say", "text": f"Answer {answered}.", "client_id": f"a{answered}"})
+            continue
+        await client.send_json_to({"type": "say", "text": "Perhaps.", "client_id": "undecided"})
+        refused = await client.receive_json_from(timeout=10)
+        while refused["type"] != "error":
+            refused = await client.receive_json_from(timeout=10)
+        assert refused["code"] == "bad_message" and "accept or decline" in refused["message"]
+        words = "Yes, I am willing to settle by mediation."
+        await client.send_json_to({"type": "say", "text": words, "client_id": "decided", "decision": "accept"})
+        break
+    ended = await client.receive_json_from(timeout=10)
+    while ended["type"] != "turn.end" or ended["text"] != words:
+        ended = await client.receive_json_from(timeout=10)
+    recorded = await database_sync_to_async(
+        lambda: [turn.decision for turn in Trial.objects.get(pk=trial.pk).engine_state.turns if turn.text == words]
+    )()
+    assert recorded == ["accept"], "the words and the decision are one turn"
+    await client.disconnect()

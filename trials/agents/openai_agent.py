@@ -9,6 +9,7 @@ from trials.agents.prompts import DECISION_MARK, memory_messages, turn_messages
 from trials.agents.supervisor import SUPERVISED_ROLES, Supervisor
 from trials.engine.participants import DeltaSink, MemoryRequest, ParticipantFailed, TurnRequest, estimate_tokens
 from trials.engine.steps import ArtifactDraft, MemoryUpdate, Reply
+from trials.procedures.civil import MEDIATION_ANSWER
 from trials.tools.toolbox import MAX_TOOL_CALLS, MEMORY_TOOLS, TOOL_SPECS, CaseSearch, ToolBox, tool_definitions
 
 TURN_TOOLS = tuple(name for name in TOOL_SPECS if name not in ("memory_expand", "memory_revise"))
@@ -110,7 +111,7 @@ class OpenAIAgent:
         step = request.step
         toolbox = ToolBox(request.view, self.case_search)
         messages = turn_messages(request.view, speaker=step.speaker, act=step.act, artifact=step.artifact)
-        parse = parse_decision if step.act == "answer_mediation" else None
+        parse = parse_decision if step.act == MEDIATION_ANSWER else None
         where = {"seat": step.seat, "stage": step.stage, "act": step.act}
         text, parsed, tokens = self._converse(messages, toolbox, TURN_TOOLS, where, parse, on_delta)
         text, decision = parsed if parsed is not None else (text.strip(), None)

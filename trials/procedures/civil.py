@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from trials.procedures import Phase, Procedure, Slot, Stage
 
+MEDIATION_ANSWER = "answer_mediation"
+"""The act that carries a decision (accept or decline), stated with the words."""
+
 CIVIL_SEATS = (
     "plaintiff_client",
     "defendant_client",
@@ -77,8 +80,8 @@ def _trial_phases(first: str, second: str) -> tuple[Phase, ...]:
             "mediation",
             (
                 Slot("judge", "propose_mediation"),
-                Slot(f"{first}_client", "answer_mediation"),
-                Slot(f"{second}_client", "answer_mediation"),
+                Slot(f"{first}_client", MEDIATION_ANSWER),
+                Slot(f"{second}_client", MEDIATION_ANSWER),
             ),
             decision="mediation",
         ),

@@ -49,13 +49,13 @@ PHASES = {
 SEATS = {
     "plaintiff_lawyer": ("Counsel for the plaintiff", "原告代理人"),
     "defendant_lawyer": ("Counsel for the defendant", "被告代理人"),
-    "plaintiff_client": ("The plaintiff (the client)", "原告（当事人）"),
-    "defendant_client": ("The defendant (the client)", "被告（当事人）"),
-    "judge": ("The judge", "审判长"),
-    "prosecutor": ("The public prosecutor", "公诉人"),
+    "plaintiff_client": ("Plaintiff (the client)", "原告（当事人）"),
+    "defendant_client": ("Defendant (the client)", "被告（当事人）"),
+    "judge": ("Judge", "审判长"),
+    "prosecutor": ("Public prosecutor", "公诉人"),
     "attorney": ("Defence counsel", "辩护人"),
-    "defendant": ("The defendant", "被告人"),
-    "stenographer": ("The court clerk", "书记员"),
+    "defendant": ("Defendant", "被告人"),
+    "stenographer": ("Court clerk", "书记员"),
 }
 FIELDS = {
     "facts": ("Facts", "事实与理由"),
