@@ -212,6 +212,9 @@ def main() -> None:
     os.environ.setdefault("DATABASE_URL", f"sqlite:///{scratch}/load.sqlite3")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "legalsim.settings")
     os.environ["LEGALSIM_SCRIPTED_TOKENS_PER_S"] = str(args.tokens_per_s)
+    # The human seat never objects here: the room streams without the pause a person's
+    # chance to object adds after each opposing statement, as the load it measures.
+    os.environ["LEGALSIM_OBJECTION_GRACE_S"] = "0"
     prepared = prepare(args.trials)
     ports = [free_port() for _ in range(args.servers)]
     servers = [daphne_start(port) for port in ports]

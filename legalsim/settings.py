@@ -209,6 +209,8 @@ LEGALSIM_MODEL = env_str("LEGALSIM_MODEL", "qwen3.5-plus")
 LEGALSIM_MODEL_TARGET = env_str("LEGALSIM_MODEL_TARGET") or LEGALSIM_MODEL
 LEGALSIM_MODEL_JUDGE = env_str("LEGALSIM_MODEL_JUDGE") or LEGALSIM_MODEL
 LEGALSIM_SCRIPTED_TOKENS_PER_S = env_float("LEGALSIM_SCRIPTED_TOKENS_PER_S", 40.0, minimum=0.0)
+# After a statement a person may object to, the live trial waits this long for the objection.
+LEGALSIM_OBJECTION_GRACE_S = env_float("LEGALSIM_OBJECTION_GRACE_S", 4.0, minimum=0.0)
 # The longest statement (or document, all sections together) a person may send in one ``say``.
 LEGALSIM_MAX_SAY_CHARS = env_int("LEGALSIM_MAX_SAY_CHARS", 20_000, minimum=100)
 LEGALSIM_TEMPERATURE = env_float("LEGALSIM_TEMPERATURE", 0.7, minimum=0.0)

@@ -78,6 +78,9 @@ class LiveRoomServer:
     the Celery tasks it enqueues itself (no worker: the earlier stages of a trial started
     later in its procedure are played by one)."""
 
+    tokens_per_s = 120
+    """The scripted agents' pace in this class's server."""
+
     @classmethod
     def setUpClass(cls) -> None:
         from channels.layers import channel_layers
@@ -85,7 +88,8 @@ class LiveRoomServer:
 
         from tests.celery_mode import celery_eager
 
-        settings.LEGALSIM_SCRIPTED_TOKENS_PER_S = 120
+        settings.LEGALSIM_SCRIPTED_TOKENS_PER_S = cls.tokens_per_s
+        settings.LEGALSIM_OBJECTION_GRACE_S = 1.5
         # The server process must open the database this test already uses (its NAME is the
         # test database by now); channels would otherwise prefix "test_" a second time.
         database = settings.DATABASES["default"]

@@ -94,6 +94,7 @@ def daphne(log_path: Path, processes: list | None = None, **env: str) -> Iterato
         "DATABASE_URL": database_url_in_use(),
         "DJANGO_SETTINGS_MODULE": "legalsim.settings",
         "LEGALSIM_SCRIPTED_TOKENS_PER_S": "0",
+        "LEGALSIM_OBJECTION_GRACE_S": "0",
         **env,
     }
     with log_path.open("w") as log:

@@ -18,11 +18,13 @@ from django.contrib.sessions.backends.base import SessionBase
 
 from trials import driver
 from trials.access import trial_overseer
-from trials.engine.machine import JUDGE_CONTROLS, next_step, objection_refusal
+from trials.engine.machine import JUDGE_CONTROLS, next_step
+from trials.engine.objections import objection_refusal
 from trials.engine.steps import Speak
 from trials.fanout import broadcast, group_name, user_group
 from trials.live import LiveError, human_say, judge_control, seats_of, stage_heard_by, trial_pause_set, turns_after
 from trials.models import Trial
+from trials.objecting import Raised
 from trials.pool import in_pool
 from trials.protocol import (
     END,
@@ -176,21 +178,24 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             await self._send_turn(turn_end(result.turn))
 
     async def _object(self, message: Objection) -> None:
-        """Counsel objects to the other side's statement while it streams, in a hearing they
-        take part in (the engine's ``objection_refusal`` says when)."""
-        speaker = driver.speaking_seat(self.trial_id) or self.speaking
-        if speaker is None:
-            await self.send_json(error_frame(ErrorCode.NOT_YOUR_TURN, "there is no statement in progress to object to"))
-            return
+        """Counsel objects to the other side's statement while it streams or just after it
+        ended, in a hearing they take part in (the engine's ``objection_refusal`` says when;
+        the driver, whether the moment has passed)."""
         trial = await in_pool(Trial.objects.get)(pk=self.trial_id)
         state = trial.engine_state
+        speaker = (
+            driver.speaking_seat(self.trial_id) or self.speaking or (state.turns[-1].seat if state.turns else None)
+        )
+        if speaker is None:
+            await self.send_json(error_frame(ErrorCode.NOT_YOUR_TURN, "there is no statement to object to"))
+            return
         refusals = {seat: objection_refusal(state, seat=seat, speaker_seat=speaker) for seat in self.seats}
         seat = next((seat for seat, refusal in refusals.items() if refusal is None), None)
         if seat is None:
             reason = next(iter(refusals.values()), None) or "only counsel seated in this hearing may object"
             await self.send_json(error_frame(ErrorCode.NOT_YOUR_TURN, reason))
             return
-        refused = await driver.object_to_driver(self.trial_id, seat=seat, ground=message.ground)
+        refused = await driver.object_to_driver(self.trial_id, Raised(seat, message.ground, message.detail))
         if refused:
             await self.send_json(error_frame(ErrorCode.NOT_YOUR_TURN, refused))
 

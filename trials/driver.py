@@ -12,19 +12,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from dataclasses import asdict
 from typing import Any
 
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 
+from trials import objecting
 from trials.engine.machine import (
-    apply_objection,
-    apply_reply,
     next_step,
-    objection_refusal,
     step_apply,
 )
+from trials.engine.objections import objectors
 from trials.engine.participants import DeltaSink, MemoryRequest, Participant, ParticipantFailed, TurnRequest
 from trials.engine.state import TrialState
 from trials.engine.steps import End, MemoryUpdate, Reply, Speak, StageEnd, StageStart, Step, UpdateMemory
@@ -40,6 +40,7 @@ from trials.fanout import (
 )
 from trials.leases import lease_hand_back, lease_renew, lease_take, orphans
 from trials.models import Trial
+from trials.objecting import Raised
 from trials.pool import in_pool
 from trials.protocol import (
     END,
@@ -65,18 +66,16 @@ _wakeups: dict[int, asyncio.Event] = {}
 _step_locks: dict[int, asyncio.Lock] = {}
 in_progress: dict[int, dict[str, Any]] = {}
 """trial id -> the turn being generated: its ``turn.start`` frame and the text sent so far."""
-objections: dict[int, tuple[str, str]] = {}
-"""trial id -> (objecting seat, ground), raised while the opponent's turn streams."""
+_windows_given: dict[int, int] = {}
+"""trial id -> seq of the last statement whose grace period for objections was given."""
 
 
-def objection_raise(trial_id: int, *, seat: str, ground: str) -> str | None:
-    """Queue ``seat``'s objection against the statement streaming now (the engine's rules were
-    checked by the caller and are checked again when it is recorded); the reason it is
-    refused, or None."""
-    if trial_id not in in_progress:
-        return "there is no statement in progress to object to"
-    objections[trial_id] = (seat, ground.strip() or "objection")
-    return None
+def objection_raise(trial_id: int, objection: Raised) -> str | None:
+    """Queue an objection with this process's driver and wake it; the reason it is refused."""
+    refused = objecting.objection_raise(trial_id, objection, streaming=trial_id in in_progress)
+    if refused is None:
+        wake(trial_id)
+    return refused
 
 
 def speaking_seat(trial_id: int) -> str | None:
@@ -112,12 +111,12 @@ async def listen_from_afar(trial_id: int) -> None:
         await notify(driver_group(trial_id), {"type": "driver.listener"})
 
 
-async def object_to_driver(trial_id: int, *, seat: str, ground: str) -> str | None:
-    """Raise ``seat``'s objection with the trial's driver, here or in another process; the
-    reason it is refused, or None."""
+async def object_to_driver(trial_id: int, objection: Raised) -> str | None:
+    """Raise an objection with the trial's driver, here or in another process; the reason it
+    is refused, or None."""
     if drives_here(trial_id):
-        return objection_raise(trial_id, seat=seat, ground=ground)
-    await notify(driver_group(trial_id), {"type": "driver.objection", "seat": seat, "ground": ground})
+        return objection_raise(trial_id, objection)
+    await notify(driver_group(trial_id), {"type": "driver.objection", **asdict(objection)})
     return None
 
 
@@ -135,7 +134,9 @@ async def _listen(trial_id: int) -> None:
             message = await layer.receive(channel)
             kind = message.get("type")
             if kind == "driver.objection":
-                objection_raise(trial_id, seat=str(message["seat"]), ground=str(message["ground"]))
+                objection = Raised(str(message["seat"]), str(message["ground"]), str(message.get("detail", "")))
+                objection_raise(trial_id, objection)
+                continue
             elif kind == "driver.listener":
                 remote_joined(trial_id)
                 await catch_up_ask(trial_id)
@@ -273,14 +274,16 @@ async def _drive(trial_id: int) -> None:
         heartbeat.cancel()
         listener.cancel()
         in_progress.pop(trial_id, None)
-        objections.pop(trial_id, None)
+        objecting.raised.pop(trial_id, None)
+        _windows_given.pop(trial_id, None)
         _states.pop(trial_id, None)
         remote_forget(trial_id)
         await lease_hand_back(trial_id)
 
 
 async def _loop(trial_id: int) -> None:
-    trial, _, _ = await _snapshot(trial_id)
+    trial, state, _ = await _snapshot(trial_id)
+    _windows_given[trial_id] = len(state.turns)
     participants = await in_pool(agent_participants)(
         trial.procedure, trial.backend, target_side=trial.target_side, supervised=trial.supervised
     )
@@ -288,6 +291,8 @@ async def _loop(trial_id: int) -> None:
         awaited = None
         async with step_lock(trial_id):
             trial, state, step = await _snapshot(trial_id)
+            if await _objection_window(trial_id, state):
+                continue
             human = isinstance(step, Speak | UpdateMemory) and step.seat in state.human_seats
             if trial.status == Trial.Status.WAITING and not human:
                 await _status_move(trial_id, Trial.Status.WAITING, Trial.Status.RUNNING)
@@ -327,9 +332,9 @@ async def _objection_record(trial_id: int, step: Speak) -> bool:
     """An objection stops ``step``: only what was shown stays on the record, then the
     objection; the judge's ruling is the next step of the trial (agent or person). False,
     and the statement goes on, when the engine refuses the objection."""
-    seat, ground = objections.pop(trial_id)
+    objection = objecting.raised.pop(trial_id)
     shown = (in_progress.get(trial_id) or {}).get("text", "")
-    recorded = await _objection_store(trial_id, step, shown=shown, seat=seat, ground=ground)
+    recorded = await objecting.objection_store_cut(trial_id, step, shown=shown, objection=objection)
     if recorded is None:
         return False
     in_progress.pop(trial_id, None)
@@ -338,18 +343,30 @@ async def _objection_record(trial_id: int, step: Speak) -> bool:
     return True
 
 
-@in_pool
-def _objection_store(trial_id: int, step: Speak, *, shown: str, seat: str, ground: str) -> tuple | None:
-    """The cut statement and the objection, in one transaction, if the engine allows it."""
-    with transaction.atomic():
-        trial = Trial.objects.select_for_update().get(pk=trial_id)
-        state = trial.engine_state
-        if next_step(state) != step or objection_refusal(state, seat=seat, speaker_seat=step.seat):
-            return None
-        cut = apply_reply(state, step, Reply(text=f"{shown.rstrip()} —", tokens=0))
-        objection = apply_objection(state, seat=seat, ground=ground, speaker_seat=step.seat)
-        progress_store(trial, state)
-        return cut, objection
+async def _objection_window(trial_id: int, state: TrialState) -> bool:
+    """A statement just ended that a person may object to: the trial waits the grace period
+    (``LEGALSIM_OBJECTION_GRACE_S``) for the objection before it goes on. True when one was
+    recorded (the judge's ruling comes next)."""
+    last = state.turns[-1] if state.turns else None
+    if last is None or last.seq <= _windows_given.get(trial_id, 0):
+        return False
+    _windows_given[trial_id] = last.seq
+    grace = settings.LEGALSIM_OBJECTION_GRACE_S
+    if grace <= 0 or not objectors(state, last):
+        return False
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + grace
+    objecting.windows[trial_id] = last.seq
+    try:
+        while trial_id not in objecting.raised and loop.time() < deadline:
+            await _wait(trial_id, timeout=deadline - loop.time())
+    finally:
+        objecting.windows.pop(trial_id, None)
+    objection = objecting.raised.pop(trial_id, None)
+    recorded = objection and await objecting.objection_store_after(trial_id, last.seq, objection)
+    if recorded:
+        await broadcast(trial_id, turn_end(recorded))
+    return bool(recorded)
 
 
 def _respond(agent: Participant, step: Speak, state: TrialState, on_delta: DeltaSink) -> Reply | None:
@@ -361,10 +378,10 @@ def _memory_update(agent: Participant, step: UpdateMemory, state: TrialState) ->
     return agent.update_memory(MemoryRequest(step, build_view(state, step.seat, phase="memory")))
 
 
-async def _wait(trial_id: int) -> None:
+async def _wait(trial_id: int, timeout: float = POLL_S) -> None:
     event = _wakeups.setdefault(trial_id, asyncio.Event())
     try:
-        await asyncio.wait_for(event.wait(), timeout=POLL_S)
+        await asyncio.wait_for(event.wait(), timeout=timeout)
     except TimeoutError:
         pass
     event.clear()
@@ -389,7 +406,7 @@ async def _agent_turn(trial_id: int, step: Speak, agent: Participant, state: Tri
     gives its reply whole is paced at LEGALSIM_SCRIPTED_TOKENS_PER_S), then it is stored with
     the model calls it took. A cut generation's late words go to a queue nobody reads."""
     start = turn_start(step)
-    objections.pop(trial_id, None)
+    objecting.raised.pop(trial_id, None)
     in_progress[trial_id] = {"start": start, "text": ""}
     await broadcast(trial_id, start)
     loop = asyncio.get_running_loop()
@@ -400,7 +417,7 @@ async def _agent_turn(trial_id: int, step: Speak, agent: Participant, state: Tri
 
     generation = asyncio.create_task(asyncio.to_thread(_respond, agent, step, state, on_delta))
     while not generation.done() or not live.empty():
-        if trial_id in objections and await _objection_record(trial_id, step):
+        if trial_id in objecting.raised and await _objection_record(trial_id, step):
             return
         try:
             delta = await asyncio.wait_for(live.get(), timeout=0.05)
@@ -445,7 +462,7 @@ async def _pace(trial_id: int, step: Speak, text: str) -> bool:
     tokens = TOKEN.findall(text)
     per_frame = max(1, round(rate * FRAME_S))
     for start in range(0, len(tokens), per_frame):
-        if trial_id in objections and await _objection_record(trial_id, step):
+        if trial_id in objecting.raised and await _objection_record(trial_id, step):
             return False
         await _send_delta(trial_id, step.seq, "".join(tokens[start : start + per_frame]))
         await asyncio.sleep(per_frame / rate)

@@ -16,6 +16,7 @@ from typing import Any
 from django.conf import settings
 
 from trials.documents import DOCUMENTS
+from trials.engine.objections import GROUNDS
 from trials.engine.state import TurnRecord
 from trials.engine.steps import Speak
 from trials.procedures.names import act_name
@@ -158,6 +159,9 @@ class Control:
 @dataclass(frozen=True)
 class Objection:
     ground: str
+    """One of ``trials.engine.objections.GROUNDS``."""
+    detail: str = ""
+    """The objector's words (required for "other")."""
 
 
 ClientMessage = Say | Resume | Control | Objection
@@ -189,7 +193,7 @@ def client_message_parse(text: str | None, data: bytes | None = None) -> ClientM
             text=_text(content, "text", limit=settings.LEGALSIM_MAX_SAY_CHARS),
         )
     if kind == "objection":
-        return Objection(ground=_text(content, "ground", limit=GROUND_MAX))
+        return _objection(content)
     raise BadMessage("expected a say, resume, control or objection message")
 
 
@@ -221,6 +225,18 @@ def _say(content: dict) -> Say:
         decision=decision,
         sections=sections or None,
     )
+
+
+def _objection(content: dict) -> Objection:
+    """A ground from the list, with words of one's own if wanted; a ground that is not an id
+    of the list is taken as "other" in those words (clients written before the list)."""
+    ground = _text(content, "ground", limit=GROUND_MAX).strip()
+    detail = _text(content, "text", limit=GROUND_MAX).strip()
+    if ground not in GROUNDS:
+        ground, detail = "other", " ".join(part for part in (ground, detail) if part)
+    if ground == "other" and not detail:
+        raise BadMessage("an objection on another ground says what the ground is (text)")
+    return Objection(ground=ground, detail=detail)
 
 
 def _text(content: dict, key: str, *, limit: int, required: bool = False) -> str:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
@@ -12,6 +13,7 @@ from legalsim.roles import Ability, ability_required, can
 from trials.access import BadInvitation, invitation_read, seat_invite, trial_overseer, trials_readable
 from trials.batches import batch_progress, persona_levels
 from trials.engine.machine import stage_participants
+from trials.engine.objections import GROUNDS, OBJECTING_ROLES
 from trials.engine.visibility import case_brief, public_header
 from trials.live import (
     LiveError,
@@ -27,7 +29,7 @@ from trials.live import (
 )
 from trials.models import Batch, Case, Trial
 from trials.procedures import procedure_for
-from trials.procedures.names import names_for
+from trials.procedures.names import ground_name, names_for
 from trials.procedures.seats import PLAYABLE_SEATS, seat_info
 from trials.scoring.capabilities import CAPABILITIES
 from trials.scoring.charts import heatmap_svg, trend_svg
@@ -143,6 +145,9 @@ def trial_room(request: HttpRequest, trial_id: int) -> HttpResponse:
         "language": trial.case.language,
         "names": names_for(trial.procedure, trial.case.language),
         "current_stage": (trial.engine_state.stage_history or [""])[-1],
+        "hearings": [stage.id for stage in procedure_for(trial.procedure).stages if stage.kind == "trial"],
+        "objection_grounds": _objection_grounds(trial, my_seats),
+        "objection_grace_ms": int(settings.LEGALSIM_OBJECTION_GRACE_S * 1000),
     }
     return render(request, "trials/room.html", context)
 
@@ -158,6 +163,13 @@ def _trial_for_member(request: HttpRequest, trial_id: int) -> tuple[Trial, bool,
     if not (overseer or my_seats):
         raise Http404("no such trial")
     return trial, overseer, my_seats
+
+
+def _objection_grounds(trial: Trial, my_seats: list[str]) -> list[tuple[str, str]]:
+    """The grounds a seated counsel objects on, named in the case's language (none for others)."""
+    if not any(seat_info(trial.procedure, seat).role in OBJECTING_ROLES for seat in my_seats):
+        return []
+    return [(ground, ground_name(ground, trial.case.language)) for ground in GROUNDS]
 
 
 def _questionable_seats(trial: Trial) -> list[str]:

@@ -17,6 +17,10 @@
   const banner = { stage: document.getElementById("banner-stage"), turn: document.getElementById("banner-turn"), link: document.getElementById("connection") };
   const composer = { form: document.getElementById("composer"), text: document.getElementById("composer-text"), send: document.getElementById("composer-send"), label: document.getElementById("composer-label"), decision: document.getElementById("composer-decision") };
   const objectButton = document.getElementById("object");
+  const groundMenu = document.getElementById("objection-grounds");
+  const hearings = new Set((room.dataset.hearings || "").split(",").filter(Boolean));
+  const graceMs = Number(room.dataset.objectionGraceMs || 0);
+  let windowClose = null;
   const controlStatus = document.getElementById("control-status");
   let socket = null, retry = 0, awaited = null, ended = false, resumedAt = -1, idle = null;
   const IDLE_MS = 10000;
@@ -91,6 +95,22 @@
 
   const editorValues = () => Object.fromEntries(Array.from(editor.sections.querySelectorAll("textarea")).map((field) => [field.dataset.section, field.value]));
 
+  // Objections: counsel object to the other side's statement in a hearing while it is made
+  // and for the grace period after it ends, on a ground chosen from the list.
+  const objectable = (frame) => Boolean(objectButton) && hearings.has(frame.stage) && frame.side !== "court" && !mySides.has(frame.side) && !mySeats.has(frame.seat);
+
+  function objectionWindow(open) {
+    clearTimeout(windowClose);
+    if (!objectButton) return;
+    objectButton.disabled = !open;
+    if (!open) groundMenuShow(false);
+  }
+
+  function groundMenuShow(shown) {
+    groundMenu.hidden = !shown;
+    objectButton.setAttribute("aria-expanded", String(shown));
+  }
+
   // The banner says what is true now: the stage (or paused, preparing, ended) and what is
   // happening in it (who speaks, whose turn it is and what is expected).
   function status(headline, detail) {
@@ -117,7 +137,7 @@
     "turn.start": (frame) => {
       turnItem(frame);
       status(named("stages", frame.stage), `${frame.speaker} is speaking · ${named("phases", frame.phase)}`);
-      if (objectButton) objectButton.disabled = mySides.has(frame.side) || frame.side === "court";
+      objectionWindow(objectable(frame));
     },
     "turn.delta": (frame) => {
       const text = turnItem(frame).querySelector(".text");
@@ -132,10 +152,17 @@
         if (awaited.document) localStorage.removeItem(draftKey(awaited));
         setAwaited(null);
       }
-      if (objectButton) objectButton.disabled = true;
+      // The other side's statement may still be objected to for the grace period after it ends.
+      if (objectable(frame) && graceMs > 0) {
+        objectionWindow(true);
+        windowClose = setTimeout(() => objectionWindow(false), graceMs);
+      } else {
+        objectionWindow(false);
+      }
       transcript.scrollTop = transcript.scrollHeight;
     },
     await: (frame) => {
+      objectionWindow(false);
       setAwaited(frame);
       const who = mySeats.has(frame.seat) ? "Your turn" : `Waiting for ${frame.speaker}`;
       status(named("stages", frame.stage), `${who}: ${frame.prompt} · ${named("phases", frame.phase)}`);
@@ -167,7 +194,7 @@
       if (frame.action === "resume") status("Resumed", "The trial goes on");
       if (controlStatus) controlStatus.textContent = `${frame.action}${frame.phase ? ` → ${named("phases", frame.phase)}` : ""}`;
     },
-    end: () => { ended = true; status("The trial has ended", ""); setAwaited(null); },
+    end: () => { ended = true; status("The trial has ended", ""); setAwaited(null); objectionWindow(false); },
   };
 
   // The case-file panel shows what the seat may see at the stage being played: a new stage or
@@ -253,10 +280,15 @@
     });
   }
   if (objectButton) {
-    objectButton.addEventListener("click", () => {
-      const ground = window.prompt("Ground of your objection (e.g. relevance, leading, hearsay):");
-      if (ground && socket) socket.send(JSON.stringify({ type: "objection", ground }));
-    });
+    objectButton.addEventListener("click", () => groundMenuShow(groundMenu.hidden));
+    groundMenu.querySelectorAll("[data-ground]").forEach((button) => button.addEventListener("click", () => {
+      const ground = button.dataset.ground;
+      const other = document.getElementById("objection-other");
+      if (ground === "other" && !other.value.trim()) { other.focus(); return; }
+      socket?.send(JSON.stringify({ type: "objection", ground, text: ground === "other" ? other.value.trim() : "" }));
+      other.value = "";
+      objectionWindow(false);
+    }));
   }
   document.querySelectorAll("[data-control]").forEach((button) => button.addEventListener("click", () => {
     socket?.send(JSON.stringify({ type: "control", action: button.dataset.control }));

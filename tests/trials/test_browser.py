@@ -16,7 +16,9 @@ from trials.services import cases_import
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
 
 
-class TrialRoomInTheBrowser(WithChromium, LiveRoomServer, ChannelsLiveServerTestCase):
+class RoomPlayer:
+    """A student who opens a case, starts a first-instance trial in a seat and plays it."""
+
     host = "127.0.0.1"
     serve_static = True
 
@@ -28,7 +30,9 @@ class TrialRoomInTheBrowser(WithChromium, LiveRoomServer, ChannelsLiveServerTest
     def tearDown(self) -> None:
         self.page.close()
 
-    def play(self, seat: str, words: str, *, object_once: bool = False) -> None:
+    def play(self, seat: str, words: str, *, objecting: bool = False) -> None:
+        """Play ``seat`` at FIT to the end; ``objecting``: object once while the other side's
+        statement streams and once within the grace period after one ends."""
         page = self.page
         page.goto(f"{self.live_server_url}/cases/en-civil-traffic-accident/")
         page.uncheck("input[value=plaintiff_lawyer]")
@@ -37,19 +41,16 @@ class TrialRoomInTheBrowser(WithChromium, LiveRoomServer, ChannelsLiveServerTest
         page.click("text=Start the trial")
         page.wait_for_selector("#connection:has-text('live')")
         turns = 0
-        self.objected, self.documents, self.decisions = False, 0, []
-        page.on("dialog", lambda dialog: dialog.accept("Relevance: this goes beyond the points in dispute"))
+        self.objections, self.documents, self.decisions = [], 0, []
         while not page.locator("#banner-stage:has-text('The trial has ended')").count():
             page.wait_for_function(
-                "(watchObject) => !document.getElementById('composer-text').disabled"
-                " || (watchObject && !document.getElementById('object').disabled)"
+                "(objecting) => !document.getElementById('composer-text').disabled"
+                " || (objecting && !document.getElementById('object').disabled)"
                 " || document.getElementById('banner-stage').textContent.includes('ended')",
-                arg=object_once and not self.objected,
+                arg=objecting and len(self.objections) < 2,
             )
-            if object_once and not self.objected and page.locator("#object:enabled").count():
-                page.click("#object")
-                self.objected = True
-                page.wait_for_selector("li.turn:has-text('Sustained')")
+            if objecting and len(self.objections) < 2 and page.locator("#object:enabled").count():
+                self.object_to_the_statement(streaming=not self.objections)
                 continue
             if page.locator("#composer-decision").is_visible():
                 turns += 1
@@ -80,15 +81,35 @@ class TrialRoomInTheBrowser(WithChromium, LiveRoomServer, ChannelsLiveServerTest
         screenshot(page, f"room-{seat}-ended", phone=True)
         self.turns = turns
 
+    def object_to_the_statement(self, *, streaming: bool) -> None:
+        """Object while the statement streams (``streaming``) or, once it has ended, within
+        the grace period; wait for the judge's ruling."""
+        page = self.page
+        if not streaming:
+            page.wait_for_function("() => !document.querySelector('li.turn.streaming')")
+        elif not page.locator("li.turn.streaming").count():
+            return
+        rulings = page.locator("li.turn:has-text('Sustained'), li.turn:has-text('Overruled')").count()
+        page.click("#object")
+        screenshot(page, "room-objection", phone=True)
+        page.click("#objection-grounds [data-ground=irrelevant]")
+        page.wait_for_function(
+            "(before) => document.querySelectorAll('li.turn').length && Array.from(document.querySelectorAll("
+            "'li.turn .text')).filter((text) => /^(Sustained|Overruled)/.test(text.textContent)).length > before",
+            arg=rulings,
+        )
+        self.objections.append("streaming" if streaming else "after")
+
+
+class TrialRoomInTheBrowser(RoomPlayer, WithChromium, LiveRoomServer, ChannelsLiveServerTestCase):
     def test_a_student_argues_as_plaintiff_counsel_and_sees_the_judgment(self) -> None:
-        self.play("plaintiff_lawyer", "The defendant failed to yield at the crossing", object_once=True)
+        self.play("plaintiff_lawyer", "The defendant failed to yield at the crossing")
         transcript = self.page.inner_text("#transcript")
         fit = CIVIL_LIFE_CYCLE.stage("FIT")
         slots = [slot for phase in fit.phases for slot in phase.slots if slot.seat == "plaintiff_lawyer"]
         assert self.turns == len(slots), "counsel is awaited at every slot of the trial procedure"
         assert "The defendant failed to yield at the crossing (1)" in transcript
         assert "Judgment:" in transcript
-        assert "Objection: Relevance" in transcript and "Sustained." in transcript
         assert "Your case file: Counsel for the plaintiff" in self.page.content()
         case_file = self.page.inner_text("#case-file")
         assert "What your seat may see during First-instance trial" in case_file, (
@@ -112,3 +133,21 @@ class TrialRoomInTheBrowser(WithChromium, LiveRoomServer, ChannelsLiveServerTest
         for heading in ("Civil judgment (first instance)", "facts found", "reasoning", "legal basis", "orders"):
             assert heading in judgment
         assert "§6" in judgment, "every section reached the judgment"
+
+
+class ObjectionsInTheBrowser(RoomPlayer, WithChromium, LiveRoomServer, ChannelsLiveServerTestCase):
+    """Statements streamed slowly enough to be objected to while they are made."""
+
+    tokens_per_s = 25
+
+    def test_defence_counsel_objects_during_a_statement_and_just_after_one_and_hears_the_rulings(self) -> None:
+        self.play("defendant_lawyer", "The plaintiff crossed against the signal", objecting=True)
+        assert self.objections == ["streaming", "after"]
+        turns = Trial.objects.get().engine_state.turns
+        objections = [index for index, turn in enumerate(turns) if turn.act == "object"]
+        assert len(objections) == 2
+        cut, whole = (turns[index - 1] for index in objections)
+        assert cut.text.endswith("—") and not whole.text.endswith("—"), "streaming: cut; after: whole"
+        for index in objections:
+            assert turns[index].text == "Objection: irrelevant."
+            assert turns[index + 1].seat == "judge" and turns[index + 1].text.startswith(("Sustained", "Overruled"))

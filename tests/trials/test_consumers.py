@@ -140,11 +140,11 @@ async def test_counsel_objects_during_the_other_sides_statement_in_a_hearing(ser
     async with open_socket(server, trial.pk, keys["dana"]) as raw:
         student = Socket(raw)
         await student.next(lambda frame: frame["type"] == "turn.start" and frame["side"] == "plaintiff")
-        await student.send({"type": "objection", "ground": "leading question"})
+        await student.send({"type": "objection", "ground": "leading"})
         objection = await student.next(
             lambda frame: frame["type"] == "turn.end" and frame["seat"] == "defendant_lawyer"
         )
-        assert objection["text"] == "Objection: leading question"
+        assert objection["text"] == "Objection: leading question."
         ruling = await student.next(lambda frame: frame["type"] == "turn.end" and frame["seat"] == "judge")
         assert ruling["seq"] == objection["seq"] + 1
 

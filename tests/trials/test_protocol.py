@@ -47,6 +47,9 @@ def test_the_readme_documents_every_frame_message_and_error_code():
             Control("question", "judge", "Why?"),
         ),
         ('{"type": "objection", "ground": "hearsay"}', Objection("hearsay")),
+        ('{"type": "objection", "ground": "leading", "text": " The witness "}', Objection("leading", "The witness")),
+        ('{"type": "objection", "ground": "other", "text": "Privilege"}', Objection("other", "Privilege")),
+        ('{"type": "objection", "ground": "Relevance, plainly"}', Objection("other", "Relevance, plainly")),
     ],
 )
 def test_each_documented_message_is_read_into_its_type(raw, expected):
@@ -62,6 +65,8 @@ def test_each_documented_message_is_read_into_its_type(raw, expected):
         '{"type": "resume", "after_seq": 1.5}',
         '{"type": "control"}',
         '{"type": "objection", "ground": ["a"]}',
+        '{"type": "objection", "ground": "other"}',
+        '{"type": "objection"}',
     ],
 )
 def test_a_field_of_the_wrong_kind_is_a_bad_message(raw):

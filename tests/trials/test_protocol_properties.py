@@ -180,5 +180,6 @@ def test_no_sequence_of_client_messages_breaks_a_trial(steps, transactional_db, 
 @pytest.fixture
 def settings_pace(settings):
     settings.LEGALSIM_SCRIPTED_TOKENS_PER_S = 0
+    settings.LEGALSIM_OBJECTION_GRACE_S = 0
     if not Case.objects.filter(pk=CASE).exists():
         cases_import(paths=[DEMO_CASES / f"{CASE}.json"])

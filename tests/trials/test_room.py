@@ -28,6 +28,7 @@ CASE = "en-civil-traffic-accident"
 @pytest.fixture(autouse=True)
 async def stop_drivers(settings):
     settings.LEGALSIM_SCRIPTED_TOKENS_PER_S = 0
+    settings.LEGALSIM_OBJECTION_GRACE_S = 0
     yield
     await driver.stop_all()
     await database_sync_to_async(connections.close_all)()
@@ -257,7 +258,7 @@ async def test_an_objection_stops_the_stream_and_the_judge_rules(settings):
             if start["seat"] == "defendant_lawyer" and frame["offset"] > 0:
                 objected_seq = frame["seq"]
                 await student.send_json_to(
-                    {"type": "objection", "ground": "Relevance: this goes beyond the points in dispute"}
+                    {"type": "objection", "ground": "irrelevant", "text": "This goes beyond the points in dispute."}
                 )
         if (
             frame["type"] == "turn.end"
@@ -273,7 +274,9 @@ async def test_an_objection_stops_the_stream_and_the_judge_rules(settings):
     cut, objection = ends[objected_seq], ends[objected_seq + 1]
     assert cut["text"].endswith("—") and cut["seat"] == "defendant_lawyer"
     assert (
-        objection["seat"] == "plaintiff_lawyer" and objection["author"] == "human" and "Relevance" in objection["text"]
+        objection["seat"] == "plaintiff_lawyer"
+        and objection["author"] == "human"
+        and objection["text"] == "Objection: irrelevant. This goes beyond the points in dispute."
     )
     assert ruling["seq"] == objected_seq + 2 and ruling["text"].startswith("Sustained")
     stored = await database_sync_to_async(lambda: list(Turn.objects.filter(trial=trial).values_list("seq", "text")))()
@@ -302,7 +305,7 @@ async def test_a_student_judge_rules_on_an_objection_before_the_trial_goes_on(se
             start = next(f for f in frames if f["type"] == "turn.start" and f["seq"] == frame["seq"])
             if start["seat"] == "defendant_lawyer" and frame["offset"] > 0:
                 objected_seq = frame["seq"]
-                await counsel.send_json_to({"type": "objection", "ground": "Leading the witness"})
+                await counsel.send_json_to({"type": "objection", "ground": "leading"})
     premature = {"type": "say", "text": "I continue my statement.", "client_id": "early"}
     await counsel.send_json_to(premature)
     while (refusal := await counsel.receive_json_from(timeout=10))["type"] != "error":
@@ -451,3 +454,35 @@ async def test_a_mediation_answer_states_its_decision_and_is_recorded_with_the_w
     )()
     assert recorded == ["accept"], "the words and the decision are one turn"
     await client.disconnect()
+
+
+async def test_an_objection_within_the_grace_period_after_a_statement_is_heard_and_a_late_one_refused(settings):
+    settings.LEGALSIM_OBJECTION_GRACE_S = 1.0
+    trial = await make_trial({"plaintiff_lawyer": "student"})
+    student = await connect(trial, "student")
+    statements: list[dict] = []
+    last_seat, late_refusal = None, None
+    while late_refusal is None:
+        frame = await student.receive_json_from(timeout=15)
+        if frame["type"] == "await" and frame["seat"] == "plaintiff_lawyer":
+            if statements and last_seat == "defendant_lawyer":
+                # The other side spoke last, but the trial has moved on to this seat's turn.
+                await student.send_json_to({"type": "objection", "ground": "irrelevant"})
+                continue
+            await student.send_json_to({"type": "say", "text": "Counsel speaks.", "client_id": f"s{frame['seq']}"})
+        elif frame["type"] == "turn.end":
+            last_seat = frame["seat"]
+            if frame["seat"] == "defendant_lawyer" and not statements:
+                statements.append(frame)
+                await student.send_json_to({"type": "objection", "ground": "irrelevant"})
+        elif frame["type"] == "error":
+            late_refusal = frame
+    await student.disconnect()
+    assert late_refusal["code"] == "not_your_turn" and "the moment has passed" in late_refusal["message"]
+    turns = await database_sync_to_async(lambda: Trial.objects.get(pk=trial.pk).engine_state.turns)()
+    objected = statements[0]["seq"]
+    statement, objection, ruling = turns[objected - 1 : objected + 2]
+    assert statement.text == statements[0]["text"] and not statement.text.endswith("—"), "the statement stays whole"
+    assert (objection.act, objection.text) == ("object", "Objection: irrelevant.")
+    assert ruling.seat == "judge" and ruling.text.startswith(("Sustained", "Overruled"))
+    assert sum(turn.act == "object" for turn in turns) == 1, "the late objection left no trace"

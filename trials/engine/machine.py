@@ -26,7 +26,7 @@ from trials.engine.steps import (
 )
 from trials.engine.transitions import appeal_determination
 from trials.procedures import Phase, Procedure, Slot, Stage, procedure_for
-from trials.procedures.seats import COURT, opposite, seat_info, speaker_title
+from trials.procedures.seats import opposite, seat_info, speaker_title
 
 MEDIATION_CLOSING = Slot("judge", "write_mediation_record")
 CLOSING_PHASE = "pronouncement"
@@ -194,40 +194,6 @@ def apply_interjection(
     )
     turn = TurnRecord(state.next_seq, stage.id, phase, seat, info.role, info.side, title, author, act, text, tokens)
     state.turns.append(turn)
-    return turn
-
-
-OBJECTING_ROLES = ("lawyer", "attorney", "prosecutor")
-
-
-def objection_refusal(state: TrialState, *, seat: str, speaker_seat: str) -> str | None:
-    """Why ``seat`` may not object to what ``speaker_seat`` is saying now, or None if it may.
-
-    Objections belong to hearings: counsel taking part in the hearing being held may object
-    to the other side's statement, once at a time (the judge rules before anything else)."""
-    stage = current_stage(state)
-    if stage is None or stage.kind != "trial" or state.stage_status not in ("running", "closing"):
-        return "objections are heard only while a hearing is in progress"
-    if seat_info(state.procedure, seat).role not in OBJECTING_ROLES:
-        return "only counsel may object"
-    if seat not in stage_participants(state, stage):
-        return "you take no part in this hearing"
-    speaker = seat_info(state.procedure, speaker_seat)
-    if speaker.side in (seat_info(state.procedure, seat).side, COURT):
-        return "you may object only to the other side's statement"
-    if state.pending:
-        return "the court must first deal with what is before it"
-    return None
-
-
-def apply_objection(state: TrialState, *, seat: str, ground: str, speaker_seat: str) -> TurnRecord:
-    """Counsel objects: the objection is on the record and the judge must rule before the
-    procedure goes on (``next_step`` asks the judge seat, agent or person, for the ruling)."""
-    refusal = objection_refusal(state, seat=seat, speaker_seat=speaker_seat)
-    if refusal is not None:
-        raise EngineError(refusal)
-    turn = apply_interjection(state, seat=seat, act="object", text=f"Objection: {ground}", author="human")
-    state.pending.append({"seat": JUDGE_SEAT, "act": RULE_OBJECTION})
     return turn
 
 

@@ -83,6 +83,16 @@ FIELDS = {
     False: ("no", "否"),
 }
 """Headings of a seat's case file (``engine.visibility`` field keys) and of the values in it."""
+GROUNDS = {
+    "leading": ("leading question", "诱导性发问"),
+    "speculation": ("speculation", "推测性陈述"),
+    "irrelevant": ("irrelevant", "与本案无关"),
+    "hearsay": ("hearsay", "传闻证据"),
+    "argumentative": ("argumentative", "辩论性发问"),
+    "beyond_scope": ("beyond the scope", "超出范围"),
+    "other": ("other", "其他"),
+}
+"""The grounds of an objection (``trials.engine.objections.GROUNDS``)."""
 ACTS = {
     "acknowledge": ("Acknowledge", "确认"),
     "acknowledge_rights": ("Say that you understand your rights", "表示知悉诉讼权利"),
@@ -163,6 +173,10 @@ def act_name(act: str, language: str) -> str:
 
 def seat_name(seat: str, language: str) -> str:
     return _named(SEATS, seat, language)
+
+
+def ground_name(ground: str, language: str) -> str:
+    return _named(GROUNDS, ground, language)
 
 
 def field_name(key: Any, language: str) -> str:
