@@ -172,6 +172,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json(error_frame(error.code, str(error)))
             return
         if not result.duplicate:
+            driver.window_open(self.trial_id, result.turn.seq)
             await broadcast(self.trial_id, turn_end(result.turn))
             await driver.wake_driver(self.trial_id)
         else:

@@ -78,6 +78,13 @@ def objection_raise(trial_id: int, objection: Raised) -> str | None:
     return refused
 
 
+def window_open(trial_id: int, seq: int) -> None:
+    """Turn ``seq`` was just recorded: an objection to it is taken from now until the driver,
+    on its next pass, gives it its grace period or finds nobody who could object."""
+    if drives_here(trial_id):
+        objecting.windows[trial_id] = seq
+
+
 def speaking_seat(trial_id: int) -> str | None:
     """The seat whose statement is streaming in this process now."""
     current = in_progress.get(trial_id)
@@ -275,6 +282,7 @@ async def _drive(trial_id: int) -> None:
         listener.cancel()
         in_progress.pop(trial_id, None)
         objecting.raised.pop(trial_id, None)
+        objecting.windows.pop(trial_id, None)
         _windows_given.pop(trial_id, None)
         _states.pop(trial_id, None)
         remote_forget(trial_id)
@@ -352,14 +360,13 @@ async def _objection_window(trial_id: int, state: TrialState) -> bool:
         return False
     _windows_given[trial_id] = last.seq
     grace = settings.LEGALSIM_OBJECTION_GRACE_S
-    if grace <= 0 or not objectors(state, last):
-        return False
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + grace
-    objecting.windows[trial_id] = last.seq
     try:
-        while trial_id not in objecting.raised and loop.time() < deadline:
-            await _wait(trial_id, timeout=deadline - loop.time())
+        if grace > 0 and objectors(state, last):
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + grace
+            objecting.windows[trial_id] = last.seq
+            while trial_id not in objecting.raised and loop.time() < deadline:
+                await _wait(trial_id, timeout=deadline - loop.time())
     finally:
         objecting.windows.pop(trial_id, None)
     objection = objecting.raised.pop(trial_id, None)
@@ -437,6 +444,7 @@ async def _agent_turn(trial_id: int, step: Speak, agent: Participant, state: Tri
     turn = await _record(trial_id, step, reply, agent.drain_calls())
     in_progress.pop(trial_id, None)
     if turn is not STALE:
+        window_open(trial_id, turn.seq)
         await broadcast(trial_id, turn_end(turn))
         if step.artifact is not None:
             await broadcast(

@@ -22,12 +22,11 @@ from trials.engine.machine import (
     apply_judge_question,
     apply_reply,
     next_step,
-    stage_participants,
     trial_start,
 )
 from trials.engine.state import TrialState, TurnRecord
 from trials.engine.steps import ArtifactDraft, Reply, Speak
-from trials.engine.visibility import build_view
+from trials.engine.visibility import build_view, stage_audience
 from trials.fanout import seats_changed
 from trials.models import Case, Seat, Trial, Turn
 from trials.preparation import preparation_enqueue
@@ -316,10 +315,10 @@ def seat_take(*, trial_id: int, seat: str, user: AbstractBaseUser, invitation: s
 
 
 def stage_heard_by(state: TrialState, stage: str, seats: list[str]) -> bool:
-    """Whether ``seats`` hear a stage's dialogue: only the stage's participants do (a side's
-    consultation and drafting stay with that side)."""
-    procedure = procedure_for(state.procedure)
-    return any(seat in stage_participants(state, procedure.stage(stage)) for seat in seats)
+    """Whether ``seats`` hear a stage's dialogue (``stage_audience``: a side's consultation and
+    drafting stay with that side; a hearing is heard by the whole courtroom)."""
+    audience = stage_audience(state, procedure_for(state.procedure).stage(stage))
+    return any(seat in audience for seat in seats)
 
 
 def turns_heard(trial: Trial, seats: list[str] | None) -> list[Turn]:

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 from legalsim.roles import Ability, ability_required, can
 from trials.access import BadInvitation, invitation_read, seat_invite, trial_overseer, trials_readable
 from trials.batches import batch_progress, persona_levels
+from trials.debrief import debrief_for
 from trials.engine.machine import stage_participants
 from trials.engine.objections import GROUNDS, OBJECTING_ROLES
 from trials.engine.visibility import case_brief, public_header
@@ -29,7 +30,7 @@ from trials.live import (
 )
 from trials.models import Batch, Case, Trial
 from trials.procedures import procedure_for
-from trials.procedures.names import ground_name, names_for
+from trials.procedures.names import ground_name, names_for, stage_name
 from trials.procedures.seats import PLAYABLE_SEATS, seat_info
 from trials.scoring.capabilities import CAPABILITIES
 from trials.scoring.charts import heatmap_svg, trend_svg
@@ -130,6 +131,7 @@ def trial_room(request: HttpRequest, trial_id: int) -> HttpResponse:
     for anyone else the trial does not exist. Overseers may take over seats; a participant
     invites a named classmate to a free seat."""
     trial, teacher, my_seats = _trial_for_member(request, trial_id)
+    state = trial.engine_state
     open_seats = seats_open_to(trial, my_seats=my_seats, teacher=True) if teacher else []
     context = {
         "trial": trial,
@@ -144,10 +146,12 @@ def trial_room(request: HttpRequest, trial_id: int) -> HttpResponse:
         "question_seats": _questionable_seats(trial) if "judge" in my_seats or teacher else [],
         "language": trial.case.language,
         "names": names_for(trial.procedure, trial.case.language),
-        "current_stage": (trial.engine_state.stage_history or [""])[-1],
+        "current_stage": (state.stage_history or [""])[-1],
         "hearings": [stage.id for stage in procedure_for(trial.procedure).stages if stage.kind == "trial"],
         "objection_grounds": _objection_grounds(trial, my_seats),
         "objection_grace_ms": int(settings.LEGALSIM_OBJECTION_GRACE_S * 1000),
+        "debrief": debrief_for(state),
+        "stages_played": ", ".join(stage_name(stage, trial.case.language) for stage in state.stage_history),
     }
     return render(request, "trials/room.html", context)
 

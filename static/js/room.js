@@ -194,7 +194,13 @@
       if (frame.action === "resume") status("Resumed", "The trial goes on");
       if (controlStatus) controlStatus.textContent = `${frame.action}${frame.phase ? ` → ${named("phases", frame.phase)}` : ""}`;
     },
-    end: () => { ended = true; status("The trial has ended", ""); setAwaited(null); objectionWindow(false); },
+    end: () => {
+      ended = true;
+      status("The trial has ended", "");
+      setAwaited(null);
+      objectionWindow(false);
+      debriefShow();
+    },
   };
 
   // The case-file panel shows what the seat may see at the stage being played: a new stage or
@@ -206,6 +212,20 @@
     if (!response.ok) return;
     const fresh = new DOMParser().parseFromString(await response.text(), "text/html").getElementById("case-file");
     if (fresh) current.replaceWith(fresh);
+  }
+
+  // The end: what the trial decided beside what the real court decided, and where to go
+  // next, from the room page (rendered now that the trial is over); the controls that only
+  // a running trial needs go.
+  async function debriefShow() {
+    if (document.getElementById("debrief")) return;
+    const response = await fetch(location.href, { credentials: "same-origin" });
+    if (!response.ok) return;
+    const debrief = new DOMParser().parseFromString(await response.text(), "text/html").getElementById("debrief");
+    if (!debrief) return;
+    document.querySelectorAll(".while-running").forEach((element) => element.remove());
+    room.querySelector(".room-grid").before(debrief);
+    debrief.scrollIntoView({ behavior: "smooth", block: "start" });
   }
 
   function resume() {

@@ -13,6 +13,7 @@ from trials.models import Trial
 from trials.procedures.civil import CIVIL_LIFE_CYCLE
 from trials.services import cases_import
 
+CASE = "en-civil-traffic-accident"
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
 
 
@@ -23,21 +24,21 @@ class RoomPlayer:
     serve_static = True
 
     def setUp(self) -> None:
-        cases_import(paths=[DEMO_CASES / "en-civil-traffic-accident.json"])
+        cases_import(paths=[DEMO_CASES / f"{CASE}.json", DEMO_CASES / "en-criminal-telecom-fraud.json"])
         person("student", Role.STUDENT, password="a-demo-password-1")
         self.page = page_logged_in(self.browser, self.live_server_url, "student", "a-demo-password-1")
 
     def tearDown(self) -> None:
         self.page.close()
 
-    def play(self, seat: str, words: str, *, objecting: bool = False) -> None:
-        """Play ``seat`` at FIT to the end; ``objecting``: object once while the other side's
-        statement streams and once within the grace period after one ends."""
+    def play(self, seat: str, words: str, *, objecting: bool = False, case_id: str = CASE, stage: str = "FIT") -> None:
+        """Play ``seat`` from ``stage`` to the end; ``objecting``: object once while the other
+        side's statement streams and once within the grace period after one ends."""
         page = self.page
-        page.goto(f"{self.live_server_url}/cases/en-civil-traffic-accident/")
-        page.uncheck("input[value=plaintiff_lawyer]")
+        page.goto(f"{self.live_server_url}/cases/{case_id}/")
+        page.locator("input[name=seats]:checked").uncheck()
         page.check(f"input[value={seat}]")
-        page.select_option("select[name=stage]", "FIT")
+        page.select_option("select[name=stage]", stage)
         page.click("text=Start the trial")
         page.wait_for_selector("#connection:has-text('live')")
         turns = 0
@@ -78,6 +79,7 @@ class RoomPlayer:
                 else:
                     page.keyboard.press("Control+Enter")
                 page.wait_for_selector(f"li.turn.human:has-text('{said}')")
+        page.wait_for_selector("#debrief")
         screenshot(page, f"room-{seat}-ended", phone=True)
         self.turns = turns
 
@@ -115,6 +117,18 @@ class TrialRoomInTheBrowser(RoomPlayer, WithChromium, LiveRoomServer, ChannelsLi
         assert "What your seat may see during First-instance trial" in case_file, (
             "the panel followed the trial into the hearing"
         )
+
+    def test_defence_counsel_hears_the_final_statement_and_the_verdict_and_reads_the_debrief(self) -> None:
+        self.play("attorney", "The defendant acted under duress", case_id="en-criminal-telecom-fraud", stage="all")
+        page = self.page
+        transcript = page.inner_text("#transcript")
+        assert "Final statement" in transcript and "Pronouncement" in transcript, "the courtroom hears it all"
+        debrief = page.inner_text("#debrief")
+        assert "Your trial decided" in debrief and "What the real court decided" in debrief
+        assert "32 months' imprisonment" in debrief and "Fraud" in debrief
+        assert not page.locator("#composer").count(), "nothing left to do in the room"
+        page.click("#debrief-scorecard")
+        page.wait_for_url(f"**/trials/{Trial.objects.get().pk}/scorecard/")
 
     def test_a_student_as_the_plaintiff_answers_mediation_with_a_button(self) -> None:
         self.play("plaintiff_client", "I want the medical costs paid")

@@ -15,7 +15,7 @@ from typing import Any
 
 from trials.engine.machine import stage_participants, trial_start
 from trials.engine.state import TrialState
-from trials.procedures import procedure_for
+from trials.procedures import Stage, procedure_for
 from trials.procedures.seats import CIVIL_SIDES, COURT, opposite, seat_info
 
 EVALUATION_ONLY = {
@@ -334,12 +334,23 @@ def build_view(state: TrialState, seat: str, *, stage: str | None = None, phase:
                 "text": turn.text,
             }
             for turn in state.turns
-            if turn.stage == stage_obj.id and seat in stage_participants(state, stage_obj)
+            if turn.stage == stage_obj.id and seat in stage_audience(state, stage_obj)
         ],
         memory=_copy_memory(state.memory.get(seat)),
         persona=_persona(state.case, info.role, info.side),
         appellant_side=state.appellant_side,
     )
+
+
+def stage_audience(state: TrialState, stage: Stage) -> frozenset[str]:
+    """Who hears a stage's dialogue. Consultation and drafting: the seats that speak in it (a
+    side's own work stays with that side). A hearing: everyone in the courtroom, that is
+    every seat that speaks in any hearing (defence counsel hears the defendant's final
+    statement and the judgment pronounced)."""
+    if stage.kind != "trial":
+        return stage_participants(state, stage)
+    hearings = (other for other in procedure_for(state.procedure).stages if other.kind == "trial")
+    return frozenset().union(*(stage_participants(state, hearing) for hearing in hearings))
 
 
 def case_brief(case: Mapping[str, Any], seat: str, *, target_side: str | None = None) -> dict[str, Any]:
