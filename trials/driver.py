@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import transaction
 
 from trials import objecting
+from trials.agents.skills import skill_for
 from trials.engine.machine import (
     next_step,
     step_apply,
@@ -402,7 +403,9 @@ async def _await_human(trial_id: int, step: Step, language: str, *, waiting: boo
     if isinstance(step, Speak):
         if not waiting:
             await _set_status(trial_id, Trial.Status.WAITING)
-        await broadcast(trial_id, await_frame(step, language))
+        card = skill_for(role=step.role, stage=step.stage, act=step.act)
+        guidance = {"task": card.legal_task, "checklist": list(card.checklist)} if card else None
+        await broadcast(trial_id, await_frame(step, language, guidance))
         await _wait(trial_id)
     else:
         await _record(trial_id, step, MemoryUpdate())

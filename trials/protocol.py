@@ -54,10 +54,11 @@ def turn_end(turn: TurnRecord) -> dict[str, Any]:
     return {"type": "turn.end", **turn_meta(turn), "text": turn.text, "author": turn.author}
 
 
-def await_frame(step: Speak, language: str) -> dict[str, Any]:
+def await_frame(step: Speak, language: str, guidance: dict[str, Any] | None = None) -> dict[str, Any]:
     """A human seat must act: ``prompt`` is the act in a sentence in the case's language.
     When the act writes the stage's document, ``document`` carries its kind, title and
-    sections so the room can offer one field per section."""
+    sections so the room can offer one field per section; ``guidance`` (a skill card's
+    ``task`` and ``checklist``) says how the act is done, where a card covers it."""
     frame = {
         "type": "await",
         "seq": step.seq,
@@ -68,6 +69,8 @@ def await_frame(step: Speak, language: str) -> dict[str, Any]:
         "prompt": act_name(step.act, language),
         "act": step.act,
     }
+    if guidance:
+        frame["guidance"] = guidance
     template = DOCUMENTS.get(step.artifact or "")
     if template is not None:
         frame["document"] = {

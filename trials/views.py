@@ -39,6 +39,7 @@ from trials.scoring.selectors import model_profile, scorecard_context, scorecard
 from trials.scoring.services import scorecard_for
 from trials.selectors import case_search, seats_open_to
 from trials.services import BackendUnavailable
+from trials.timeline import timeline_for
 
 
 @login_required
@@ -151,6 +152,7 @@ def trial_room(request: HttpRequest, trial_id: int) -> HttpResponse:
         "objection_grounds": _objection_grounds(trial, my_seats),
         "objection_grace_ms": int(settings.LEGALSIM_OBJECTION_GRACE_S * 1000),
         "debrief": debrief_for(state),
+        "timeline": timeline_for(state),
         "stages_played": ", ".join(stage_name(stage, trial.case.language) for stage in state.stage_history),
     }
     return render(request, "trials/room.html", context)

@@ -111,11 +111,46 @@
     objectButton.setAttribute("aria-expanded", String(shown));
   }
 
+  // The procedure's timeline: the stage and phase being heard are marked, those before done.
+  function timelineMark(stageId, phaseId) {
+    const stages = Array.from(document.querySelectorAll("#timeline .timeline-stage"));
+    const at = stages.findIndex((item) => item.dataset.stage === stageId);
+    if (at < 0) return;
+    stages.forEach((item, index) => {
+      item.classList.toggle("done", index < at);
+      item.classList.toggle("current", index === at);
+      item.classList.toggle("ahead", index > at);
+    });
+    if (!phaseId) return;
+    const phases = Array.from(stages[at].querySelectorAll("[data-phase]"));
+    const phaseAt = phases.findIndex((item) => item.dataset.phase === phaseId);
+    if (phaseAt < 0) return;
+    phases.forEach((item, index) => {
+      item.classList.toggle("done", index < phaseAt);
+      item.classList.toggle("current", index === phaseAt);
+      item.classList.toggle("ahead", index > phaseAt);
+    });
+  }
+
   // The banner says what is true now: the stage (or paused, preparing, ended) and what is
   // happening in it (who speaks, whose turn it is and what is expected).
   function status(headline, detail) {
     banner.stage.textContent = headline;
     banner.turn.textContent = detail;
+  }
+
+  // How the awaited act is done: the procedure's skill card for it, on request.
+  function guidanceShow(guidance) {
+    const box = document.getElementById("composer-guidance");
+    if (!box) return;
+    box.hidden = !guidance;
+    if (!guidance) return;
+    document.getElementById("guidance-task").textContent = guidance.task;
+    document.getElementById("guidance-checklist").replaceChildren(...guidance.checklist.map((item) => {
+      const line = document.createElement("li");
+      line.textContent = item;
+      return line;
+    }));
   }
 
   function setAwaited(frame) {
@@ -129,6 +164,7 @@
     composer.decision.querySelectorAll("button").forEach((button) => { button.disabled = !deciding; });
     composer.send.textContent = awaited && awaited.document ? awaited.prompt : "Speak";
     composer.label.textContent = awaited ? `Your turn as ${awaited.speaker}: ${awaited.prompt}` : "Waiting for your turn";
+    guidanceShow(awaited && awaited.guidance);
     showEditor(awaited);
     if (awaited && !awaited.document) composer.text.focus();
   }
@@ -136,6 +172,7 @@
   const handlers = {
     "turn.start": (frame) => {
       turnItem(frame);
+      timelineMark(frame.stage, frame.phase);
       status(named("stages", frame.stage), `${frame.speaker} is speaking · ${named("phases", frame.phase)}`);
       objectionWindow(objectable(frame));
     },
@@ -163,11 +200,13 @@
     },
     await: (frame) => {
       objectionWindow(false);
+      timelineMark(frame.stage, frame.phase);
       setAwaited(frame);
       const who = mySeats.has(frame.seat) ? "Your turn" : `Waiting for ${frame.speaker}`;
       status(named("stages", frame.stage), `${who}: ${frame.prompt} · ${named("phases", frame.phase)}`);
     },
     stage: (frame) => {
+      if (frame.status === "started") timelineMark(frame.stage, null);
       const stage = named("stages", frame.stage);
       status(stage, frame.status === "started" ? `${stage} begins` : `${stage} is over`);
       caseFileRefresh();
@@ -199,6 +238,7 @@
       status("The trial has ended", "");
       setAwaited(null);
       objectionWindow(false);
+      document.querySelectorAll("#timeline li").forEach((item) => { item.className = item.className.replace(/\b(current|ahead)\b/, "done"); });
       debriefShow();
     },
   };

@@ -43,6 +43,7 @@ class RoomPlayer:
         page.wait_for_selector("#connection:has-text('live')")
         turns = 0
         self.objections, self.documents, self.decisions = [], 0, []
+        self.timeline_now, self.guided = None, 0
         while not page.locator("#banner-stage:has-text('The trial has ended')").count():
             page.wait_for_function(
                 "(objecting) => !document.getElementById('composer-text').disabled"
@@ -74,6 +75,8 @@ class RoomPlayer:
                     page.fill("#composer-text", said)
                 if turns == 2:
                     screenshot(page, f"room-{seat}-turn", phone=True)
+                    self.timeline_now = page.get_attribute("#timeline .timeline-stage.current", "data-stage")
+                self.guided += page.locator("#composer-guidance:not([hidden])").count()
                 if turns % 2:
                     page.click("#composer-send")
                 else:
@@ -92,7 +95,9 @@ class RoomPlayer:
         elif not page.locator("li.turn.streaming").count():
             return
         rulings = page.locator("li.turn:has-text('Sustained'), li.turn:has-text('Overruled')").count()
+        assert page.is_hidden("#objection-grounds"), "the grounds show once Objection! is pressed"
         page.click("#object")
+        assert page.is_visible("#objection-grounds [data-ground=irrelevant]")
         screenshot(page, "room-objection", phone=True)
         page.click("#objection-grounds [data-ground=irrelevant]")
         page.wait_for_function(
@@ -117,6 +122,8 @@ class TrialRoomInTheBrowser(RoomPlayer, WithChromium, LiveRoomServer, ChannelsLi
         assert "What your seat may see during First-instance trial" in case_file, (
             "the panel followed the trial into the hearing"
         )
+        assert self.timeline_now == "FIT", "the timeline marks the hearing under way"
+        assert self.guided, "some acts came with how to do them"
 
     def test_defence_counsel_hears_the_final_statement_and_the_verdict_and_reads_the_debrief(self) -> None:
         self.play("attorney", "The defendant acted under duress", case_id="en-criminal-telecom-fraud", stage="all")

@@ -130,9 +130,9 @@ async def two_processes(trial_id: int, first: int, second: int, keys: dict, *, k
         async with open_socket(second, trial_id, keys["student"]) as student_raw:
             student = Socket(student_raw)
             await student.next(lambda frame: frame["type"] == "turn.start" and frame["side"] == "plaintiff")
-            await student.send({"type": "objection", "ground": "leading question"})
+            await student.send({"type": "objection", "ground": "leading"})
             objection = await student.next(
-                lambda frame: frame["type"] == "turn.end" and frame["text"] == "Objection: leading question"
+                lambda frame: frame["type"] == "turn.end" and frame["text"] == "Objection: leading question."
             )
             await teacher.next(lambda frame: frame["type"] == "turn.end" and frame["seq"] == objection["seq"])
             driver_before = await asyncio.to_thread(trial_driver, trial_id)

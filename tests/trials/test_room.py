@@ -486,3 +486,22 @@ async def test_an_objection_within_the_grace_period_after_a_statement_is_heard_a
     assert (objection.act, objection.text) == ("object", "Objection: irrelevant.")
     assert ruling.seat == "judge" and ruling.text.startswith(("Sustained", "Overruled"))
     assert sum(turn.act == "object" for turn in turns) == 1, "the late objection left no trace"
+
+
+async def test_an_awaited_act_comes_with_how_to_do_it_where_a_skill_card_covers_it():
+    trial = await make_trial({"plaintiff_lawyer": "student"})
+    student = await connect(trial, "student")
+    awaited: dict[str, dict] = {}
+    while "state_claims" not in awaited:
+        frame = await student.receive_json_from(timeout=15)
+        if frame["type"] == "await" and frame["seat"] == "plaintiff_lawyer" and frame["act"] not in awaited:
+            awaited[frame["act"]] = frame
+            await student.send_json_to({"type": "say", "text": "Counsel speaks.", "client_id": f"s{frame['seq']}"})
+    await student.disconnect()
+    assert "guidance" not in awaited["confirm_appearance"], "no card teaches confirming appearance"
+    guidance = awaited["state_claims"]["guidance"]
+    assert (
+        guidance["task"].startswith("Advocate in court")
+        and "argue to the judge's points in dispute, one by one" in guidance["checklist"]
+    )
+    assert awaited["state_claims"]["prompt"] == "State your claims"

@@ -148,3 +148,16 @@ def loaded_skills(view: SeatView, act: str) -> list[SkillCard]:
         and ("*" in skill.stages or view.stage in skill.stages)
         and acts_so_far & set(skill.triggers)
     ]
+
+
+def skill_for(*, role: str, stage: str, act: str) -> SkillCard | None:
+    """The card that teaches ``act`` to a seat of ``role`` in ``stage`` (the room's "How to
+    do this"), if a card covers it."""
+    return next(
+        (
+            skill
+            for skill in SKILLS
+            if role in skill.roles and ("*" in skill.stages or stage in skill.stages) and act in skill.triggers
+        ),
+        None,
+    )

@@ -434,6 +434,23 @@ def _enter_next_stage(state: TrialState, procedure: Procedure) -> None:
     state.finished = True
 
 
+def stages_ahead(state: TrialState) -> list[Stage]:
+    """The stages still to come after the current one, as ``_enter_next_stage`` would pick
+    them if nothing changes (an appeal taken or not, a mediation that ends the case...)."""
+    procedure = procedure_for(state.procedure)
+    if state.finished or (
+        state.stage_index >= 0 and _is_last(procedure, procedure.stages[state.stage_index], state.last_stage)
+    ):
+        return []
+    ahead = []
+    for stage in procedure.stages[state.stage_index + 1 :]:
+        if conditions_hold(state, stage.when):
+            ahead.append(stage)
+            if _is_last(procedure, stage, state.last_stage):
+                break
+    return ahead
+
+
 def _is_last(procedure: Procedure, stage: Stage, last_stage: str | None) -> bool:
     if last_stage is None:
         return False
