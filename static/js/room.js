@@ -116,19 +116,18 @@
     const stages = Array.from(document.querySelectorAll("#timeline .timeline-stage"));
     const at = stages.findIndex((item) => item.dataset.stage === stageId);
     if (at < 0) return;
-    stages.forEach((item, index) => {
+    marked(stages, at);
+    const phases = Array.from(stages[at].querySelectorAll("[data-phase]"));
+    const phaseAt = phases.findIndex((item) => item.dataset.phase === phaseId);
+    if (phaseAt >= 0) marked(phases, phaseAt);
+  }
+
+  // Items before ``at`` are done, ``at`` is current, the rest are ahead.
+  function marked(items, at) {
+    items.forEach((item, index) => {
       item.classList.toggle("done", index < at);
       item.classList.toggle("current", index === at);
       item.classList.toggle("ahead", index > at);
-    });
-    if (!phaseId) return;
-    const phases = Array.from(stages[at].querySelectorAll("[data-phase]"));
-    const phaseAt = phases.findIndex((item) => item.dataset.phase === phaseId);
-    if (phaseAt < 0) return;
-    phases.forEach((item, index) => {
-      item.classList.toggle("done", index < phaseAt);
-      item.classList.toggle("current", index === phaseAt);
-      item.classList.toggle("ahead", index > phaseAt);
     });
   }
 
