@@ -32,9 +32,9 @@ from trials.models import Case, Seat, Trial, Turn
 from trials.preparation import preparation_enqueue
 from trials.procedures import procedure_for
 from trials.procedures.civil import MEDIATION_ANSWER
-from trials.procedures.seats import PLAYABLE_SEATS, target_seat
+from trials.procedures.seats import CIVIL_SIDES, PLAYABLE_SEATS, seat_info, target_seat
 from trials.protocol import ErrorCode
-from trials.services import agent_model_name, agent_participants
+from trials.services import agent_model_name, agent_participants, default_target_side
 from trials.store import progress_store
 
 
@@ -42,6 +42,15 @@ class LiveError(Exception):
     def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+def _side_played(procedure: str, humans: dict[str, AbstractBaseUser]) -> str | None:
+    """In a civil case, the side of the first party seat (lawyer or client) a person plays:
+    that side drafts its pleading and is the one the trial evaluates."""
+    if procedure != "civil":
+        return None
+    sides = [seat_info(procedure, seat).side for seat in humans]
+    return next((side for side in sides if side in CIVIL_SIDES), None)
 
 
 def trial_create(
@@ -69,7 +78,7 @@ def trial_create(
     bad = [stage for stage in chosen if stage not in procedure.stage_ids]
     if bad:
         raise ValueError(f"unknown stage(s) {', '.join(bad)}; stages: {', '.join(procedure.stage_ids)}")
-    target_side = target_side or ("defendant" if case.procedure == "criminal" else "plaintiff")
+    target_side = target_side or _side_played(case.procedure, humans) or default_target_side(case.procedure)
     backend = backend or settings.LEGALSIM_AGENT_BACKEND
     agent_participants(case.procedure, backend, target_side=target_side)
     state = trial_start(case=case.seed, target_side=target_side, last_stage=chosen[-1] if stages else None)

@@ -6,7 +6,7 @@ import pytest
 from channels.testing import ChannelsLiveServerTestCase
 
 from legalsim.roles import Role
-from tests.browser import CHROMIUM, LiveRoomServer, WithChromium, page_logged_in, screenshot
+from tests.browser import CHROMIUM, PHONE, LiveRoomServer, WithChromium, page_logged_in, screenshot
 from tests.conftest import DEMO_CASES
 from tests.users import person
 from trials.models import Trial
@@ -136,6 +136,23 @@ class TrialRoomInTheBrowser(RoomPlayer, WithChromium, LiveRoomServer, ChannelsLi
         assert not page.locator("#composer").count(), "nothing left to do in the room"
         page.click("#debrief-scorecard")
         page.wait_for_url(f"**/trials/{Trial.objects.get().pk}/scorecard/")
+
+    def test_a_student_on_a_phone_starts_a_trial_from_the_case_page(self) -> None:
+        page = self.page
+        page.set_viewport_size(PHONE)
+        page.goto(f"{self.live_server_url}/cases/{CASE}/")
+        screenshot(page, "case-page-phone")
+        play, parties = page.locator("#play").bounding_box(), page.locator("h2:has-text('Parties')").bounding_box()
+        assert play["y"] < parties["y"], "Play comes first"
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "nothing overflows"
+        page.click("label:has-text('Counsel for the plaintiff')")
+        page.click("label:has-text('Counsel for the defendant')")
+        assert page.is_checked("input[value=defendant_lawyer]") and not page.is_checked("input[value=plaintiff_lawyer]")
+        page.wait_for_selector("#seat-briefs h3:has-text('Counsel for the defendant')")
+        page.click("text=Start the trial")
+        page.wait_for_selector("#connection:has-text('live')")
+        assert "Your case file: Counsel for the defendant" in page.inner_text("#case-file")
+        assert Trial.objects.get().target_side == "defendant", "the side played is the side evaluated"
 
     def test_a_student_as_the_plaintiff_answers_mediation_with_a_button(self) -> None:
         self.play("plaintiff_client", "I want the medical costs paid")

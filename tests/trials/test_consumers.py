@@ -91,10 +91,14 @@ def open_socket(port: int, trial_id: int, session_key: str, query: str = ""):
 
 
 @sync_to_async
-def live_trial(humans: dict[str, str], stages: list[str] | None = None) -> tuple[Trial, dict[str, str]]:
+def live_trial(
+    humans: dict[str, str], stages: list[str] | None = None, target_side: str | None = None
+) -> tuple[Trial, dict[str, str]]:
     """A trial with ``humans`` (seat -> username, students) and the session key of each person."""
     users = {seat: person(name, Role.STUDENT) for seat, name in humans.items()}
-    trial = prepared_trial(case=Case.objects.get(pk=CASE), humans=users, stages=stages, course=teachers_course())
+    trial = prepared_trial(
+        case=Case.objects.get(pk=CASE), humans=users, stages=stages, course=teachers_course(), target_side=target_side
+    )
     return trial, {name: session_key_for(users[seat]) for seat, name in humans.items()}
 
 
@@ -117,7 +121,7 @@ def trial_row(trial_id: int) -> Trial:
 async def test_an_objection_outside_a_hearing_is_refused_and_the_trial_goes_on(server):
     """Hardening #1: the defendant's counsel objected during the plaintiff's consultation (LC),
     which they cannot even hear; the driver died and every later connection got 1011."""
-    trial, keys = await live_trial({"defendant_lawyer": "dana"})
+    trial, keys = await live_trial({"defendant_lawyer": "dana"}, target_side="plaintiff")
     async with open_socket(server, trial.pk, await instructor_session()) as raw:
         teacher = Socket(raw)
         start = await teacher.next(lambda frame: frame["type"] == "turn.start" and frame["stage"] == "LC")

@@ -1,0 +1,129 @@
+"""Objections in the live room over the websocket contract: while a statement streams (it
+is cut), within the grace period after one ends (it stays whole), too late (refused), and
+ruled on by an agent judge or by a student presiding."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+
+from tests.trials.test_room import connect, make_trial, stop_drivers  # noqa: F401 (stop_drivers: autouse)
+from trials.models import Trial, Turn
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def test_an_objection_stops_the_stream_and_the_judge_rules(settings):
+    settings.LEGALSIM_SCRIPTED_TOKENS_PER_S = 20
+    trial = await make_trial({"plaintiff_lawyer": "student"})
+    student = await connect(trial, "student")
+    frames: list[dict] = []
+    objected_seq = None
+    while True:
+        frame = await student.receive_json_from(timeout=15)
+        frames.append(frame)
+        if frame["type"] == "await":
+            await student.send_json_to(
+                {"type": "say", "text": "Counsel for the plaintiff.", "client_id": f"c{len(frames)}"}
+            )
+        if frame["type"] == "turn.delta" and objected_seq is None:
+            start = next(f for f in frames if f["type"] == "turn.start" and f["seq"] == frame["seq"])
+            if start["seat"] == "defendant_lawyer" and frame["offset"] > 0:
+                objected_seq = frame["seq"]
+                await student.send_json_to(
+                    {"type": "objection", "ground": "irrelevant", "text": "This goes beyond the points in dispute."}
+                )
+        if (
+            frame["type"] == "turn.end"
+            and frame.get("act_hint") is None
+            and frame["seat"] == "judge"
+            and objected_seq
+            and frame["seq"] > objected_seq
+        ):
+            ruling = frame
+            break
+    await student.disconnect()
+    ends = {f["seq"]: f for f in frames if f["type"] == "turn.end"}
+    cut, objection = ends[objected_seq], ends[objected_seq + 1]
+    assert cut["text"].endswith("—") and cut["seat"] == "defendant_lawyer"
+    assert (
+        objection["seat"] == "plaintiff_lawyer"
+        and objection["author"] == "human"
+        and objection["text"] == "Objection: irrelevant. This goes beyond the points in dispute."
+    )
+    assert ruling["seq"] == objected_seq + 2 and ruling["text"].startswith("Sustained")
+    stored = await database_sync_to_async(lambda: list(Turn.objects.filter(trial=trial).values_list("seq", "text")))()
+    assert [seq for seq, _ in stored] == list(range(1, len(stored) + 1))
+    full = await database_sync_to_async(lambda: Turn.objects.get(trial=trial, seq=objected_seq).text)()
+    shown = "".join(f["text"] for f in frames if f["type"] == "turn.delta" and f["seq"] == objected_seq)
+    assert full == f"{shown.rstrip()} —", "only what was already shown stays on the record"
+
+
+async def test_a_student_judge_rules_on_an_objection_before_the_trial_goes_on(settings):
+    settings.LEGALSIM_SCRIPTED_TOKENS_PER_S = 20
+    trial = await make_trial({"plaintiff_lawyer": "counsel", "judge": "presiding"})
+    counsel, judge = await connect(trial, "counsel"), await connect(trial, "presiding")
+    objected_seq, ruling_await = None, None
+    frames: list[dict] = []
+    while ruling_await is None:
+        frame = await counsel.receive_json_from(timeout=15)
+        frames.append(frame)
+        if frame["type"] == "await" and frame["seat"] == "plaintiff_lawyer":
+            await counsel.send_json_to({"type": "say", "text": "Counsel speaks.", "client_id": f"p{len(frames)}"})
+        elif frame["type"] == "await" and frame["seat"] == "judge" and frame["act"] == "rule_objection":
+            ruling_await = frame
+        elif frame["type"] == "await" and frame["seat"] == "judge":
+            await judge.send_json_to({"type": "say", "text": "Proceed.", "client_id": f"j{len(frames)}"})
+        elif frame["type"] == "turn.delta" and objected_seq is None:
+            start = next(f for f in frames if f["type"] == "turn.start" and f["seq"] == frame["seq"])
+            if start["seat"] == "defendant_lawyer" and frame["offset"] > 0:
+                objected_seq = frame["seq"]
+                await counsel.send_json_to({"type": "objection", "ground": "leading"})
+    premature = {"type": "say", "text": "I continue my statement.", "client_id": "early"}
+    await counsel.send_json_to(premature)
+    while (refusal := await counsel.receive_json_from(timeout=10))["type"] != "error":
+        pass
+    assert refusal["code"] == "not_your_turn", "nothing goes on until the judge rules"
+    await judge.send_json_to({"type": "say", "text": "Overruled: the question is proper.", "client_id": "ruling"})
+    while (ruled := await counsel.receive_json_from(timeout=10))["type"] != "turn.end" or ruled[
+        "seq"
+    ] != objected_seq + 2:
+        pass
+    await counsel.disconnect()
+    await judge.disconnect()
+    assert ruled["seat"] == "judge" and ruled["author"] == "human" and ruled["text"].startswith("Overruled")
+    stored = await database_sync_to_async(lambda: list(Turn.objects.filter(trial=trial).order_by("seq")))()
+    assert [turn.act for turn in stored[objected_seq : objected_seq + 2]] == ["object", "rule_objection"]
+    assert [turn.seq for turn in stored] == list(range(1, len(stored) + 1))
+
+
+async def test_an_objection_within_the_grace_period_after_a_statement_is_heard_and_a_late_one_refused(settings):
+    settings.LEGALSIM_OBJECTION_GRACE_S = 1.0
+    trial = await make_trial({"plaintiff_lawyer": "student"})
+    student = await connect(trial, "student")
+    statements: list[dict] = []
+    last_seat, late_refusal = None, None
+    while late_refusal is None:
+        frame = await student.receive_json_from(timeout=15)
+        if frame["type"] == "await" and frame["seat"] == "plaintiff_lawyer":
+            if statements and last_seat == "defendant_lawyer":
+                # The other side spoke last, but the trial has moved on to this seat's turn.
+                await student.send_json_to({"type": "objection", "ground": "irrelevant"})
+                continue
+            await student.send_json_to({"type": "say", "text": "Counsel speaks.", "client_id": f"s{frame['seq']}"})
+        elif frame["type"] == "turn.end":
+            last_seat = frame["seat"]
+            if frame["seat"] == "defendant_lawyer" and not statements:
+                statements.append(frame)
+                await student.send_json_to({"type": "objection", "ground": "irrelevant"})
+        elif frame["type"] == "error":
+            late_refusal = frame
+    await student.disconnect()
+    assert late_refusal["code"] == "not_your_turn" and "the moment has passed" in late_refusal["message"]
+    turns = await database_sync_to_async(lambda: Trial.objects.get(pk=trial.pk).engine_state.turns)()
+    objected = statements[0]["seq"]
+    statement, objection, ruling = turns[objected - 1 : objected + 2]
+    assert statement.text == statements[0]["text"] and not statement.text.endswith("—"), "the statement stays whole"
+    assert (objection.act, objection.text) == ("object", "Objection: irrelevant.")
+    assert ruling.seat == "judge" and ruling.text.startswith(("Sustained", "Overruled"))
+    assert sum(turn.act == "object" for turn in turns) == 1, "the late objection left no trace"
