@@ -46,15 +46,17 @@ class RoomPlayer:
         self.timeline_now, self.guided = None, 0
         while not page.locator("#banner-stage:has-text('The trial has ended')").count():
             page.wait_for_function(
-                "(objecting) => !document.getElementById('composer-text').disabled"
-                " || (objecting && !document.getElementById('object').disabled)"
+                "(objecting) => document.getElementById('composer-text')?.disabled === false"
+                " || (objecting && document.getElementById('object')?.disabled === false)"
                 " || document.getElementById('banner-stage').textContent.includes('ended')",
                 arg=objecting and len(self.objections) < 2,
             )
             if objecting and len(self.objections) < 2 and page.locator("#object:enabled").count():
                 self.object_to_the_statement(streaming=not self.objections)
                 continue
-            if page.locator("#composer-decision").is_visible():
+            if page.locator("#banner-stage:has-text('The trial has ended')").count():
+                break  # the debrief takes the composer away
+            if page.locator("#composer-decision:visible").count():
                 turns += 1
                 said = f"{words} ({turns})"
                 page.fill("#composer-text", said)
@@ -62,7 +64,7 @@ class RoomPlayer:
                 page.click("#composer-decision >> text=I accept mediation")
                 self.decisions.append(said)
                 page.wait_for_selector(f"li.turn.human:has-text('{said}')")
-            elif page.locator("#composer-send").is_enabled():
+            elif page.locator("#composer-send:enabled").count():
                 turns += 1
                 said = f"{words} ({turns})"
                 if page.locator("#document-editor").is_visible():
