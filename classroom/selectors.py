@@ -19,6 +19,7 @@ from trials.engine.state import TrialState
 from trials.models import Trial, TrialScore
 from trials.scoring.capabilities import CAPABILITIES
 from trials.scoring.report import capability_cell
+from trials.scoring.selectors import player_seat
 from trials.scoring.services import scorecard_for
 
 
@@ -194,11 +195,12 @@ class Gradebook:
 
 
 def _scored(attempt: Attempt) -> TrialScore | None:
-    """The attempt's scorecard when its trial is over: the stored one, or scored and stored
-    now (``scorecard_for``, as the scorecard page does); None while it is being played."""
+    """The scorecard of the seat the student played when the trial is over: the stored one,
+    or scored and stored now (``scorecard_for``, as the scorecard page does); None while it
+    is being played."""
     if attempt.trial.status != Trial.Status.FINISHED:
         return None
-    return scorecard_for(attempt.trial)
+    return scorecard_for(attempt.trial, player_seat(attempt.trial, attempt.student))
 
 
 def _lateness(assignment: Assignment, attempt: Attempt | None, status: Status, now: datetime) -> timedelta | None:

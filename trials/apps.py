@@ -1,4 +1,9 @@
+import logging
+
 from django.apps import AppConfig
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
 
 
 class TrialsConfig(AppConfig):
@@ -9,6 +14,8 @@ class TrialsConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_out
 
         from trials.fanout import session_ended
+        from trials.scoring.services import scorecards_store
+        from trials.store import trial_finished
 
         def close_sockets_of_the_session(sender, request, user, **kwargs) -> None:
             """Signing out closes the trial sockets opened with that session at once."""
@@ -17,3 +24,18 @@ class TrialsConfig(AppConfig):
                 session_ended(user.pk, key)
 
         user_logged_out.connect(close_sockets_of_the_session, weak=False, dispatch_uid="trials.session_ended")
+
+        def score_after_commit(sender, trial, **kwargs) -> None:
+            """Once the finished trial is committed, store the scorecard of each seat a person
+            played. A failure is logged, not raised into the driver: the scorecard page
+            scores the trial again when it finds no stored scorecard."""
+
+            def store() -> None:
+                try:
+                    scorecards_store(trial=trial)
+                except Exception:
+                    logger.exception("scorecards of trial %s could not be stored", trial.pk)
+
+            transaction.on_commit(store)
+
+        trial_finished.connect(score_after_commit, weak=False, dispatch_uid="trials.scorecards_store")

@@ -64,7 +64,7 @@ DOCUMENTS: dict[str, DocumentTemplate] = {
             ("parties", "当事人", "parties"),
             ("claims", "诉讼请求", "claims"),
             ("facts_and_reasons", "事实与理由", "facts and reasons"),
-            ("court", "此致法院", "court addressed"),
+            ("court", "此致法院", "court addressed", ("To", "此致")),
         ),
     ),
     "defence": DocumentTemplate(
@@ -74,7 +74,7 @@ DOCUMENTS: dict[str, DocumentTemplate] = {
             ("parties", "答辩人", "parties"),
             ("response_to_claims", "答辩意见", "response to each claim"),
             ("facts_and_reasons", "事实与理由", "facts and reasons"),
-            ("court", "此致法院", "court addressed"),
+            ("court", "此致法院", "court addressed", ("To", "此致")),
         ),
     ),
     "first_instance_judgment": DocumentTemplate(

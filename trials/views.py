@@ -33,9 +33,16 @@ from trials.procedures import procedure_for
 from trials.procedures.names import ground_name, names_for, stage_name
 from trials.procedures.seats import PLAYABLE_SEATS, seat_info
 from trials.scoring.capabilities import CAPABILITIES
-from trials.scoring.charts import heatmap_svg, trend_svg
+from trials.scoring.charts import capability_bars_svg, heatmap_svg, trend_svg
+from trials.scoring.report import capability_cell
 from trials.scoring.scorers import RuleBasedScorer
-from trials.scoring.selectors import model_profile, scorecard_context, scorecards_of
+from trials.scoring.selectors import (
+    model_profile,
+    scorecard_context,
+    scorecard_seats,
+    scorecards_by_case,
+    scorecards_of,
+)
 from trials.scoring.services import scorecard_for
 from trials.selectors import case_search, seats_open_to
 from trials.services import BackendUnavailable
@@ -287,24 +294,42 @@ def trial_invitation(request: HttpRequest, trial_id: int, token: str) -> HttpRes
 
 @ability_required(Ability.PLAY)
 def trial_scorecard(request: HttpRequest, trial_id: int) -> HttpResponse:
-    """The target lawyer's scorecard: capabilities with their items, each deduction linked to
-    the transcript; what the reference held that was not raised only once the trial is over."""
-    trial, _ = _trial_for_reader(request, trial_id)
-    score = scorecard_for(trial)
+    """The scorecard of a seat the reader played (``?seat=``; by default counsel's, else the
+    judge's, else a party's; an overseer may open any seat a person played): its scores with
+    their items, each deduction linked to the transcript; what the reference held that was
+    not raised only once the trial is over."""
+    trial, readable = _trial_for_reader(request, trial_id)
+    seats = scorecard_seats(trial.engine_state, readable)
+    seat = request.GET.get("seat") or (seats[0] if seats else "")
+    if seat not in seats:
+        raise Http404("no scorecard for that seat")
+    score = scorecard_for(trial, seat)
     finished = trial.status == Trial.Status.FINISHED
+    context = scorecard_context(score, finished)
     return render(
         request,
         "trials/scorecard.html",
-        {"trial": trial, "score": score, "language": trial.case.language, **scorecard_context(score, finished)},
+        {
+            "trial": trial,
+            "score": score,
+            "seat": seat,
+            "seats": seats,
+            "language": trial.case.language,
+            "chart": capability_bars_svg(
+                [(row["name"], capability_cell(row["value"])) for row in context["capabilities"]]
+            ),
+            **context,
+        },
     )
 
 
 @ability_required(Ability.PLAY)
 def my_scorecards(request: HttpRequest) -> HttpResponse:
-    """The person's scorecards across trials, with the trend of their overall score."""
+    """The person's scorecards grouped by case, attempts compared, with the trend of their
+    overall score."""
     scores = scorecards_of(request.user)
     points = [(f"trial {score.trial_id}", score.overall) for score in scores if score.overall is not None]
-    return render(request, "trials/scorecards.html", {"scores": scores, "trend": trend_svg(points)})
+    return render(request, "trials/scorecards.html", {"cases": scorecards_by_case(scores), "trend": trend_svg(points)})
 
 
 @ability_required(Ability.TEACH)

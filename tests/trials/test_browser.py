@@ -88,6 +88,24 @@ class RoomPlayer:
         screenshot(page, f"room-{seat}-ended", phone=True)
         self.turns = turns
 
+    def scorecard_from_the_debrief(self, seat: str, rubric: str) -> str:
+        """My scorecards lists the trial's scorecard for ``seat`` before anyone opened it; the
+        debrief's link opens that seat's scorecard, which names its rubric. Its text."""
+        trial = Trial.objects.get()
+        listing = self.browser.new_page(viewport=self.page.viewport_size)
+        listing.context.add_cookies(self.page.context.cookies())
+        listing.goto(f"{self.live_server_url}/scorecards/")
+        assert listing.locator(f"a[href='/trials/{trial.pk}/scorecard/?seat={seat}']").count() == 1
+        screenshot(listing, "my-scorecards", phone=True)
+        listing.close()
+        self.page.click("#debrief-scorecard")
+        self.page.wait_for_url(f"**/trials/{trial.pk}/scorecard/")
+        card = self.page.inner_text("main")
+        assert rubric in card and "out of 10" in card
+        assert self.page.locator("#capability-chart svg").count() == 1
+        screenshot(self.page, f"scorecard-{seat}", phone=True)
+        return card
+
     def object_to_the_statement(self, *, streaming: bool) -> None:
         """Object while the statement streams (``streaming``) or, once it has ended, within
         the grace period; wait for the judge's ruling."""
@@ -136,8 +154,8 @@ class TrialRoomInTheBrowser(RoomPlayer, WithChromium, LiveRoomServer, ChannelsLi
         assert "Your trial decided" in debrief and "What the real court decided" in debrief
         assert "32 months' imprisonment" in debrief and "Fraud" in debrief
         assert not page.locator("#composer").count(), "nothing left to do in the room"
-        page.click("#debrief-scorecard")
-        page.wait_for_url(f"**/trials/{Trial.objects.get().pk}/scorecard/")
+        card = self.scorecard_from_the_debrief("attorney", "As counsel you are scored")
+        assert "Position consistency" in card and "Sentence" in card
 
     def test_a_student_on_a_phone_starts_a_trial_from_the_case_page(self) -> None:
         page = self.page
@@ -173,6 +191,16 @@ class TrialRoomInTheBrowser(RoomPlayer, WithChromium, LiveRoomServer, ChannelsLi
         for heading in ("Civil judgment (first instance)", "facts found", "reasoning", "legal basis", "orders"):
             assert heading in judgment
         assert "§6" in judgment, "every section reached the judgment"
+        card = self.scorecard_from_the_debrief("judge", "As the judge you are scored")
+        assert "Procedural compliance" in card and "Neutrality" in card and "Judgment alignment" in card
+
+    def test_a_student_on_a_phone_consults_a_lawyer_as_the_client(self) -> None:
+        self.page.set_viewport_size(PHONE)
+        self.play("plaintiff_client", "I was hit on the crossing and my leg was broken", stage="LC")
+        assert self.turns >= 2, "the client asks the lawyer their questions"
+        assert self.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "nothing overflows"
+        card = self.scorecard_from_the_debrief("plaintiff_client", "As a party you are scored")
+        assert "Stance authenticity" in card and "Disclosure" in card
 
 
 class ObjectionsInTheBrowser(RoomPlayer, WithChromium, LiveRoomServer, ChannelsLiveServerTestCase):
@@ -191,3 +219,4 @@ class ObjectionsInTheBrowser(RoomPlayer, WithChromium, LiveRoomServer, ChannelsL
         for index in objections:
             assert turns[index].text == "Objection: irrelevant."
             assert turns[index + 1].seat == "judge" and turns[index + 1].text.startswith(("Sustained", "Overruled"))
+        self.scorecard_from_the_debrief("defendant_lawyer", "As counsel you are scored")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import re
 
@@ -73,3 +74,44 @@ async def test_a_stranger_cannot_open_the_scorecard():
         return client.get(f"/trials/{trial.pk}/scorecard/", HTTP_HOST="127.0.0.1").status_code
 
     assert await as_stranger() == 404
+
+
+@database_sync_to_async
+def stored_scorecards(trial: Trial) -> dict[str, str]:
+    return {score.seat: score.subject_user.username for score in trial.scores.exclude(subject_user=None)}
+
+
+async def test_a_student_judge_finds_a_judges_scorecard_in_my_scorecards_without_opening_it():
+    trial = await make_trial({"judge": "student"})
+    communicator = await connect(trial, "student")
+    await play(communicator, {"judge"})
+    await communicator.disconnect()
+    assert await stored_scorecards(trial) == {"judge": "student"}, "stored when the trial ended"
+
+    history = await page("/scorecards/")
+    assert f"/trials/{trial.pk}/scorecard/?seat=judge" in history
+    card = await page(f"/trials/{trial.pk}/scorecard/")
+    assert "As the judge you are scored on" in card
+    assert "Procedural compliance" in card or "procedural compliance" in card
+    assert "Issue spotting" not in card and "issue spotting" not in card
+    assert '<figure id="capability-chart"><svg' in card
+
+
+async def test_two_students_as_opposing_counsel_each_get_the_scorecard_of_their_own_seat():
+    trial = await make_trial({"plaintiff_lawyer": "student", "defendant_lawyer": "rival"})
+    plaintiff, defendant = await connect(trial, "student"), await connect(trial, "rival")
+    await asyncio.gather(play(plaintiff, {"plaintiff_lawyer"}), play(defendant, {"defendant_lawyer"}))
+    for communicator in (plaintiff, defendant):
+        await communicator.disconnect()
+    assert await stored_scorecards(trial) == {"plaintiff_lawyer": "student", "defendant_lawyer": "rival"}
+
+    rivals = await page(f"/trials/{trial.pk}/scorecard/", username="rival")
+    assert "Counsel for the defendant" in rivals and "(you)" in rivals
+    assert await status_of(f"/trials/{trial.pk}/scorecard/?seat=plaintiff_lawyer", "rival") == 404
+
+
+@database_sync_to_async
+def status_of(path: str, username: str) -> int:
+    client = Client()
+    client.force_login(get_user_model().objects.get(username=username))
+    return client.get(path, HTTP_HOST="127.0.0.1").status_code

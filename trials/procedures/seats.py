@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 CIVIL_SIDES = ("plaintiff", "defendant")
 CRIMINAL_SIDES = ("prosecution", "defendant")
@@ -40,8 +41,28 @@ def seat_info(procedure: str, seat: str) -> SeatInfo:
 
 
 def target_seat(procedure: str, target_side: str) -> str:
-    """The seat under evaluation: the target side's lawyer (criminal: defence counsel)."""
-    return "attorney" if procedure == "criminal" else f"{target_side}_lawyer"
+    """The seat under evaluation: the target side's counsel (criminal: the prosecutor for
+    the prosecution, else defence counsel)."""
+    if procedure == "criminal":
+        return "prosecutor" if target_side == "prosecution" else "attorney"
+    return f"{target_side}_lawyer"
+
+
+SeatKind = Literal["lawyer", "judge", "client"]
+
+
+def seat_kind(procedure: str, seat: str) -> SeatKind | None:
+    """Which scorecard a seat gets: counsel (civil lawyers, prosecutor, defence counsel) on
+    LongJud-Bench's capabilities, the judge and the parties (clients, a criminal defendant)
+    on LegalWorld's role rubric; the stenographer none."""
+    role = seat_info(procedure, seat).role
+    if role in ("lawyer", "prosecutor", "attorney"):
+        return "lawyer"
+    if role == "judge":
+        return "judge"
+    if role in ("client", "defendant"):
+        return "client"
+    return None
 
 
 def opposite(side: str) -> str:

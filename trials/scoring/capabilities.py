@@ -27,6 +27,14 @@ from typing import Any
 from trials.documents import DOCUMENTS, document_sections
 from trials.engine.state import ArtifactRecord, TrialState, TurnRecord
 from trials.procedures.seats import opposite, target_seat
+from trials.scoring.references import (
+    CRIMINAL_COUNSEL_STAGES,
+    civil_hearing_references,
+    criminal_hearing_references,
+    evidence_points,
+    listing,
+    sentences,
+)
 from trials.scoring.scorers import Criterion, Rating, Scorer, points_raised
 from trials.scoring.text import normalise
 
@@ -40,7 +48,16 @@ CAPABILITIES = (
     "evidentiary_advocacy",
     "legal_reasoning",
 )
-HALF_OF_STAGE = {"CD": "first", "DD": "first", "FIT": "first", "AD": "second", "AR": "second", "SIT": "second"}
+HALF_OF_STAGE = {
+    "CD": "first",
+    "DD": "first",
+    "FIT": "first",
+    "AD": "second",
+    "AR": "second",
+    "SIT": "second",
+    **dict.fromkeys(CRIMINAL_COUNSEL_STAGES, "first"),
+}
+"""A criminal trial has one instance: its counsel's stages are first-instance advocacy."""
 LC_DIMENSIONS = ("relationship", "rule", "risk", "advice")
 TRIAL_DIMENSIONS = {
     "position_consistency": "consistency between the statements and the pleaded position",
@@ -108,33 +125,12 @@ def _artifact(state: TrialState, stage: str) -> ArtifactRecord | None:
     return next((artifact for artifact in state.artifacts if artifact.stage == stage), None)
 
 
-def _turn_links(turns: list[TurnRecord]) -> list[dict[str, Any]]:
+def turn_links(turns: list[TurnRecord]) -> list[dict[str, Any]]:
     return [{"turn": turn.seq, "stage": turn.stage, "phase": turn.phase} for turn in turns]
 
 
 def _doc_link(artifact: ArtifactRecord, section: str | None = None) -> dict[str, Any]:
     return {"artifact": artifact.kind, "stage": artifact.stage, "section": section}
-
-
-SENTENCE_END = re.compile(r"(?<=[。！？；!?;])|(?<=[a-z)\]]\.)\s+|\n+")
-LIST_MARK = re.compile(r"^\s*(?:\d+[.、)]|[一二三四五六七八九十]+、|[(（]\d+[)）])\s*")
-
-
-def _sentences(text: str) -> list[str]:
-    """Sentences and lines, list marks dropped; headings (ending in a colon) and one-word
-    fragments are not points of substance."""
-    parts = (LIST_MARK.sub("", part).strip() for part in SENTENCE_END.split(text or ""))
-    return [part for part in parts if len(part) >= 4 and not part.endswith((":", "："))]
-
-
-def _listing(values: Any) -> list[str]:
-    if isinstance(values, str):
-        return [values] if values.strip() else []
-    return [str(value) for value in values or [] if str(value).strip()]
-
-
-def _evidence_points(items: list[dict[str, Any]], side: str) -> list[str]:
-    return [f"{item.get('name', '')} {item.get('purpose', '')}".strip() for item in items if item.get("side") == side]
 
 
 # --- LC: issue spotting (formula 5) ----------------------------------------------------------
@@ -143,9 +139,9 @@ def _evidence_points(items: list[dict[str, Any]], side: str) -> list[str]:
 def _answer_parts(reference: str) -> dict[str, str]:
     """The reference answer split by dimension: the legal relationship is stated first, risk
     and advice sentences name themselves, the rest (statutes, reasons) is the rule."""
-    sentences = _sentences(reference)
+    said = sentences(reference)
     parts: dict[str, list[str]] = {dimension: [] for dimension in LC_DIMENSIONS}
-    for index, sentence in enumerate(sentences):
+    for index, sentence in enumerate(said):
         lowered = sentence.lower()
         if "风险" in sentence or "risk" in lowered:
             parts["risk"].append(sentence)
@@ -155,8 +151,8 @@ def _answer_parts(reference: str) -> dict[str, str]:
             parts["relationship"].append(sentence)
         else:
             parts["rule"].append(sentence)
-    if not parts["advice"] and len(sentences) > 1:
-        parts["advice"].append(sentences[-1])
+    if not parts["advice"] and len(said) > 1:
+        parts["advice"].append(said[-1])
     return {dimension: " ".join(found) or reference for dimension, found in parts.items()}
 
 
@@ -172,14 +168,14 @@ def _lc_pending(state: TrialState) -> list[Pending]:
         parts = _answer_parts(references.get(question, ""))
         for dimension in LC_DIMENSIONS:
             candidate = answer.text if answer else ""
-            _, missing = points_raised(_sentences(parts[dimension]), candidate, state.language)
+            _, missing = points_raised(sentences(parts[dimension]), candidate, state.language)
             criterion = Criterion(
                 f"LC.q{index + 1}.{dimension}",
                 f"Consultation question {index + 1} ({question}): {dimension} of the answer",
                 parts[dimension],
                 candidate,
             )
-            pending.append(Pending("LC", "issue_spotting", criterion, _turn_links([answer] if answer else []), missing))
+            pending.append(Pending("LC", "issue_spotting", criterion, turn_links([answer] if answer else []), missing))
     return pending
 
 
@@ -190,7 +186,7 @@ def _party_names(state: TrialState, side: str) -> list[str]:
     return [party["name"] for party in state.case.get("parties", []) if party.get("side") == side]
 
 
-def _party_slots(state: TrialState, stage: str, document: ArtifactRecord) -> list[Item]:
+def party_slots(state: TrialState, stage: str, document: ArtifactRecord) -> list[Item]:
     """One exact slot per side: the document names that side's (first) party."""
     return [
         _exact(stage, f"party.{side}", name, document)
@@ -213,7 +209,7 @@ def _exact(stage: str, item_id: str, wanted: str, document: ArtifactRecord) -> I
     )
 
 
-def _coherence(stage: str, document: ArtifactRecord, language: str) -> Item:
+def coherence_item(stage: str, document: ArtifactRecord, language: str) -> Item:
     """The share of the document's standard sections it contains (a heading or its body)."""
     template = DOCUMENTS[document.kind]
     headings = template.headings(language)
@@ -248,12 +244,12 @@ def _first_instance_drafting(
     side = state.target_side
     first = state.case.get("first_instance") or {}
     court = (state.case.get("metadata") or {}).get("court_name", "")
-    exact = _party_slots(state, stage, document)
+    exact = party_slots(state, stage, document)
     if court:
         exact.append(_exact(stage, "court", court, document))
-    exact.append(_coherence(stage, document, state.language))
-    position = _listing(first.get("claims")) if side == "plaintiff" else _sentences(first.get("defenses", ""))
-    facts = _sentences(first.get("facts_and_reasons", "") if side == "plaintiff" else first.get("defenses", ""))
+    exact.append(coherence_item(stage, document, state.language))
+    position = listing(first.get("claims")) if side == "plaintiff" else sentences(first.get("defenses", ""))
+    facts = sentences(first.get("facts_and_reasons", "") if side == "plaintiff" else first.get("defenses", ""))
     link = [_doc_link(document)]
     pending = [
         _semantic(
@@ -272,9 +268,9 @@ def _first_instance_drafting(
             "evidence_marshalling",
             "evidence",
             "evidence identified for the pleading",
-            _evidence_points(first.get("evidence", []), side),
+            evidence_points(first.get("evidence", []), side),
             _materials(state, stage, document),
-            link + _turn_links(_own_turns(state, stage)),
+            link + turn_links(_own_turns(state, stage)),
             state.language,
         ),
     ]
@@ -287,12 +283,12 @@ def _second_instance_drafting(
     second = state.case.get("second_instance") or {}
     side = state.target_side
     appellant = state.appellant_side == side
-    exact = _party_slots(state, stage, document)
-    exact.append(_coherence(stage, document, state.language))
-    position = _listing(second.get("appeal_requests")) if appellant else _sentences(second.get("appellee_defenses", ""))
-    reasons = _sentences(second.get("appeal_reasons", "") if appellant else second.get("appellee_defenses", ""))
+    exact = party_slots(state, stage, document)
+    exact.append(coherence_item(stage, document, state.language))
+    position = listing(second.get("appeal_requests")) if appellant else sentences(second.get("appellee_defenses", ""))
+    reasons = sentences(second.get("appeal_reasons", "") if appellant else second.get("appellee_defenses", ""))
     judgment = _artifact(state, "FIT")
-    linkage = _listing(second.get("affected_items")) + (_sentences(_orders(judgment)) if judgment else [])
+    linkage = listing(second.get("affected_items")) + (sentences(_orders(judgment)) if judgment else [])
     link = [_doc_link(document)]
     pending = [
         _semantic(
@@ -326,7 +322,7 @@ def _second_instance_drafting(
             state.language,
         ),
     ]
-    new_evidence = _evidence_points(second.get("new_evidence", []), side)
+    new_evidence = evidence_points(second.get("new_evidence", []), side)
     if new_evidence:
         pending.append(
             _semantic(
@@ -351,57 +347,24 @@ def _orders(judgment: ArtifactRecord) -> str:
 # --- FIT/SIT: advocacy (formula 7) -----------------------------------------------------------
 
 
-def _own_pleading(state: TrialState, stage: str) -> str:
-    kinds = ("complaint", "defence") if stage == "FIT" else ("appeal", "appeal_response")
-    filed = [
-        artifact.text
-        for artifact in state.artifacts
-        if artifact.kind in kinds and artifact.author_seat == seat_of_subject(state)
-    ]
-    if filed:
-        return "\n".join(filed)
-    block = state.case.get("first_instance" if stage == "FIT" else "second_instance") or {}
-    if stage == "FIT":
-        return (
-            "\n".join(_listing(block.get("claims"))) if state.target_side == "plaintiff" else block.get("defenses", "")
-        )
-    return "\n".join([*_listing(block.get("appeal_requests")), block.get("appeal_reasons", "")])
-
-
-def _trial_references(state: TrialState, stage: str) -> dict[str, list[str]]:
-    side = state.target_side
-    first = state.case.get("first_instance") or {}
-    second = state.case.get("second_instance") or {}
-    evidence = _evidence_points(first.get("evidence", []), side)
-    findings = first.get("court_findings", "")
-    if stage == "SIT":
-        evidence = _evidence_points(second.get("new_evidence", []), side) + evidence
-        findings = second.get("appellate_findings", "")
-    return {
-        "position_consistency": _sentences(_own_pleading(state, stage)),
-        "evidentiary_advocacy": evidence,
-        "legal_reasoning": _sentences(findings) + _listing(first.get("legal_references")),
-    }
-
-
 def _trial_pending(state: TrialState, stage: str) -> tuple[list[Item], list[Pending]]:
-    references = _trial_references(state, stage)
+    """Counsel's statements on the three advocacy dimensions: per scored phase of a civil
+    hearing (Algorithm 1), per stage of a criminal trial (its phases are short exchanges)."""
+    if state.procedure == "criminal":
+        references, phases = criminal_hearing_references(state), (None,)
+    else:
+        references, phases = civil_hearing_references(state, stage), SCORED_PHASES
     missing_items, pending = [], []
-    for phase in SCORED_PHASES:
+    for phase in phases:
+        prefix = f"{stage}.{phase}" if phase else stage
         statements = _own_turns(state, stage, phase)
         if not statements:
-            invitation = next((turn for turn in state.turns if turn.stage == stage and turn.phase == phase), None)
-            links = _turn_links([invitation] if invitation else [])
+            invitation = next(
+                (turn for turn in state.turns if turn.stage == stage and phase in (None, turn.phase)), None
+            )
+            links = turn_links([invitation] if invitation else [])
             missing_items += [
-                Item(
-                    stage,
-                    capability,
-                    f"{stage}.{phase}.{capability}",
-                    "semantic",
-                    0.0,
-                    "no statement in this phase",
-                    links,
-                )
+                Item(stage, capability, f"{prefix}.{capability}", "semantic", 0.0, "no statement here", links)
                 for capability in TRIAL_DIMENSIONS
             ]
             continue
@@ -409,12 +372,12 @@ def _trial_pending(state: TrialState, stage: str) -> tuple[list[Item], list[Pend
         for capability, instruction in TRIAL_DIMENSIONS.items():
             _, missing = points_raised(references[capability], candidate, state.language)
             criterion = Criterion(
-                f"{stage}.{phase}.{capability}",
-                f"{phase} phase: {instruction}",
+                f"{prefix}.{capability}",
+                f"{phase or stage} {'phase' if phase else 'stage'}: {instruction}",
                 "\n".join(references[capability]),
                 candidate,
             )
-            pending.append(Pending(stage, capability, criterion, _turn_links(statements), missing))
+            pending.append(Pending(stage, capability, criterion, turn_links(statements), missing))
     return missing_items, pending
 
 
@@ -424,7 +387,7 @@ def _trial_pending(state: TrialState, stage: str) -> tuple[list[Item], list[Pend
 def _stage_items(state: TrialState, stage: str) -> tuple[list[Item], list[Pending]]:
     if stage == "LC":
         return [], _lc_pending(state)
-    if stage in ("FIT", "SIT"):
+    if stage in ("FIT", "SIT") or stage in CRIMINAL_COUNSEL_STAGES:
         return _trial_pending(state, stage)
     document = _artifact(state, stage)
     if stage in ("CD", "DD", "AD", "AR") and document is None:
@@ -448,11 +411,11 @@ def capability_items(state: TrialState, scorer: Scorer) -> tuple[list[Item], dic
             continue
         exact, pending = _stage_items(state, stage)
         ratings = scorer.rate([entry.criterion for entry in pending], state.language)
-        items += exact + [_rated(entry, ratings[entry.criterion.id]) for entry in pending]
+        items += exact + [rated_item(entry, ratings[entry.criterion.id]) for entry in pending]
     return items, skipped
 
 
-def _rated(entry: Pending, rating: Rating) -> Item:
+def rated_item(entry: Pending, rating: Rating) -> Item:
     return Item(
         entry.stage,
         entry.capability,

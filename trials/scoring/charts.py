@@ -1,4 +1,6 @@
-"""Server-rendered SVG charts of the scorecards: a person's trend, the models' heatmap.
+"""Server-rendered SVG charts of the scorecards: a scorecard's capabilities, a person's trend,
+the models' heatmap, a class's distribution. Scores are stored in [0,1]; every chart a
+person reads labels them out of 10, the one scale of the scorecard pages.
 
 Each chart escapes every text it embeds (trial labels, model names) and so returns a
 ``SafeString`` that a template inlines as it is.
@@ -13,8 +15,35 @@ from trials.scoring.capabilities import CAPABILITIES
 from trials.scoring.report import capability_cell
 
 
+def capability_bars_svg(rows: list[tuple[str, float | None]]) -> SafeString:
+    """A scorecard's capabilities (or role dimensions) as horizontal bars out of 10, a
+    capability not scored shown as such; sized to stay legible on a phone."""
+    if not rows:
+        return mark_safe("")
+    width, row_h, label_w, right = 340, 26, 150, 36
+    bar_w = width - label_w - right
+    parts = []
+    for index, (name, value) in enumerate(rows):
+        y = index * row_h + 4
+        parts.append(f'<text x="0" y="{y + 14}" font-size="12">{escape(name)}</text>')
+        parts.append(f'<rect x="{label_w}" y="{y + 3}" width="{bar_w}" height="14" fill="#e8eef6"/>')
+        if value is None:
+            parts.append(f'<text x="{label_w + 4}" y="{y + 14}" font-size="11" fill="#555">not scored</text>')
+            continue
+        parts.append(
+            f'<rect x="{label_w}" y="{y + 3}" width="{bar_w * value:.1f}" height="14" fill="#1f5fa8">'
+            f"<title>{escape(name)}: {value * 10:.1f}</title></rect>"
+            f'<text x="{width - right + 4}" y="{y + 14}" font-size="12">{value * 10:.1f}</text>'
+        )
+    height = len(rows) * row_h + 8
+    return mark_safe(
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="Scores out of 10">{"".join(parts)}</svg>'
+    )
+
+
 def trend_svg(points: list[tuple[str, float]]) -> SafeString:
-    """The overall capability score (0-1) of each scorecard, oldest first, as a line."""
+    """The overall score of each scorecard, oldest first, as a line labelled 0-10."""
     width, height, pad = 520, 180, 32
     if not points:
         return mark_safe("")
@@ -24,11 +53,11 @@ def trend_svg(points: list[tuple[str, float]]) -> SafeString:
     ]
     line = " ".join(f"{x:.1f},{y:.1f}" for x, y in coords)
     dots = "".join(
-        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4"><title>{escape(label)}: {value:.2f}</title></circle>'
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4"><title>{escape(label)}: {value * 10:.1f}</title></circle>'
         for (x, y), (label, value) in zip(coords, points, strict=True)
     )
     axis = f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#999"/>'
-    labels = f'<text x="4" y="{pad}" font-size="11">1.0</text><text x="4" y="{height - pad}" font-size="11">0.0</text>'
+    labels = f'<text x="4" y="{pad}" font-size="11">10</text><text x="4" y="{height - pad}" font-size="11">0</text>'
     return mark_safe(
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
         f'aria-label="Overall score per trial">{axis}{labels}'
@@ -81,7 +110,7 @@ def histogram_svg(values: list[float], *, bins: int = 10, label: str = "Overall 
         x, bar_h = left + index * bar_w, plot_h * count / tallest
         parts.append(
             f'<rect x="{x + 1:.1f}" y="{base - bar_h:.1f}" width="{bar_w - 2:.1f}" height="{bar_h:.1f}" '
-            f'fill="#1f5fa8"><title>{index / bins:.1f}-{(index + 1) / bins:.1f}: {count}</title></rect>'
+            f'fill="#1f5fa8"><title>{index * 10 / bins:g}-{(index + 1) * 10 / bins:g}: {count}</title></rect>'
         )
         if count:
             parts.append(
@@ -91,11 +120,11 @@ def histogram_svg(values: list[float], *, bins: int = 10, label: str = "Overall 
     for index in range(0, bins + 1, 2):
         parts.append(
             f'<text x="{left + index * bar_w:.1f}" y="{base + 14}" font-size="11" text-anchor="middle">'
-            f"{index / bins:.1f}</text>"
+            f"{index * 10 / bins:g}</text>"
         )
     parts.append(
         f'<text x="{width / 2:.1f}" y="{height - 4}" font-size="11" text-anchor="middle">'
-        f"{escape(label)} (0-1): students per tenth</text>"
+        f"{escape(label)} (0-10): students per point</text>"
     )
     return mark_safe(
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from statistics import fmean
 from typing import Any
 
 from trials.engine.state import TrialState
+from trials.procedures.seats import seat_info, seat_kind
 from trials.scoring.alignment import judgment_alignment
 from trials.scoring.capabilities import CAPABILITIES, capability_items, capability_scores, stage_scores
 from trials.scoring.interaction import interaction_quality
 from trials.scoring.prediction import sentence_extract
+from trials.scoring.roles import CLIENT_DIMENSIONS, JUDGE_DIMENSIONS, role_result
 from trials.scoring.scorers import Scorer
 
 JUDGMENTS = {"FIT": ("first_instance_judgment", "first"), "SIT": ("second_instance_judgment", "second")}
@@ -34,6 +36,34 @@ def trial_scores(state: TrialState, *, scorer: Scorer) -> dict[str, Any]:
     if state.procedure == "criminal":
         result["prediction"] = _prediction(state)
     return result
+
+
+def seat_result(state: TrialState, seat: str, *, scorer: Scorer) -> dict[str, Any]:
+    """The scorecard of one seat: counsel on the capabilities (the trial scored as if that
+    seat's side were the target), the judge and the parties on the role rubric."""
+    if seat_kind(state.procedure, seat) == "lawyer":
+        as_target = replace(state, target_side=seat_info(state.procedure, seat).side)
+        return trial_scores(as_target, scorer=scorer) | {"seat": seat, "kind": "lawyer"}
+    return role_result(state, seat, scorer)
+
+
+def dimensions_of(kind: str) -> tuple[str, ...]:
+    """A scorecard's dimensions in the rubric's order (a stored result's JSON may not keep it)."""
+    return {"judge": JUDGE_DIMENSIONS, "client": CLIENT_DIMENSIONS}.get(kind, CAPABILITIES)
+
+
+def person_seats(state: TrialState) -> list[str]:
+    """The seats a person played (spoke in at least once) that have a scorecard."""
+    played = dict.fromkeys(turn.seat for turn in state.turns if turn.author == "human")
+    return [seat for seat in played if seat_kind(state.procedure, seat) is not None]
+
+
+def result_overall(result: dict[str, Any]) -> float | None:
+    """A scorecard's overall figure: the capabilities' for counsel, else the mean of the
+    role rubric's available dimensions."""
+    if result.get("kind", "lawyer") == "lawyer":
+        return overall_score(result["capabilities"])
+    return mean_present(list(result["capabilities"].values()))
 
 
 def _alignment(state: TrialState, stage: str) -> dict[str, float | None] | None:

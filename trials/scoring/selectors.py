@@ -6,9 +6,15 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from trials.models import TrialScore
-from trials.scoring.report import ALIGNMENT_ROWS, capabilities_mean, overall_score
+from trials.engine.state import TrialState
+from trials.models import Trial, TrialScore
+from trials.procedures.seats import seat_kind
+from trials.scoring.capabilities import seat_of_subject
+from trials.scoring.report import ALIGNMENT_ROWS, capabilities_mean, dimensions_of, overall_score, person_seats
 from trials.scoring.scorers import RuleBasedScorer
+
+KIND_ORDER = {"lawyer": 0, "judge": 1, "client": 2}
+"""The scorecard shown first to someone who played several seats: counsel's, the judge's, a party's."""
 
 
 def score_preferred(scores: Iterable[TrialScore]) -> TrialScore | None:
@@ -16,13 +22,52 @@ def score_preferred(scores: Iterable[TrialScore]) -> TrialScore | None:
     return min(scores, key=lambda score: score.scorer == RuleBasedScorer.label, default=None)
 
 
+def scorecard_seats(state: TrialState, readable: list[str] | None) -> list[str]:
+    """The seats whose scorecard a reader may open, the one to show first first: their own
+    seats that have one (``readable``), or for an overseer (None) every seat a person played,
+    else the target lawyer's."""
+    if readable is None:
+        seats = person_seats(state) or [seat_of_subject(state)]
+    else:
+        seats = [seat for seat in readable if seat_kind(state.procedure, seat) is not None]
+    return sorted(seats, key=lambda seat: KIND_ORDER[seat_kind(state.procedure, seat) or "lawyer"])
+
+
+def player_seat(trial: Trial, user) -> str | None:
+    """The seat whose scorecard grades ``user``'s play in ``trial``: of the seats they hold or
+    held (a seat handed back to an agent keeps its player in the state), counsel's first."""
+    username = user.get_username()
+    held = {seat.seat for seat in trial.seats.all() if seat.user_id == user.pk}
+    held |= {seat for seat, name in trial.engine_state.human_seats.items() if name == username}
+    seats = scorecard_seats(trial.engine_state, sorted(held))
+    return seats[0] if seats else None
+
+
 def scorecards_of(user) -> list[TrialScore]:
-    """The user's scorecards, oldest first (one per trial, ``score_preferred``)."""
-    by_trial: dict[int, list[TrialScore]] = defaultdict(list)
+    """The user's scorecards, oldest first (one per trial and seat, ``score_preferred``)."""
+    by_seat: dict[tuple[int, str], list[TrialScore]] = defaultdict(list)
     for score in TrialScore.objects.filter(subject_user=user).select_related("trial__case"):
-        by_trial[score.trial_id].append(score)
-    chosen = [score_preferred(scores) for scores in by_trial.values()]
-    return sorted(chosen, key=lambda score: score.trial.created_at)
+        by_seat[score.trial_id, score.seat].append(score)
+    chosen = [score_preferred(scores) for scores in by_seat.values()]
+    return sorted(chosen, key=lambda score: (score.trial.created_at, score.trial_id))
+
+
+def scorecards_by_case(scores: list[TrialScore]) -> list[dict[str, Any]]:
+    """A person's scorecards grouped by case and seat kind, attempts oldest first, each with
+    the change of its overall from the attempt before (what the attempts compare)."""
+    groups: dict[tuple[str, str], list[TrialScore]] = defaultdict(list)
+    for score in scores:
+        groups[score.trial.case_id, score.result.get("kind", "lawyer")].append(score)
+    cases = []
+    for (_, kind), attempts in groups.items():
+        rows, before = [], None
+        for number, score in enumerate(attempts, start=1):
+            change = None if before is None or score.overall is None else score.overall - before
+            rows.append({"number": number, "score": score, "change": change})
+            before = score.overall if score.overall is not None else before
+        dimensions = dimensions_of(kind)
+        cases.append({"case": attempts[0].trial.case, "kind": kind, "attempts": rows, "dimensions": dimensions})
+    return sorted(cases, key=lambda group: group["attempts"][-1]["score"].trial.created_at, reverse=True)
 
 
 def model_profile(*, scorer: str) -> list[dict[str, Any]]:
@@ -66,10 +111,13 @@ def scorecard_context(score: TrialScore, finished: bool) -> dict[str, Any]:
             }
         )
     capabilities = [
-        {"name": name.replace("_", " "), "value": value} for name, value in result.get("capabilities", {}).items()
+        {"name": name.replace("_", " ").capitalize(), "value": result["capabilities"][name]}
+        for name in dimensions_of(result.get("kind", "lawyer"))
+        if name in result.get("capabilities", {})
     ]
     return {
         "reveal": reveal,
+        "kind": result.get("kind", "lawyer"),
         "rule_based": score.scorer == RuleBasedScorer.label,
         "capabilities": capabilities,
         "stages": stages,

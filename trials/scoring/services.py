@@ -13,9 +13,9 @@ from legalsim.llm import LLMClient
 from legalsim.spreadsheet import CsvDictWriter
 from trials.engine.state import TrialState
 from trials.models import Trial, TrialScore
-from trials.scoring.capabilities import CAPABILITIES, seat_of_subject, subject_of
+from trials.scoring.capabilities import CAPABILITIES, seat_of_subject
 from trials.scoring.prediction import Sentence, article_prf, case_statutory_range, ljp_metrics, sentence_from_case
-from trials.scoring.report import ALIGNMENT_ROWS, JUDGMENTS, overall_score, trial_scores
+from trials.scoring.report import ALIGNMENT_ROWS, JUDGMENTS, person_seats, result_overall, seat_result
 from trials.scoring.scorers import LLMScorer, RuleBasedScorer, Scorer
 from trials.scoring.selectors import score_preferred
 
@@ -27,31 +27,41 @@ def scorer_build(name: str) -> Scorer:
     return RuleBasedScorer()
 
 
-def trial_score(*, trial: Trial, scorer: Scorer) -> TrialScore:
-    """Score the trial's target lawyer and store the result (one per trial and scorer)."""
+def trial_score(*, trial: Trial, scorer: Scorer, seat: str | None = None) -> TrialScore:
+    """Score a seat of the trial (by default the target lawyer's) and store the result (one
+    per trial, seat and scorer)."""
     state = trial.engine_state
-    result = _scored(trial, state, scorer)
-    seat_id = seat_of_subject(state)
-    seat = trial.seats.filter(seat=seat_id).select_related("user").first()
-    subject = subject_of(state)
-    username = state.human_seats.get(seat_id) or (seat.user.get_username() if seat and seat.user else "")
+    seat = seat or seat_of_subject(state)
+    result = _scored(trial, state, seat, scorer)
+    holder = trial.seats.filter(seat=seat).select_related("user").first()
+    subject = "human" if any(turn.seat == seat and turn.author == "human" for turn in state.turns) else "agent"
+    username = state.human_seats.get(seat) or (holder.user.get_username() if holder and holder.user else "")
     user = get_user_model().objects.filter(username=username).first() if subject == "human" and username else None
     score, _ = TrialScore.objects.update_or_create(
         trial=trial,
         scorer=scorer.label,
+        seat=seat,
         defaults={
             "subject": subject,
             "subject_user": user,
-            "target_model": f"human:{username}" if subject == "human" else (seat.holder if seat else "agent:unknown"),
-            "overall": overall_score(result["capabilities"]),
+            "target_model": f"human:{username}"
+            if subject == "human"
+            else (holder.holder if holder else "agent:unknown"),
+            "overall": result_overall(result),
             "result": result,
         },
     )
     return score
 
 
-def _scored(trial: Trial, state: TrialState, scorer: Scorer) -> dict[str, Any]:
-    return trial_scores(state, scorer=scorer) | {"trial_id": trial.pk, "case_id": trial.case_id}
+def scorecards_store(*, trial: Trial) -> list[TrialScore]:
+    """The scorecard of every seat a person played, stored when the trial finishes so that
+    each player finds it in My scorecards without opening it first."""
+    return [trial_score(trial=trial, scorer=RuleBasedScorer(), seat=seat) for seat in person_seats(trial.engine_state)]
+
+
+def _scored(trial: Trial, state: TrialState, seat: str, scorer: Scorer) -> dict[str, Any]:
+    return seat_result(state, seat, scorer=scorer) | {"trial_id": trial.pk, "case_id": trial.case_id}
 
 
 def export_json(scores: list[TrialScore], path: Path) -> None:
@@ -124,12 +134,15 @@ def ljp_report(*, scorer: str) -> dict[str, Any]:
     return ljp_metrics(records) | {"legal_articles": article_prf(judgments, references)}
 
 
-def scorecard_for(trial: Trial) -> TrialScore:
-    """The scorecard of a trial: the LLM scorer's when it ran, else the rule-based one,
-    stored once the trial has finished; an unfinished trial is scored as far as it went
-    (not stored)."""
-    if trial.status == Trial.Status.FINISHED:
-        return score_preferred(trial.scores.all()) or trial_score(trial=trial, scorer=RuleBasedScorer())
+def scorecard_for(trial: Trial, seat: str | None = None) -> TrialScore:
+    """The scorecard of a seat (by default the target lawyer's): the LLM scorer's when it
+    ran, else the rule-based one, stored once the trial has finished; an unfinished trial is
+    scored as far as it went (not stored)."""
     state = trial.engine_state
-    result = _scored(trial, state, RuleBasedScorer())
-    return TrialScore(trial=trial, scorer=RuleBasedScorer.label, subject=subject_of(state), result=result)
+    seat = seat or seat_of_subject(state)
+    if trial.status == Trial.Status.FINISHED:
+        stored = score_preferred(trial.scores.filter(seat=seat))
+        return stored or trial_score(trial=trial, scorer=RuleBasedScorer(), seat=seat)
+    result = _scored(trial, state, seat, RuleBasedScorer())
+    subject = "human" if any(turn.seat == seat and turn.author == "human" for turn in state.turns) else "agent"
+    return TrialScore(trial=trial, scorer=RuleBasedScorer.label, seat=seat, subject=subject, result=result)

@@ -7,18 +7,34 @@ from typing import Any
 from django import template
 
 from trials.procedures.names import PHASES, phase_name, stage_name
+from trials.scoring.report import capability_cell
 
 register = template.Library()
 
 
 @register.filter
 def score(value: float | None) -> str:
-    """A [0,1] score as 0.00, or – when it was not computed."""
-    return "–" if value is None else f"{value:.2f}"
+    """A [0,1] score out of 10 (0.734 as 7.3), the one scale of the pages people read, or –
+    when it was not computed."""
+    return "–" if value is None else f"{value * 10:.1f}"
+
+
+@register.filter
+def signed_score(value: float) -> str:
+    """A change of a [0,1] score, out of 10 with its sign: +1.2, -0.4, ±0.0."""
+    shown = round(value * 10, 1)
+    return "±0.0" if shown == 0 else f"{shown:+.1f}"
+
+
+@register.filter
+def cell(value: Any) -> float | None:
+    """A capability as one figure (its halves averaged), as the overall counts it."""
+    return capability_cell(value)
 
 
 @register.filter
 def score10(value: float | None) -> str:
+    """A score computed on 0-10 already (judgment alignment, C.4)."""
     return "–" if value is None else f"{value:.1f}"
 
 
