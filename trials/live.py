@@ -31,7 +31,7 @@ from trials.fanout import seats_changed
 from trials.models import Case, Seat, Trial, Turn
 from trials.preparation import preparation_enqueue
 from trials.procedures import procedure_for
-from trials.procedures.civil import MEDIATION_ANSWER
+from trials.procedures.civil import DECISIONS
 from trials.procedures.seats import CIVIL_SIDES, PLAYABLE_SEATS, seat_info, target_seat
 from trials.protocol import ErrorCode
 from trials.services import agent_model_name, agent_participants, default_target_side
@@ -180,13 +180,15 @@ def human_say(
                 raise LiveError(ErrorCode.BAD_MESSAGE, "the document has no section written yet")
         elif not text:
             raise LiveError(ErrorCode.BAD_MESSAGE, "say needs some text")
-        if step.act == MEDIATION_ANSWER and decision not in ("accept", "decline"):
-            raise LiveError(ErrorCode.BAD_MESSAGE, "answer mediation with a decision: accept or decline")
+        choices = DECISIONS.get(step.act)
+        if choices is not None and decision not in choices:
+            what = step.act.removeprefix("answer_")
+            raise LiveError(ErrorCode.BAD_MESSAGE, f"answer {what} with a decision: {' or '.join(choices)}")
         reply = Reply(
             text=text,
             author="human",
             client_id=client_id,
-            decision=decision if step.act == MEDIATION_ANSWER else None,
+            decision=decision if choices is not None else None,
             artifact=ArtifactDraft(text.splitlines()[0][:300], text) if step.artifact else None,
         )
         turn = apply_reply(state, step, reply)

@@ -19,6 +19,7 @@ from trials.documents import DOCUMENTS
 from trials.engine.objections import GROUNDS
 from trials.engine.state import TurnRecord
 from trials.engine.steps import Speak
+from trials.procedures.civil import DECISIONS
 from trials.procedures.names import act_name
 
 
@@ -220,8 +221,9 @@ def _say(content: dict) -> Say:
         if sum(len(value) for value in sections.values()) > limit:
             raise BadMessage(f"a statement is limited to {limit} characters")
     decision = content.get("decision")
-    if decision is not None and decision not in ("accept", "decline"):
-        raise BadMessage("decision must be accept or decline")
+    known = sorted({choice for choices in DECISIONS.values() for choice in choices})
+    if decision is not None and decision not in known:
+        raise BadMessage(f"decision must be one of {', '.join(known)}")
     return Say(
         text=_text(content, "text", limit=limit),
         client_id=_text(content, "client_id", limit=CLIENT_ID_MAX),

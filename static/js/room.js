@@ -156,11 +156,12 @@
     awaited = frame && mySeats.has(frame.seat) ? frame : null;
     if (!composer.form) return;
     composer.text.disabled = composer.send.disabled = !awaited;
-    // A decision is two buttons and no default: the words typed (if any) go with the choice.
-    const deciding = Boolean(awaited && awaited.act === "answer_mediation");
+    // A decision (mediation, appeal) is two buttons and no default: the words typed (if any) go with the choice.
+    const choices = [...composer.decision.querySelectorAll("button")].filter((button) => awaited && button.dataset.act === awaited.act);
+    const deciding = choices.length > 0;
     composer.decision.hidden = !deciding;
     composer.send.hidden = deciding;
-    composer.decision.querySelectorAll("button").forEach((button) => { button.disabled = !deciding; });
+    composer.decision.querySelectorAll("button").forEach((button) => { button.hidden = button.disabled = !choices.includes(button); });
     composer.send.textContent = awaited && awaited.document ? awaited.prompt : "Speak";
     composer.label.textContent = awaited ? `Your turn as ${awaited.speaker}: ${awaited.prompt}` : "Waiting for your turn";
     guidanceShow(awaited && awaited.guidance);

@@ -118,7 +118,8 @@ class RoomPlayer:
         assert page.is_hidden("#objection-grounds"), "the grounds show once Objection! is pressed"
         page.click("#object")
         assert page.is_visible("#objection-grounds [data-ground=irrelevant]")
-        screenshot(page, "room-objection", phone=True)
+        if not streaming:  # a screenshot takes long enough for a streaming statement to end
+            screenshot(page, "room-objection")
         page.click("#objection-grounds [data-ground=irrelevant]")
         page.wait_for_function(
             "(before) => document.querySelectorAll('li.turn').length && Array.from(document.querySelectorAll("

@@ -9,19 +9,19 @@ from trials.agents.prompts import DECISION_MARK, memory_messages, turn_messages
 from trials.agents.supervisor import SUPERVISED_ROLES, Supervisor
 from trials.engine.participants import DeltaSink, MemoryRequest, ParticipantFailed, TurnRequest, estimate_tokens
 from trials.engine.steps import ArtifactDraft, MemoryUpdate, Reply
-from trials.procedures.civil import MEDIATION_ANSWER
+from trials.procedures.civil import DECISIONS
 from trials.tools.toolbox import MAX_TOOL_CALLS, MEMORY_TOOLS, TOOL_SPECS, CaseSearch, ToolBox, tool_definitions
 
 TURN_TOOLS = tuple(name for name in TOOL_SPECS if name not in ("memory_expand", "memory_revise"))
 
-DECISION_LINE = re.compile(rf"^\s*`?{DECISION_MARK}\s*(accept|decline)`?\s*$", re.IGNORECASE | re.MULTILINE)
 
-
-def parse_decision(text: str) -> tuple[str, str]:
-    """Split off the ``DECISION: accept|decline`` line a mediation answer must end with."""
-    matches = list(DECISION_LINE.finditer(text))
+def parse_decision(text: str, choices: tuple[str, ...]) -> tuple[str, str]:
+    """Split off the ``DECISION: ...`` line a deciding act must end with (``accept|decline``
+    for mediation, ``appeal|decline`` for an appeal: ``procedures.civil.DECISIONS``)."""
+    line = re.compile(rf"^\s*`?{DECISION_MARK}\s*({'|'.join(choices)})`?\s*$", re.IGNORECASE | re.MULTILINE)
+    matches = list(line.finditer(text))
     if not matches:
-        raise ReplyFormatError(f"no '{DECISION_MARK} accept|decline' line")
+        raise ReplyFormatError(f"no '{DECISION_MARK} {'|'.join(choices)}' line")
     last = matches[-1]
     return (text[: last.start()] + text[last.end() :]).strip(), last.group(1).lower()
 
@@ -111,7 +111,8 @@ class OpenAIAgent:
         step = request.step
         toolbox = ToolBox(request.view, self.case_search)
         messages = turn_messages(request.view, speaker=step.speaker, act=step.act, artifact=step.artifact)
-        parse = parse_decision if step.act == MEDIATION_ANSWER else None
+        choices = DECISIONS.get(step.act)
+        parse = (lambda text: parse_decision(text, choices)) if choices else None
         where = {"seat": step.seat, "stage": step.stage, "act": step.act}
         text, parsed, tokens = self._converse(messages, toolbox, TURN_TOOLS, where, parse, on_delta)
         text, decision = parsed if parsed is not None else (text.strip(), None)

@@ -9,6 +9,7 @@ import json
 from trials.agents.skills import loaded_skills
 from trials.documents import DOCUMENTS
 from trials.engine.visibility import SeatView
+from trials.procedures.civil import DECISIONS
 
 PROMPT_VERSION = "legalsim-prompts/2"
 
@@ -92,6 +93,10 @@ ACT_TITLES = {
     "final_statement": ("作最后陈述", "make your final statement"),
     "propose_mediation": ("询问双方是否愿意调解", "ask whether the parties will accept mediation"),
     "answer_mediation": ("答复是否同意调解", "answer whether you accept mediation"),
+    "answer_appeal": (
+        "根据一审判决中对本方不利的判项，决定是否提起上诉并说明理由",
+        "decide from the orders the first-instance judgment made against your side whether to appeal, and say why",
+    ),
     "announce_discipline": ("宣布法庭纪律", "announce the court rules"),
     "verify_identity": ("核实被告人身份", "verify the defendant's identity"),
     "confirm_identity": ("陈述个人身份情况", "state your identity"),
@@ -179,11 +184,13 @@ def instruction(view: SeatView, act: str, artifact: str | None) -> str:
         f"现在轮到你发言：{zh}。只输出你要说的话。",
         f"It is your turn: {en}. Reply with what you say, nothing else.",
     )
-    if act == "answer_mediation":
+    choices = DECISIONS.get(act)
+    if choices:
+        yes, no = choices
         text += _say(
             view,
-            f"\n最后单独一行写 `{DECISION_MARK} accept` 或 `{DECISION_MARK} decline`。",
-            f"\nEnd with a separate last line `{DECISION_MARK} accept` or `{DECISION_MARK} decline`.",
+            f"\n最后单独一行写 `{DECISION_MARK} {yes}` 或 `{DECISION_MARK} {no}`。",
+            f"\nEnd with a separate last line `{DECISION_MARK} {yes}` or `{DECISION_MARK} {no}`.",
         )
     return text
 

@@ -24,8 +24,9 @@ from trials.engine.steps import (
     Step,
     UpdateMemory,
 )
-from trials.engine.transitions import appeal_determination
+from trials.engine.transitions import appeal_close, appeal_open
 from trials.procedures import Phase, Procedure, Slot, Stage, procedure_for
+from trials.procedures.civil import APPEAL_DECIDER
 from trials.procedures.seats import opposite, seat_info, speaker_title
 
 MEDIATION_CLOSING = Slot("judge", "write_mediation_record")
@@ -97,15 +98,19 @@ def next_step(state: TrialState) -> Step:
 def step_apply(state: TrialState, step: Step, outcome: Reply | MemoryUpdate | None = None) -> object:
     """Apply any step ``next_step`` asked for, with what its seat produced (a reply, memory
     operations): the one dispatch the batch runner and the live driver share. Returns what was
-    recorded: the turn of a reply, the refusals of memory operations, the document a stage
-    opened with (appeal determination), else None."""
+    recorded: the turn of a reply, the refusals of memory operations, the court's document a
+    stage opened with or, once the parties had decided, closed with (the appeal
+    determination), else None."""
     if isinstance(step, StageStart):
         apply_stage_start(state, step)
         opened = state.artifacts[-1] if state.artifacts and state.artifacts[-1].stage == step.stage else None
         return opened
     if isinstance(step, StageEnd):
+        last = state.artifacts[-1] if state.artifacts else None
+        decided = any(turn.stage == step.stage for turn in state.turns)
         apply_stage_end(state, step)
-        return None
+        court = last is not None and last.stage == step.stage and last.author_seat == "environment"
+        return last if court and decided else None
     if isinstance(step, Speak):
         return apply_reply(state, step, outcome)
     if isinstance(step, UpdateMemory):
@@ -117,11 +122,11 @@ def apply_stage_start(state: TrialState, step: StageStart) -> None:
     stage = _expect_stage(state, step.stage, "pending")
     state.stage_status = "running"
     state.stage_history.append(stage.id)
-    if stage.kind == "transition":
-        if stage.id == "AD-Det":
-            state.appellant_side, artifact = appeal_determination(state)
-            state.artifacts.append(artifact)
-        state.stage_status = "done"
+    if stage.id == "AD-Det":
+        determination = appeal_open(state)
+        if determination is not None:
+            state.artifacts.append(determination)
+            state.stage_status = "done"
     _settle(state)
 
 
@@ -283,6 +288,8 @@ def resolve_seat(state: TrialState, symbol: str) -> str:
         return f"{state.appellant_side}_{role}"
     if prefix == "appellee":
         return f"{opposite(state.appellant_side or 'plaintiff')}_{role}"
+    if symbol == APPEAL_DECIDER:
+        return state.appeal_deciders[state.round_index]
     return symbol
 
 
@@ -291,16 +298,22 @@ def stage_participants(state: TrialState, stage: Stage) -> frozenset[str]:
     slots = [slot for phase in stage.phases for slot in phase.slots]
     if stage.closing is not None:
         slots.append(stage.closing)
-    return frozenset(resolve_seat(state, slot.seat) for slot in slots)
+    return frozenset(
+        seat
+        for slot in slots
+        for seat in (state.appeal_deciders if slot.seat == APPEAL_DECIDER else [resolve_seat(state, slot.seat)])
+    )
 
 
 def conditions_hold(state: TrialState, conditions: tuple[str, ...]) -> bool:
     second_instance = state.case.get("second_instance") or {}
     appellant = state.appellant_side or second_instance.get("appellant_side")
+    # With a person seated, the judgment decides at AD-Det whether anyone appeals.
+    appeal_open = bool(appellant) or bool(state.human_seats)
     checks = {
         "target_is_plaintiff": state.target_side == "plaintiff",
         "target_is_defendant": state.target_side == "defendant",
-        "has_appeal": bool(appellant) and not state.mediated,
+        "has_appeal": appeal_open and not state.mediated and not state.judgment_final,
         "target_is_appellant": state.target_side == appellant,
         "target_is_appellee": appellant is not None and state.target_side != appellant,
     }
@@ -334,6 +347,8 @@ def _rounds(state: TrialState, phase: Phase) -> int:
         from trials.engine.visibility import consultation_questions_for
 
         return max(1, len(consultation_questions_for(state.case, state.target_side)))
+    if phase.repeat_per == "appeal_deciders":
+        return len(state.appeal_deciders)
     return phase.rounds
 
 
@@ -370,6 +385,8 @@ def _advance_cursor(state: TrialState, *, ends_phase: bool) -> None:
     if phase.decision == "mediation":
         accepted = [decision == "accept" for decision in state.decisions.values()]
         state.mediated = len(accepted) >= 2 and all(accepted)
+    if phase.decision == "appeal":
+        state.artifacts.append(appeal_close(state))
     state.round_index = 0
     state.decisions = {}
     state.phase_index += 1

@@ -62,6 +62,11 @@ class TrialState:
     decisions: dict[str, str] = field(default_factory=dict)
     memory_done: list[str] = field(default_factory=list)
     appellant_side: str | None = None
+    appeal_deciders: list[str] = field(default_factory=list)
+    """The seats asked at AD-Det whether their side appeals, in order (a trial with a person
+    seated: ``engine.transitions``)."""
+    judgment_final: bool = False
+    """Nobody appealed the first-instance judgment: the case ends there."""
     mediated: bool = False
     finished: bool = False
     turns: list[TurnRecord] = field(default_factory=list)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from trials.engine.judgment import appeal_from_judgment
 from trials.engine.machine import stage_participants, trial_start
 from trials.engine.state import TrialState
 from trials.procedures import Stage, procedure_for
@@ -173,7 +174,6 @@ def _goals(case: Mapping[str, Any], state: TrialState) -> dict[str | None, Any]:
 def _civil_sources(case: Mapping[str, Any], state: TrialState) -> dict[str, dict[str | None, Any]]:
     first = case.get("first_instance") or {}
     second = case.get("second_instance") or {}
-    appellant = second.get("appellant_side")
     sources: dict[str, dict[str | None, Any]] = {
         "facts": {
             "plaintiff": first.get("facts_and_reasons", ""),
@@ -187,16 +187,32 @@ def _civil_sources(case: Mapping[str, Any], state: TrialState) -> dict[str, dict
         },
         "claims": {None: first.get("claims", [])},
     }
-    if appellant:
-        sources["appeal"] = {
+    return sources | _appeal_sources(second, state)
+
+
+def _appeal_sources(second: Mapping[str, Any], state: TrialState) -> dict[str, dict[str | None, Any]]:
+    """The appeal this trial hears. The real case's (requests, reasons, the appellee's
+    defences, new evidence) when the trial's appellant is the real one; an appeal drafted from
+    the orders the appellant lost when a person's trial took another turn (the real appeal
+    belongs to the other side); nothing while a person's trial has no appellant yet."""
+    real = second.get("appellant_side")
+    appellant = state.appellant_side or (None if state.human_seats or state.judgment_final else real)
+    if appellant is None:
+        return {}
+    if appellant != real:
+        judgments = state.artifacts_of("first_instance_judgment")
+        text = judgments[-1].text if judgments else ""
+        return {"appeal": {None: appeal_from_judgment(text, appellant, state.language)}}
+    return {
+        "appeal": {
             None: {
                 "appeal_requests": second.get("appeal_requests", []),
                 "appeal_reasons": second.get("appeal_reasons", ""),
             }
-        }
-        sources["appellee_defenses"] = {opposite(appellant): second.get("appellee_defenses", "")}
-        sources["new_evidence"] = {appellant: list(_by_side(second.get("new_evidence") or []).get(appellant, []))}
-    return sources
+        },
+        "appellee_defenses": {opposite(appellant): second.get("appellee_defenses", "")},
+        "new_evidence": {appellant: list(_by_side(second.get("new_evidence") or []).get(appellant, []))},
+    }
 
 
 def _criminal_sources(case: Mapping[str, Any], state: TrialState) -> dict[str, dict[str | None, Any]]:

@@ -32,9 +32,10 @@ class Phase:
     slots: tuple[Slot, ...]
     rounds: int = 1
     repeat_per: str | None = None
-    """Repeat the round once per item of a case list (e.g. the consultation questions)."""
+    """Repeat the round once per item of a list: the case's consultation questions, or the
+    seats asked whether they appeal (``appeal_deciders``)."""
     decision: str | None = None
-    """A phase whose replies carry a decision the engine acts on (``mediation``)."""
+    """A phase whose replies carry a decision the engine acts on (``mediation``, ``appeal``)."""
 
 
 @dataclass(frozen=True)
@@ -56,8 +57,6 @@ class Stage:
     def turn_budget(self) -> int:
         if self.kind == "trial":
             return TRIAL_TURN_BUDGET
-        if self.kind == "transition":
-            return 0
         return DIALOGUE_TURN_BUDGET
 
 

@@ -2,7 +2,9 @@
 
 FIT and SIT follow Algorithm 1 (opening, court investigation, evidence presentation and
 cross-examination, judge questioning, court debate, final statements, mediation inquiry,
-pronouncement); SIT uses the appellant/appellee sides fixed by AD-Det.
+pronouncement); SIT uses the appellant/appellee sides fixed by AD-Det. AD-Det is the
+court's: a benchmark run takes the real case's appellant at once (LegalWorld §2.2); with a
+person seated, the sides the judgment went against decide first (``engine.transitions``).
 """
 
 from __future__ import annotations
@@ -11,6 +13,13 @@ from trials.procedures import Phase, Procedure, Slot, Stage
 
 MEDIATION_ANSWER = "answer_mediation"
 """The act that carries a decision (accept or decline), stated with the words."""
+APPEAL_ANSWER = "answer_appeal"
+"""The act by which a side that lost anything at first instance says whether it appeals."""
+DECISIONS = {MEDIATION_ANSWER: ("accept", "decline"), APPEAL_ANSWER: ("appeal", "decline")}
+"""The decisions each deciding act must carry: buttons with no default, sent with the words."""
+APPEAL_DECIDER = "appeal_decider"
+"""The symbolic seat of the appeal decision: in turn, each seat the engine asks
+(``TrialState.appeal_deciders``: a side that lost anything, through the seat a person holds)."""
 
 CIVIL_SEATS = (
     "plaintiff_client",
@@ -162,7 +171,14 @@ CIVIL_LIFE_CYCLE = Procedure(
             unit="AD_AR",
             kind="transition",
             when=("has_appeal",),
-            phases=(),
+            phases=(
+                Phase(
+                    "appeal_decision",
+                    (Slot(APPEAL_DECIDER, APPEAL_ANSWER),),
+                    repeat_per="appeal_deciders",
+                    decision="appeal",
+                ),
+            ),
             artifact="appeal_determination",
         ),
         *(

@@ -33,6 +33,7 @@ ACTS: dict[str, Callable[[Ctx], ActResult]] = {
         drafting.approve_position,
         drafting.draft_complaint,
         drafting.draft_defence,
+        drafting.answer_appeal,
         drafting.review_judgment,
         drafting.draft_appeal,
         drafting.draft_appeal_response,

@@ -1,5 +1,5 @@
-"""Drafting with the client: the complaint and the defence (CD/DD), the notice of appeal and
-the response to it (AD/AR)."""
+"""Drafting with the client: the complaint and the defence (CD/DD), whether to appeal
+(AD-Det), the notice of appeal and the response to it (AD/AR)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from trials.agents.scripted.context import (
     evidence_lines,
     numbered,
 )
+from trials.engine.judgment import orders_lost
 from trials.engine.steps import ArtifactDraft
 from trials.procedures.seats import opposite
 
@@ -109,6 +110,21 @@ def draft_defence(ctx: Ctx) -> tuple[str, ArtifactDraft]:
     )
 
 
+def answer_appeal(ctx: Ctx) -> tuple[str, str]:
+    """Appeal what the judgment took from this side: only a side that lost something is
+    asked, so the scripted seat appeals, naming the orders it contests."""
+    judgment = ctx.artifact("first_instance_judgment")
+    lost = orders_lost(judgment["text"])[ctx.view.side] if judgment else []
+    if not lost:
+        return ctx.say(
+            "一审判决没有对我方不利的判项，我方不上诉。", "The judgment took nothing from us; we do not appeal."
+        ), "decline"
+    return ctx.say(
+        f"我方不服一审判决中的以下判项，决定提起上诉：{ctx.sep().join(lost)}。",
+        f"We do not accept these orders of the judgment and appeal: {ctx.sep().join(lost)}.",
+    ), "appeal"
+
+
 def review_judgment(ctx: Ctx) -> str:
     judgment = ctx.artifact("first_instance_judgment")
     holding = disposition_of(judgment["text"]) if judgment else ""
@@ -140,7 +156,10 @@ def draft_appeal(ctx: Ctx) -> tuple[str, ArtifactDraft]:
 
 def draft_appeal_response(ctx: Ctx) -> tuple[str, ArtifactDraft]:
     appeal = ctx.field("appeal") or {}
-    defenses = ctx.field("appellee_defenses", ctx.view.side, "") or ""
+    defenses = ctx.field("appellee_defenses", ctx.view.side, "") or ctx.say(
+        "一审判决认定事实清楚，适用法律正确，上诉理由不能成立。",
+        "The judgment below is correct in fact and law; the grounds of appeal do not stand.",
+    )
     body = ctx.say(
         f"二审答辩状\n\n答辩人（被上诉人）：{ctx.name(ctx.view.side)}\n上诉人：{ctx.name(opposite(ctx.view.side))}\n\n"
         f"针对上诉请求：\n{numbered(ctx, as_list(appeal.get('appeal_requests')))}\n\n答辩意见：\n{defenses}\n\n"
