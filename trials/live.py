@@ -83,6 +83,7 @@ def trial_create(
     agent_participants(case.procedure, backend, target_side=target_side)
     state = trial_start(case=case.seed, target_side=target_side, last_stage=chosen[-1] if stages else None)
     state.human_seats = {seat: user.get_username() for seat, user in humans.items()}
+    state.seated = bool(humans)
     first_stage = chosen[0] if chosen[0] != procedure.stage_ids[0] else ""
     with transaction.atomic():
         trial = Trial.objects.create(

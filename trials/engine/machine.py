@@ -469,12 +469,20 @@ def stages_ahead(state: TrialState) -> list[Stage]:
 
 
 def _is_last(procedure: Procedure, stage: Stage, last_stage: str | None) -> bool:
-    if last_stage is None:
-        return False
-    last = procedure.stage(last_stage)
-    return stage.id == last.id or (stage.unit == last.unit and stage.kind == last.kind)
+    return last_stage is not None and _alike(stage, procedure.stage(last_stage))
+
+
+def same_stage_or_alternative(state: TrialState, stage_id: str, wanted: str) -> bool:
+    """``stage_id`` is ``wanted`` or the stage that runs in its place (CD for DD, AD for AR:
+    the same unit and kind, chosen by a side)."""
+    procedure = procedure_for(state.procedure)
+    return _alike(procedure.stage(stage_id), procedure.stage(wanted))
+
+
+def _alike(stage: Stage, other: Stage) -> bool:
+    return stage.id == other.id or (stage.unit == other.unit and stage.kind == other.kind)
 
 
 def _has_alternative_after(procedure: Procedure, index: int) -> bool:
     stage = procedure.stages[index]
-    return any(other.unit == stage.unit and other.kind == stage.kind for other in procedure.stages[index + 1 :])
+    return any(_alike(stage, other) for other in procedure.stages[index + 1 :])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from trials.engine.machine import next_step, step_apply
+from trials.engine.machine import next_step, same_stage_or_alternative, step_apply
 from trials.engine.participants import MemoryRequest, Participant, ParticipantFailed, TurnRequest
 from trials.engine.state import TrialState
 from trials.engine.steps import End, MemoryUpdate, Reply, Speak, StageStart, Step, UpdateMemory
@@ -40,14 +40,15 @@ def trial_run(
 
     ``on_event(step, outcome)`` is told of every applied step (the turn record for a turn),
     so callers can persist or broadcast without the engine knowing about either.
-    ``stop_before`` stops at the start of that stage (earlier stages simulated for a live trial).
+    ``stop_before`` stops at the start of that stage or of its alternative (AD for AR: which
+    of the two runs may depend on the judgment), the earlier stages simulated for a live trial.
     """
     emit = on_event or (lambda step, outcome: None)
     while True:
         step = next_step(state)
         if isinstance(step, End):
             return step
-        if isinstance(step, StageStart) and step.stage == stop_before:
+        if isinstance(step, StageStart) and stop_before and same_stage_or_alternative(state, step.stage, stop_before):
             return step
         try:
             outcome = _outcome(state, step, participants)

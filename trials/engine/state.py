@@ -66,6 +66,9 @@ class TrialState:
     """The seats asked at AD-Det whether their side appeals, in order (a trial with a person
     seated: ``engine.transitions``)."""
     judgment_final: bool = False
+    seated: bool = False
+    """People play in this trial: who appeals follows its judgment, also while agents play
+    its earlier stages for them (``human_seats`` is empty then)."""
     """Nobody appealed the first-instance judgment: the case ends there."""
     mediated: bool = False
     finished: bool = False

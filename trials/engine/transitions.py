@@ -22,7 +22,7 @@ APPEAL = DECISIONS[APPEAL_ANSWER][0]
 def appeal_open(state: TrialState) -> ArtifactRecord | None:
     """AD-Det starts: the determination at once (a benchmark run, or a judgment nobody lost
     anything by), or None while ``state.appeal_deciders`` are asked."""
-    if not state.human_seats:
+    if not (state.human_seats or state.seated):
         appellant = state.case["second_instance"]["appellant_side"]
         state.appellant_side = appellant
         return _determination(state, appellant)

@@ -14,7 +14,7 @@ from trials.engine.machine import trial_start
 from trials.engine.participants import MemoryRequest, TurnRequest
 from trials.engine.runner import End, trial_run
 from trials.engine.state import TrialState
-from trials.engine.steps import ArtifactDraft, MemoryUpdate, Reply
+from trials.engine.steps import ArtifactDraft, MemoryUpdate, Reply, StageStart
 from trials.procedures.civil import APPEAL_ANSWER, CIVIL_SEATS
 
 REAL_APPEAL = CIVIL_CASE["second_instance"]["appeal_requests"][0]
@@ -149,3 +149,17 @@ def test_a_benchmark_run_follows_the_real_cases_appeal_whatever_the_judgment(civ
     assert state.appellant_side == "plaintiff", "the plaintiff won everything here, yet appeals as in the case file"
     assert state.stage_history == ["LC", "CD", "FIT", "AD-Det", "AD", "SIT"]
     assert decisions(state) == {}, "nobody is asked in a benchmark run"
+
+
+def test_a_person_starting_at_the_appeal_gets_the_stage_the_judgment_gives_their_side(civil_seed):
+    """Agents play the stages before the one a student chose (``stop_before``) without the
+    student's seat, and still follow the judgment: the plaintiff won everything below, so the
+    plaintiff's counsel who chose to draft the appeal answers the defendant's instead."""
+    civil_seed["second_instance"]["appellant_side"] = "plaintiff"
+    state = trial_start(case=civil_seed, target_side="plaintiff")
+    state.seated = True
+    agents = {seat: ScriptedAgent() for seat in CIVIL_SEATS}
+    stopped = trial_run(state, agents, stop_before="AD")
+
+    assert isinstance(stopped, StageStart) and stopped.stage == "AR", "stopped where the student's side comes in"
+    assert state.appellant_side == "defendant"
