@@ -47,6 +47,7 @@ def up() -> None:
     ensure_venv("requirements.txt")
     env = {**os.environ, "DJANGO_DEBUG": os.environ.get("DJANGO_DEBUG", "1")}
     run(PYTHON, "manage.py", "migrate", "--noinput", env=env)
+    run(PYTHON, "manage.py", "catalogues_compile", env=env)
     run(PYTHON, "manage.py", "seed_demo", env=env)
     run(PYTHON, "manage.py", "collectstatic", "--noinput", "--verbosity", "0", env=env)
     print("LegalSim is serving on http://127.0.0.1:8000/ (Ctrl+C stops it)", flush=True)

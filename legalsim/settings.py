@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "trials",
     "annotation",
     "classroom",
+    "accounts",
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
@@ -51,9 +52,11 @@ MIDDLEWARE = [
     "legalsim.uploads.UploadLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -71,6 +74,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "legalsim.roles.abilities_context",
@@ -191,6 +195,12 @@ LEGALSIM_MAX_UPLOAD_BYTES = env_int("LEGALSIM_MAX_UPLOAD_MB", 20, minimum=1) * 1
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
+"""The interface languages, each named in itself. A person's choice (the header's switch) is
+remembered on their profile and in a cookie; otherwise the browser's Accept-Language decides."""
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SECURE = PRODUCTION
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

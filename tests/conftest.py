@@ -26,6 +26,14 @@ os.register_at_fork(after_in_child=_fresh_sync_executor_in_child)
 DEMO_CASES = ROOT / "demo" / "cases"
 
 
+def pytest_sessionstart(session) -> None:
+    """The pages are tested in both languages: compile the catalogues that changed (Babel, no
+    GNU gettext), as ``dev.py`` does before serving."""
+    from accounts.catalogues import catalogues_compile
+
+    catalogues_compile()
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -> None:
     """No connection pool inside the test process: pytest-asyncio gives every test its own

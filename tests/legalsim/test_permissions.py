@@ -141,6 +141,7 @@ def grade_cell(world: World) -> list[Any]:
 ROUTES: dict[str, Route] = {
     "login": Route(PUBLIC),
     "logout": Route(PUBLIC, method="post"),
+    "accounts:language_choose": Route(PUBLIC, method="post", data={"language": "no-such-language"}),
     "password_change": Route(SIGNED_IN),
     "password_change_done": Route(SIGNED_IN),
     "password_reset": Route(PUBLIC),
