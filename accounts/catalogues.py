@@ -41,17 +41,23 @@ def catalogues_compile(*, force: bool = False) -> list[Path]:
     return written
 
 
-def translations_apply(path: Path, translations: dict[str, str]) -> list[str]:
+def translations_apply(path: Path, translations: dict[str, str | list[str]]) -> list[str]:
     """Fill the ``msgstr`` of the given ``msgid``s in the catalogue at ``path`` (clearing
-    their fuzzy mark); the msgids not found in it."""
+    their fuzzy mark); the msgids not found in it. A plural entry is keyed by its singular
+    and given a list, one form per plural form of the language (Chinese has one)."""
     catalogue = catalogue_read(path)
+    plurals = {message.id[0]: message for message in catalogue if isinstance(message.id, tuple)}
     unknown = []
     for msgid, msgstr in translations.items():
-        message = catalogue.get(msgid)
+        message = catalogue.get(msgid) or plurals.get(msgid)
         if message is None:
             unknown.append(msgid)
             continue
-        message.string = msgstr
+        if isinstance(message.id, tuple):
+            forms = [msgstr] if isinstance(msgstr, str) else list(msgstr)
+            message.string = tuple(forms + forms[-1:] * (catalogue.num_plurals - len(forms)))[: catalogue.num_plurals]
+        else:
+            message.string = msgstr
         message.flags.discard("fuzzy")
     with path.open("wb") as handle:
         write_po(handle, catalogue, width=100)

@@ -1,4 +1,5 @@
 from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy, ngettext
 
 from annotation.models import Assignment, JudgeFlag, Rating, Rubric, Study, Trajectory
 from annotation.studies import StudyError, study_plan
@@ -10,7 +11,7 @@ class StudyAdmin(admin.ModelAdmin):
     filter_horizontal = ("raters",)
     actions = ("plan_assignments",)
 
-    @admin.action(description="Plan assignments (k raters per trajectory, balanced)")
+    @admin.action(description=gettext_lazy("Plan assignments (k raters per trajectory, balanced)"))
     def plan_assignments(self, request, queryset) -> None:
         for study in queryset:
             try:
@@ -18,7 +19,13 @@ class StudyAdmin(admin.ModelAdmin):
             except StudyError as error:
                 self.message_user(request, f"{study}: {error}", messages.ERROR)
             else:
-                self.message_user(request, f"{study}: {created} assignment(s) created")
+                self.message_user(
+                    request,
+                    ngettext(
+                        "%(study)s: %(count)d assignment created", "%(study)s: %(count)d assignments created", created
+                    )
+                    % {"study": study, "count": created},
+                )
 
 
 @admin.register(Assignment)

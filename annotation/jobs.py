@@ -15,8 +15,9 @@ from pathlib import Path
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.files.base import ContentFile, File
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from annotation.bootstrap import REPLICATES
 from annotation.exports import LAYOUTS, ratings_csv_write
@@ -47,15 +48,15 @@ def job_start(*, kind: str, rubric: Rubric, study: Study | None, params: dict, u
 def _check(kind: str, params: dict) -> None:
     if kind == Job.Kind.JUDGE:
         if not params.get("model") or not params.get("trajectory_ids"):
-            raise JobError("a judge run needs a model and at least one trajectory")
+            raise JobError(_("a judge run needs a model and at least one trajectory"))
     elif kind == Job.Kind.AGREEMENT_REPORT:
         if params.get("format") not in FORMATS:
-            raise JobError(f"format must be one of {', '.join(FORMATS)}")
+            raise JobError(_("format must be one of %(choices)s") % {"choices": ", ".join(FORMATS)})
     elif kind == Job.Kind.RATINGS_EXPORT:
         if params.get("layout") not in LAYOUTS:
-            raise JobError(f"layout must be one of {', '.join(LAYOUTS)}")
+            raise JobError(_("layout must be one of %(choices)s") % {"choices": ", ".join(LAYOUTS)})
     else:
-        raise JobError(f"unknown job kind {kind!r}")
+        raise JobError(_("unknown job kind %(kind)r") % {"kind": kind})
 
 
 def job_run(job_id: int) -> Job:
@@ -93,13 +94,14 @@ def _run_judge(job: Job, progress: Callable[[int, int], None]) -> None:
 def _run_agreement_report(job: Job, progress: Callable[[int, int], None]) -> None:
     fmt = job.params["format"]
     progress(0, 1)
-    content, summary = report_file(
-        rubric=job.rubric,
-        judge=job.params.get("judge") or None,
-        study=job.study,
-        fmt=fmt,
-        replicates=job.params.get("bootstrap", REPLICATES),
-    )
+    with translation.override(job.params.get("language") or None):
+        content, summary = report_file(
+            rubric=job.rubric,
+            judge=job.params.get("judge") or None,
+            study=job.study,
+            fmt=fmt,
+            replicates=job.params.get("bootstrap", REPLICATES),
+        )
     job.file.save(
         f"{_stem(job)}-agreement-{slugify(summary['judge'] or 'no-judge')}.{fmt}", ContentFile(content), save=False
     )

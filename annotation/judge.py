@@ -20,6 +20,66 @@ STRICT = "Return JSON only: no prose, no Markdown, nothing before or after the J
 
 
 @dataclass(frozen=True)
+class Prompts:
+    """The judge's instructions in one language; the JSON it must answer with never changes."""
+
+    score: str
+    compare: str
+    items: str
+    aspects: str
+    anchors: str
+    answer: str
+    reason: str
+    record: str
+    strict: str
+
+
+PROMPTS = {
+    "en": Prompts(
+        score=(
+            "You are an expert evaluator of simulated litigation. Read the whole trajectory stage by stage and "
+            "score every rubric item with an integer from {low} to {high}."
+        ),
+        compare=(
+            "You are an expert evaluator of court trials. Two trial records of the same case follow as A and B. "
+            "For every aspect say which record's role performs better, or draw if you cannot tell them apart."
+        ),
+        items="Items: ",
+        aspects="Aspects: ",
+        anchors="Anchors: ",
+        answer="Answer with ",
+        reason="one or two sentences",
+        record="Record",
+        strict=STRICT,
+    ),
+    "zh": Prompts(
+        score=(
+            "你是模拟诉讼的评测专家。请按阶段通读整条轨迹，并对评分量表的每一项给出 {low} 到 {high} 之间的整数分。"
+            "理由请用中文书写。"
+        ),
+        compare=(
+            "你是庭审评测专家。下面是同一案件的两份庭审记录，分别记为 A 和 B。请就每个评价方面判断哪一份记录中的相应角色"
+            "表现更好；无法区分优劣时回答 draw（平局）。理由请用中文书写。"
+        ),
+        items="评分项：",
+        aspects="评价方面：",
+        anchors="评分锚点：",
+        answer="请严格按以下 JSON 格式作答（键名保持英文原样）：",
+        reason="一两句话的理由",
+        record="记录",
+        strict="只返回 JSON：不要任何说明文字，不要 Markdown，JSON 对象前后不得有任何内容。",
+    ),
+}
+"""By the trajectory's language (the case's); a language without prompts gets English."""
+
+
+def prompts_for(language: str | None) -> tuple[str, Prompts]:
+    """The prompt language for a trajectory's ``language`` (``zh``, ``zh-hans``, ``en``...)."""
+    primary = (language or "en").lower().split("-", 1)[0]
+    return (primary, PROMPTS[primary]) if primary in PROMPTS else ("en", PROMPTS["en"])
+
+
+@dataclass(frozen=True)
 class Judgment:
     scores: dict[str, tuple[int, str]] | None
     problem: str
@@ -50,30 +110,34 @@ def _transcript(trajectory: dict) -> str:
 
 
 def judge_messages(rubric: RubricDefinition, trajectory: dict, *, strict: bool) -> list[dict[str, str]]:
-    schema = '{"scores": {"ITEM_ID": {"score": INTEGER, "reason": "one or two sentences"}, ...}}'
-    system = (
-        "You are an expert evaluator of simulated litigation. Read the whole trajectory stage by stage and "
-        f"score every rubric item with an integer from {rubric.scale_min} to {rubric.scale_max}.\n"
-        f"Items: {json.dumps(_items(rubric), ensure_ascii=False)}\n"
-        f"Anchors: {json.dumps(rubric.data.get('anchors', {}), ensure_ascii=False)}\n"
-        f"Answer with {schema}" + (f"\n{STRICT}" if strict else "")
-    )
-    user = f"# {trajectory['title']}\n\n" + _transcript(trajectory) + (f"\n\n{STRICT}" if strict else "")
+    """The rubric and the trajectory, with instructions and rubric texts in the trajectory's
+    language (a Chinese case is judged in Chinese)."""
+    language, text = prompts_for(trajectory.get("language"))
+    local = rubric.localized(language)
+    schema = f'{{"scores": {{"ITEM_ID": {{"score": INTEGER, "reason": "{text.reason}"}}, ...}}}}'
+    lines = [
+        text.score.format(low=rubric.scale_min, high=rubric.scale_max),
+        text.items + json.dumps(_items(local), ensure_ascii=False),
+        text.anchors + json.dumps(local.data.get("anchors", {}), ensure_ascii=False),
+        text.answer + schema,
+    ]
+    system = "\n".join(lines + ([text.strict] if strict else []))
+    user = f"# {trajectory['title']}\n\n" + _transcript(trajectory) + (f"\n\n{text.strict}" if strict else "")
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
 def pair_messages(rubric: RubricDefinition, shown: tuple[dict, dict], *, strict: bool) -> list[dict[str, str]]:
-    """The pairwise rubric: two records of one case as A and B (the order chosen by the caller)."""
-    schema = '{"answers": {"ITEM_ID": {"preference": "A" | "B" | "draw", "reason": "one or two sentences"}, ...}}'
-    system = (
-        "You are an expert evaluator of court trials. Two trial records of the same case follow as A and B. "
-        "For every aspect say which record's role performs better, or draw if you cannot tell them apart.\n"
-        f"Aspects: {json.dumps(_items(rubric), ensure_ascii=False)}\n"
-        f"Answer with {schema}" + (f"\n{STRICT}" if strict else "")
-    )
+    """The pairwise rubric: two records of one case as A and B (the order chosen by the caller),
+    in the case's language."""
     first, second = shown
-    user = f"# {first['title']}\n\n# Record A\n\n{_transcript(first)}\n\n# Record B\n\n{_transcript(second)}" + (
-        f"\n\n{STRICT}" if strict else ""
+    language, text = prompts_for(first.get("language"))
+    local = rubric.localized(language)
+    schema = f'{{"answers": {{"ITEM_ID": {{"preference": "A" | "B" | "draw", "reason": "{text.reason}"}}, ...}}}}'
+    lines = [text.compare, text.aspects + json.dumps(_items(local), ensure_ascii=False), text.answer + schema]
+    system = "\n".join(lines + ([text.strict] if strict else []))
+    user = (
+        f"# {first['title']}\n\n# {text.record} A\n\n{_transcript(first)}\n\n# {text.record} B\n\n{_transcript(second)}"
+        + (f"\n\n{text.strict}" if strict else "")
     )
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 

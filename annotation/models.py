@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from annotation.rubric import RubricDefinition, rubric_parse
 
@@ -80,8 +82,8 @@ class Rating(models.Model):
     """
 
     class Source(models.TextChoices):
-        HUMAN = "human", "Human"
-        LLM = "llm", "LLM judge"
+        HUMAN = "human", _("Human")
+        LLM = "llm", _("LLM judge")
 
     rubric = models.ForeignKey(Rubric, on_delete=models.CASCADE, related_name="ratings")
     trajectory_id = models.CharField(max_length=200)
@@ -177,9 +179,9 @@ class Assignment(models.Model):
     """One rater's questionnaire on one trajectory: a draft until submitted, then final."""
 
     class Status(models.TextChoices):
-        ASSIGNED = "assigned", "Assigned"
-        DRAFT = "draft", "Draft saved"
-        SUBMITTED = "submitted", "Submitted"
+        ASSIGNED = "assigned", _("Assigned")
+        DRAFT = "draft", _("Draft saved")
+        SUBMITTED = "submitted", _("Submitted")
 
     study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="assignments")
     trajectory_id = models.CharField(max_length=200)
@@ -206,7 +208,7 @@ class Assignment(models.Model):
     @property
     def label(self) -> str:
         """What the rater is shown: a pair's ids would tell them which trajectory is which."""
-        return f"pair #{self.pk}" if self.shown_first else self.trajectory_id
+        return gettext("pair #%(number)s") % {"number": self.pk} if self.shown_first else self.trajectory_id
 
 
 class Job(models.Model):
@@ -214,15 +216,15 @@ class Job(models.Model):
     Celery worker; its row is the progress bar and, for exports, the download."""
 
     class Kind(models.TextChoices):
-        JUDGE = "judge", "LLM judge run"
-        AGREEMENT_REPORT = "agreement_report", "Agreement report"
-        RATINGS_EXPORT = "ratings_export", "Ratings export"
+        JUDGE = "judge", _("LLM judge run")
+        AGREEMENT_REPORT = "agreement_report", _("Agreement report")
+        RATINGS_EXPORT = "ratings_export", _("Ratings export")
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
 
     kind = models.CharField(max_length=32, choices=Kind.choices)
     rubric = models.ForeignKey(Rubric, on_delete=models.CASCADE, related_name="jobs")

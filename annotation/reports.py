@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from typing import Any
 
 import numpy as np
 from django.template.loader import render_to_string
 from django.utils.html import escape
+from django.utils.translation import get_language, gettext, gettext_lazy
 
 from annotation.agreement import AgreementResult
 from annotation.models import Rubric, Study
@@ -124,11 +126,17 @@ def report_context(
     """What the report page shows: Table 1 per group, items, difference and score plots, and
     the human reasons by score band when given."""
     report = result.report
+    titles, item_titles = report_titles(rubric)
     dimensions = {}
-    for group_id, title in rubric.groups:
+    for group_id, _title in rubric.groups:
         rows = rubric.rows_of(group_id)
         names = list(dict.fromkeys(item.split(".", 1)[-1] for row in rows for item in row.items))
-        dimensions[group_id] = {"title": title, "names": names}
+        dimension_titles = {item.split(".", 1)[-1]: item_titles[item] for row in rows for item in row.items}
+        dimensions[group_id] = {
+            "title": titles[group_id],
+            "names": names,
+            "titles": [{"id": name, "title": dimension_titles[name]} for name in names],
+        }
     groups = []
     for group in report["groups"]:
         names = dimensions[group["id"]]["names"]
@@ -137,27 +145,110 @@ def report_context(
             {
                 "id": group["id"],
                 "title": dimensions[group["id"]]["title"],
-                "dimensions": names,
-                "lines": [{"row": line, "dims": [_dimension_mean(line, name) for name in names]} for line in lines],
+                "dimensions": dimensions[group["id"]]["titles"],
+                "lines": [
+                    {
+                        "row": line,
+                        "title": titles.get(line["id"], line["id"]),
+                        "dims": [_dimension_mean(line, name) for name in names],
+                    }
+                    for line in lines
+                ],
             }
         )
+    for band in reasons or []:
+        for entry in band["items"]:
+            entry["title"] = titles.get(entry["item"], entry["item"])
     span = rubric.scale_max - rubric.scale_min
     return {
-        "report": report,
+        "report": report
+        | {"items": [item | {"title": titles.get(item["id"], item["id"])} for item in report["items"]]},
         "groups": groups,
         "difference_svg": histogram_svg(
-            result.pairs.difference, low=-span, high=span, title="Human minus LLM, per pair"
+            result.pairs.difference, low=-span, high=span, title=gettext("Human minus LLM, per pair")
         ),
         "human_svg": histogram_svg(
-            result.human_scores, low=rubric.scale_min, high=rubric.scale_max, title="Human scores, every rating"
+            result.human_scores,
+            low=rubric.scale_min,
+            high=rubric.scale_max,
+            title=gettext("Human scores, every rating"),
         ),
         "llm_svg": histogram_svg(
-            result.pairs.llm, low=rubric.scale_min, high=rubric.scale_max, title="LLM judge scores in pairs"
+            result.pairs.llm, low=rubric.scale_min, high=rubric.scale_max, title=gettext("LLM judge scores in pairs")
         ),
+        "notes": [note_text(note, titles) for note in report["notes"]],
         "difference_mean": float(result.pairs.difference.mean()) if result.pairs.difference.size else None,
         "difference_sd": float(result.pairs.difference.std(ddof=1)) if result.pairs.difference.size > 1 else None,
         "reasons": reasons,
     }
+
+
+def report_titles(rubric: RubricDefinition) -> tuple[dict[str, str], dict[str, str]]:
+    """What a report page calls its lines, in the interface language: a group, a row, a
+    group's overall line (``GROUP.overall``), the overall line and an item (its row and
+    title), by id; and the items' own titles. Ids stay the keys of the data."""
+    local = rubric.localized(get_language())
+    titles = {"overall": gettext("Overall")}
+    for group_id, title in local.groups:
+        titles[group_id] = title
+        titles[f"{group_id}.overall"] = gettext("%(group)s: overall") % {"group": title}
+    rows = {row.id: row.title for row in local.rows}
+    titles |= rows
+    item_titles = {}
+    for group in local.data["groups"]:
+        for row in group["rows"]:
+            for item in row["items"]:
+                item_titles[item["id"]] = item["title"]
+                titles[item["id"]] = f"{rows[row['id']]} · {item['title']}"
+    return titles, item_titles
+
+
+NOTES = (
+    (r"(?P<line>[^:]+): no human-judge pairs", gettext_lazy("%(line)s: no human-judge pairs")),
+    (r"(?P<line>[^:]+): sd_diff needs at least two pairs", gettext_lazy("%(line)s: the SD needs at least two pairs")),
+    (
+        r"(?P<line>[^:]+): (?P<kind>pearson|spearman) undefined \(fewer than two pairs or constant scores\)",
+        gettext_lazy("%(line)s: %(kind)s undefined (fewer than two pairs or constant scores)"),
+    ),
+    (
+        r"(?P<line>[^:]+): qwk undefined \(no variation in either rater\)",
+        gettext_lazy("%(line)s: QWK undefined (no variation in either rater)"),
+    ),
+    (
+        r"(?P<line>[^:]+): inter-rater figures need two or more trajectories with at least two human scores and "
+        r"some variation",
+        gettext_lazy(
+            "%(line)s: inter-rater figures need two or more trajectories with at least two human scores and some "
+            "variation"
+        ),
+    ),
+    (
+        r"confidence intervals need at least two trajectories",
+        gettext_lazy("confidence intervals need at least two trajectories"),
+    ),
+    (r"confidence intervals need at least two units", gettext_lazy("confidence intervals need at least two pairs")),
+    (
+        r"no LLM judge answers: the judge columns are empty",
+        gettext_lazy("no LLM judge answers: the judge columns are empty"),
+    ),
+)
+"""The report's notes (data, in English, as the JSON has them) as a page shows them."""
+CORRELATIONS = {"pearson": gettext_lazy("Pearson"), "spearman": gettext_lazy("Spearman")}
+
+
+def note_text(note: str, titles: dict[str, str]) -> str:
+    """A note of the report in the interface language, its line named by its title; a note
+    of another shape as it is."""
+    for pattern, text in NOTES:
+        match = re.fullmatch(pattern, note)
+        if match:
+            values = match.groupdict()
+            if "line" in values:
+                values["line"] = titles.get(values["line"], values["line"])
+            if "kind" in values:
+                values["kind"] = CORRELATIONS[values["kind"]]
+            return str(text) % values
+    return note
 
 
 def _dimension_mean(row: dict[str, Any], dimension: str) -> float | None:
@@ -225,22 +316,22 @@ def _pairwise_xlsx(report: dict[str, Any], rubric: RubricDefinition) -> bytes:
 def pairwise_context(report: dict[str, Any], rubric: RubricDefinition) -> dict[str, Any]:
     """SimCourt's Table 3 layout: per group, its items with the majority shares, then the
     agreement figures; item titles from the rubric."""
-    titles = {
-        item["id"]: item["title"] for group in rubric.data["groups"] for row in group["rows"] for item in row["items"]
-    }
+    titles, item_titles = report_titles(rubric)
     items = {line["id"]: line for line in report["items"]}
     groups = [
         {
-            "title": title,
+            "title": titles[group_id],
             "rows": [
-                {"title": row.title, "items": [items[item] | {"title": titles[item]} for item in row.items]}
+                {"title": titles[row.id], "items": [items[item] | {"title": item_titles[item]} for item in row.items]}
                 for row in rubric.rows_of(group_id)
             ],
         }
-        for group_id, title in rubric.groups
+        for group_id, _title in rubric.groups
     ]
     summary = [line for group in report["groups"] for line in (*group["rows"], group["overall"])]
-    return {"report": report, "pairwise_groups": groups, "summary": [*summary, report["overall"]]}
+    summary = [line | {"title": titles.get(line["id"], line["id"])} for line in [*summary, report["overall"]]]
+    notes = [note_text(note, titles) for note in report["notes"]]
+    return {"report": report, "pairwise_groups": groups, "summary": summary, "notes": notes}
 
 
 def _pairwise_html(report: dict[str, Any], rubric: RubricDefinition) -> bytes:

@@ -7,6 +7,8 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from annotation.agreement import AgreementError
@@ -63,7 +65,9 @@ def study_report(request: HttpRequest, study_id: int) -> HttpResponse:
     definition = study.rubric.definition
     if judge is None and (judges or not definition.pairwise):
         context["problem"] = (
-            "Several LLM judges scored this study; choose one." if judges else "No LLM judge has scored this study yet."
+            _("Several LLM judges scored this study; choose one.")
+            if judges
+            else _("No LLM judge has scored this study yet.")
         )
         return render(request, "annotation/study_report.html", context)
     try:
@@ -104,7 +108,12 @@ def study_export(request: HttpRequest, study_id: int) -> HttpResponse:
     study = get_object_or_404(Study.objects.select_related("rubric"), pk=study_id)
     if request.POST.get("kind") == Job.Kind.RATINGS_EXPORT:
         return _start(request, study, Job.Kind.RATINGS_EXPORT, {"layout": request.POST.get("layout")})
-    params = {"format": request.POST.get("format"), "judge": request.POST.get("judge") or None}
+    # the exported HTML report speaks the language of the person who asked for it
+    params = {
+        "format": request.POST.get("format"),
+        "judge": request.POST.get("judge") or None,
+        "language": get_language(),
+    }
     return _start(request, study, Job.Kind.AGREEMENT_REPORT, params)
 
 

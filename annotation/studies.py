@@ -10,6 +10,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from annotation.models import Assignment, Rating, Study
 from annotation.rubric import pair_split
@@ -25,7 +27,8 @@ class StudyError(ValueError):
     """
 
 
-SUBMITTED_IS_FINAL = "this questionnaire was submitted; it can no longer change"
+SUBMITTED_IS_FINAL = gettext_noop("this questionnaire was submitted; it can no longer change")
+"""In English; raised translated into the active language."""
 
 
 def study_plan(*, study: Study) -> int:
@@ -39,7 +42,8 @@ def study_plan(*, study: Study) -> int:
         raters = sorted(study.raters.all(), key=lambda user: user.pk)
         if len(raters) < study.raters_per_trajectory:
             raise StudyError(
-                f"k={study.raters_per_trajectory} needs at least that many raters; the study has {len(raters)}"
+                _("k=%(k)d needs at least that many raters; the study has %(raters)d")
+                % {"k": study.raters_per_trajectory, "raters": len(raters)}
             )
         load = {user.pk: 0 for user in raters}
         for row in study.assignments.values("rater").annotate(n=Count("id")):
@@ -66,7 +70,7 @@ def assignment_claim(*, study_id: int, rater: AbstractBaseUser) -> Assignment | 
     with transaction.atomic():
         study = Study.objects.select_for_update().get(pk=study_id)
         if not study.raters.filter(pk=rater.pk).exists():
-            raise StudyError("you are not a rater of this study")
+            raise StudyError(_("you are not a rater of this study"))
         counts = dict(study.assignments.values_list("trajectory_id").annotate(n=Count("id")))
         mine = set(study.assignments.filter(rater=rater).values_list("trajectory_id", flat=True))
         open_ones = [
@@ -85,7 +89,7 @@ def assignment_new(*, study: Study, unit: str, rater: AbstractBaseUser) -> Assig
     if study.rubric.definition.pairwise:
         pair = pair_split(unit)
         if pair is None:
-            raise StudyError(f"{unit!r} is not a pair of trajectories FIRST|SECOND")
+            raise StudyError(_("%(unit)r is not a pair of trajectories FIRST|SECOND") % {"unit": unit})
         shown_first = secrets.choice(pair)
     return Assignment.objects.create(study=study, trajectory_id=unit, rater=rater, shown_first=shown_first)
 
@@ -110,7 +114,7 @@ def draft_save(*, assignment_id: int, rater: AbstractBaseUser, answers: dict[str
     with transaction.atomic():
         assignment = _locked(assignment_id, rater)
         if assignment.status == Assignment.Status.SUBMITTED:
-            raise StudyError(SUBMITTED_IS_FINAL)
+            raise StudyError(_(SUBMITTED_IS_FINAL))
         _draft_store(assignment, answers)
     return assignment
 
@@ -146,25 +150,31 @@ def pairwise_score(assignment: Assignment, answer: str) -> int:
 
 
 def questionnaire_problems(assignment: Assignment) -> dict[str, str]:
+    """What is wrong with each item's answer, in the active language."""
     definition = assignment.study.rubric.definition
     problems = {}
+    out_of_scale = _("give an integer from %(low)d to %(high)d") % {
+        "low": definition.scale_min,
+        "high": definition.scale_max,
+    }
+    no_reason = _("a reason of 1 to %(max)d characters is required") % {"max": REASON_MAX}
     for item in definition.item_ids:
         answer = assignment.draft.get(item) or {}
         if definition.pairwise:
             if answer.get("score") not in PAIRWISE_ANSWERS:
-                problems[item] = "choose A, B or draw"
+                problems[item] = _("choose A, B or draw")
             elif not 1 <= len(str(answer.get("reason", "")).strip()) <= REASON_MAX:
-                problems[item] = f"a reason of 1 to {REASON_MAX} characters is required"
+                problems[item] = no_reason
             continue
         try:
             score = int(str(answer.get("score", "")).strip())
         except ValueError:
-            problems[item] = f"give an integer from {definition.scale_min} to {definition.scale_max}"
+            problems[item] = out_of_scale
             continue
         if not definition.scale_min <= score <= definition.scale_max or str(score) != str(answer.get("score")).strip():
-            problems[item] = f"give an integer from {definition.scale_min} to {definition.scale_max}"
+            problems[item] = out_of_scale
         elif not 1 <= len(str(answer.get("reason", "")).strip()) <= REASON_MAX:
-            problems[item] = f"a reason of 1 to {REASON_MAX} characters is required"
+            problems[item] = no_reason
     return problems
 
 
@@ -187,8 +197,11 @@ def assignment_submit(
         if assignment.status == Assignment.Status.SUBMITTED:
             return SubmitResult(assignment, {}, already=True)
         raise StudyError(
-            f"ratings by you of {assignment.label} on the rubric {assignment.study.rubric_id!r} are already "
-            "stored (from another study or an imported file); this questionnaire cannot add them again"
+            _(
+                "ratings by you of %(unit)s on the rubric %(rubric)r are already stored (from another study or an "
+                "imported file); this questionnaire cannot add them again"
+            )
+            % {"unit": assignment.label, "rubric": assignment.study.rubric_id}
         ) from None
 
 

@@ -3,9 +3,13 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.html import format_html
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from annotation.models import Assignment, Study, Trajectory
+from annotation.rubric import RubricDefinition
 from annotation.selectors import assignment_shown
 from annotation.studies import PAIRWISE_ANSWERS, StudyError, assignment_claim, assignment_submit, draft_save
 from legalsim.roles import Ability, ability_required
@@ -34,13 +38,16 @@ def assignment_next(request: HttpRequest, study_id: int) -> HttpResponse:
     except StudyError as error:
         raise Http404(str(error)) from None
     if assignment is None:
-        messages.info(request, "Nothing left to rate in this study.")
+        messages.info(request, _("Nothing left to rate in this study."))
         return redirect("annotation:rater_queue")
     return redirect("annotation:assignment", assignment_id=assignment.pk)
 
 
-def _questionnaire(assignment: Assignment, problems: dict[str, str] | None = None) -> list[dict]:
-    definition = assignment.study.rubric.definition
+def _questionnaire(
+    assignment: Assignment, definition: RubricDefinition, problems: dict[str, str] | None = None
+) -> list[dict]:
+    """The rubric's groups, rows and items (in the rater's interface language, ``definition``)
+    with the rater's draft answers."""
     anchors = definition.data.get("anchors", {})
     groups = []
     for group_id, title in definition.groups:
@@ -75,17 +82,30 @@ def _page_context(assignment: Assignment, problems: dict[str, str] | None = None
         }
         for side, tid in shown.items()
     ]
-    definition = assignment.study.rubric.definition
+    # the rubric speaks the rater's interface language; the trajectories keep their own
+    definition = assignment.study.rubric.definition.localized(get_language())
     return {
         "assignment": assignment,
         "panels": panels,
         "title": next((panel["trajectory"].title for panel in panels if panel["trajectory"]), ""),
-        "groups": _questionnaire(assignment, problems),
+        "language": next((panel["trajectory"].language for panel in panels if panel["trajectory"]), ""),
+        "rubric_language": definition.language,
+        "groups": _questionnaire(assignment, definition, problems),
         "scale": definition,
         "pairwise": definition.pairwise,
         "choices": PAIRWISE_ANSWERS,
         "instructions": definition.data.get("instructions", ""),
         "problems": problems,
+        "questionnaire_strings": _questionnaire_strings(),
+    }
+
+
+def _questionnaire_strings() -> dict[str, str]:
+    """Every text ``questionnaire.js`` shows, in the interface language (a JSON data block)."""
+    return {
+        "saving": _("Saving…"),
+        "not_saved": _("Not saved: the server could not be reached. Your answers stay in the form."),
+        "leave_unsaved": _("Some answers are not saved yet."),
     }
 
 
@@ -106,7 +126,8 @@ def assignment_stage(request: HttpRequest, assignment_id: int, index: int, side:
     trajectory = get_object_or_404(Trajectory, pk=shown[side])
     if not 0 <= index < len(trajectory.stages):
         raise Http404("no such stage")
-    return render(request, "annotation/_stage.html", {"stage": trajectory.stages[index], "blind": bool(side)})
+    context = {"stage": trajectory.stages[index], "blind": bool(side), "trajectory": trajectory}
+    return render(request, "annotation/_stage.html", context)
 
 
 def _answers(post) -> dict[str, dict]:
@@ -126,7 +147,7 @@ def assignment_draft(request: HttpRequest, assignment_id: int) -> HttpResponse:
     """Autosave; once submitted, 409 with the reason (``StudyErrorMiddleware``)."""
     _mine(request, assignment_id)
     draft_save(assignment_id=assignment_id, rater=request.user, answers=_answers(request.POST))
-    return HttpResponse('<span id="autosave" class="muted small">Draft saved</span>')
+    return HttpResponse(format_html('<span id="autosave" class="muted small">{}</span>', _("Draft saved")))
 
 
 @ability_required(Ability.RATE)
@@ -141,5 +162,7 @@ def assignment_submit_view(request: HttpRequest, assignment_id: int) -> HttpResp
         return render(
             request, "annotation/assignment.html", _page_context(result.assignment, result.problems), status=400
         )
-    messages.success(request, "Already submitted; nothing changed." if result.already else "Submitted. Thank you.")
+    messages.success(
+        request, _("Already submitted; nothing changed.") if result.already else _("Submitted. Thank you.")
+    )
     return redirect("annotation:rater_queue")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from classroom.models import TurnComment
 from classroom.services import ClassroomError
@@ -16,11 +17,12 @@ COMMENT_MAX_CHARS = 10_000
 
 
 def _comment_text(text: str, what: str) -> str:
+    """``what`` is the field as people read it ("comment", "reply")."""
     text = text.strip()
     if not text:
-        raise ClassroomError(f"{what}: write something")
+        raise ClassroomError(_("%(field)s: write something") % {"field": what})
     if len(text) > COMMENT_MAX_CHARS:
-        raise ClassroomError(f"{what}: at most {COMMENT_MAX_CHARS} characters")
+        raise ClassroomError(_("%(field)s: at most %(limit)d characters") % {"field": what, "limit": COMMENT_MAX_CHARS})
     return text
 
 
@@ -35,19 +37,22 @@ def comment_add(
     state = trial.engine_state
     turn = next((turn for turn in state.turns if turn.seq == seq), None)
     if turn is None:
-        raise ClassroomError(f"turn {seq}: the trial has no such turn")
+        raise ClassroomError(_("turn %(seq)d: the trial has no such turn") % {"seq": seq})
     commented = turn.text
     if document:
         filed = [a for a in state.artifacts if a.kind == document and state.filing_turn(a) == turn]
         if not filed:
-            raise ClassroomError(f"document: turn {seq} filed no {document}")
+            raise ClassroomError(_("document: turn %(seq)d filed no %(document)s") % {"seq": seq, "document": document})
         commented = filed[-1].text
     excerpt = excerpt.strip()
     if excerpt and _words(excerpt) not in _words(commented):
-        where = f"the {document} of turn {seq}" if document else f"turn {seq}"
-        raise ClassroomError(f"excerpt: {where} does not contain this passage")
+        if document:
+            problem = _("excerpt: the %(document)s of turn %(seq)d does not contain this passage")
+        else:
+            problem = _("excerpt: turn %(seq)d does not contain this passage")
+        raise ClassroomError(problem % {"document": document, "seq": seq})
     return TurnComment.objects.create(
-        trial=trial, seq=seq, document=document, excerpt=excerpt, author=author, text=_comment_text(text, "comment")
+        trial=trial, seq=seq, document=document, excerpt=excerpt, author=author, text=_comment_text(text, _("comment"))
     )
 
 
@@ -62,11 +67,11 @@ def comment_reply(*, comment: TurnComment, text: str, by: AbstractBaseUser) -> T
     reply is refused."""
     if not comment.trial.seats.filter(user=by).exists():
         raise PermissionError("only the students of the trial reply to its comments")
-    text = _comment_text(text, "reply")
+    text = _comment_text(text, _("reply"))
     with transaction.atomic():
         locked = TurnComment.objects.select_for_update().get(pk=comment.pk)
         if locked.replied_at is not None:
-            raise ClassroomError("you have replied to this comment already: one reply per comment")
+            raise ClassroomError(_("you have replied to this comment already: one reply per comment"))
         now = timezone.now()
         locked.reply, locked.replied_by, locked.replied_at = text, by, now
         locked.read_at = locked.read_at or now

@@ -12,6 +12,7 @@ import secrets
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 INVITE_CODE_LENGTH = 8
 INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -23,8 +24,8 @@ def invite_code_new() -> str:
 
 
 class GradebookAttempt(models.TextChoices):
-    LATEST = "latest", "the latest attempt"
-    BEST = "best", "the best attempt (highest scorecard overall)"
+    LATEST = "latest", _("the latest attempt")
+    BEST = "best", _("the best attempt (highest scorecard overall)")
 
 
 class Course(models.Model):

@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from classroom.models import Assignment, Attempt, Course, Enrolment, Grade, GradebookAttempt, TurnComment
 from legalsim.roles import Ability, can
@@ -24,10 +25,25 @@ from trials.scoring.services import scorecard_for
 
 
 class Status(StrEnum):
+    """Where a student stands on an assignment. The value is the export's ``status`` (kept in
+    English); ``label`` is what a page shows, in the interface's language."""
+
     NOT_STARTED = "not started"
     IN_PROGRESS = "in progress"
     SUBMITTED = "submitted"
     LATE = "late"
+
+    @property
+    def label(self) -> str:
+        return str(STATUS_LABELS[self])
+
+
+STATUS_LABELS = {
+    Status.NOT_STARTED: gettext_lazy("not started"),
+    Status.IN_PROGRESS: gettext_lazy("in progress"),
+    Status.SUBMITTED: gettext_lazy("submitted"),
+    Status.LATE: gettext_lazy("late"),
+}
 
 
 def courses_taught(*, user: AbstractBaseUser) -> QuerySet[Course]:
@@ -163,8 +179,10 @@ class GradebookCell:
         days, minutes = divmod(minutes, 24 * 60)
         hours, minutes = divmod(minutes, 60)
         if days:
-            return f"{days} d {hours} h"
-        return f"{hours} h {minutes} min" if hours else f"{max(minutes, 1)} min"
+            return gettext("%(days)d d %(hours)d h") % {"days": days, "hours": hours}
+        if hours:
+            return gettext("%(hours)d h %(minutes)d min") % {"hours": hours, "minutes": minutes}
+        return gettext("%(minutes)d min") % {"minutes": max(minutes, 1)}
 
     def as_row(self) -> dict[str, Any]:
         """The export row (``GRADEBOOK_COLUMNS``): numbers stay numbers, missing values are blank."""

@@ -23,7 +23,10 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.encoding import force_bytes
+from django.utils.formats import date_format
 from django.utils.http import urlsafe_base64_encode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from classroom.models import (
     Assignment,
@@ -45,6 +48,14 @@ from trials.procedures.seats import PLAYABLE_SEATS, seat_info
 
 ROSTER_KEYS = ("username", "email", "full_name")
 BACKENDS = ("", "scripted", "openai")
+
+
+PROCEDURE_LABELS = {"civil": gettext_lazy("civil"), "criminal": gettext_lazy("criminal")}
+
+
+def procedure_label(procedure: str) -> str:
+    """A procedure (``civil``, ``criminal``) as the interface names it."""
+    return str(PROCEDURE_LABELS.get(procedure, procedure))
 
 
 class ClassroomError(Exception):
@@ -74,14 +85,19 @@ def course_create(
     try:
         validate_slug(slug)
     except ValidationError:
-        raise ClassroomError(f"slug {slug!r}: use letters, digits, hyphens and underscores only") from None
+        raise ClassroomError(
+            _("slug %(slug)r: use letters, digits, hyphens and underscores only") % {"slug": slug}
+        ) from None
     if not title.strip():
-        raise ClassroomError("title: a course needs a title")
+        raise ClassroomError(_("title: a course needs a title"))
     if language not in Course.Language.values:
-        raise ClassroomError(f"language {language!r}: one of {', '.join(Course.Language.values)}")
+        raise ClassroomError(
+            _("language %(language)r: one of %(choices)s")
+            % {"language": language, "choices": ", ".join(Course.Language.values)}
+        )
     with transaction.atomic():
         if Course.objects.filter(slug=slug).exists():
-            raise ClassroomError(f"slug {slug!r}: a course with this slug exists already")
+            raise ClassroomError(_("slug %(slug)r: a course with this slug exists already") % {"slug": slug})
         course = Course.objects.create(slug=slug, title=title.strip(), term=term.strip(), language=language)
         course.instructors.add(instructor)
         if not can(instructor, Ability.TEACH):
@@ -93,16 +109,18 @@ def instructor_add(*, course: Course, username: str) -> AbstractBaseUser:
     """A co-instructor: an existing user who may teach."""
     user = _users_by_name([username]).get(username)
     if user is None:
-        raise ClassroomError(f"no user {username!r}")
+        raise ClassroomError(_("no user %(username)r") % {"username": username})
     if not can(user, Ability.TEACH):
-        raise ClassroomError(f"{username} is not an instructor; an admin gives the role first")
+        raise ClassroomError(
+            _("%(username)s is not an instructor; an admin gives the role first") % {"username": username}
+        )
     course.instructors.add(user)
     return user
 
 
 def _enrol(course: Course, user: AbstractBaseUser) -> bool:
     """Enrol ``user`` (a student from now on); False when they already were."""
-    _, created = Enrolment.objects.get_or_create(course=course, user=user)
+    _enrolment, created = Enrolment.objects.get_or_create(course=course, user=user)
     if not can(user, Ability.PLAY):
         role_grant(user, Role.STUDENT)
     return created
@@ -113,11 +131,13 @@ def course_enrol(*, course: Course, usernames: list[str]) -> tuple[list[str], li
     username refuses the whole list."""
     names = list(dict.fromkeys(name.strip() for name in usernames if name.strip()))
     if not names:
-        raise ClassroomError("name at least one username")
+        raise ClassroomError(_("name at least one username"))
     users = _users_by_name(names)
     unknown = [name for name in names if name not in users]
     if unknown:
-        raise ClassroomError(f"no such user(s): {', '.join(unknown)}; nobody was enrolled")
+        raise ClassroomError(
+            _("no such user(s): %(usernames)s; nobody was enrolled") % {"usernames": ", ".join(unknown)}
+        )
     enrolled, already = [], []
     with transaction.atomic():
         for name in names:
@@ -167,7 +187,7 @@ def roster_import(*, course: Course, path: Path, label: str | None = None) -> Ro
         report.problems.append(Problem(label, 1, "file", "has no rows under its header"))
         return report
     User = get_user_model()
-    existing = _users_by_name([row["username"] for _, row in rows])
+    existing = _users_by_name([row["username"] for _line, row in rows])
     seen: dict[str, int] = {}
     for line, row in rows:
         name, email = row["username"], row["email"]
@@ -197,10 +217,10 @@ def roster_import(*, course: Course, path: Path, label: str | None = None) -> Ro
     if report.problems:
         return report
     with transaction.atomic():
-        for _, row in rows:
+        for _line, row in rows:
             user = existing.get(row["username"])
             if user is None:
-                first, _, last = (
+                first, _space, last = (
                     row["full_name"].rpartition(" ") if " " in row["full_name"] else (row["full_name"], "", "")
                 )
                 user = User(username=row["username"], email=row["email"], first_name=first[:150], last_name=last[:150])
@@ -215,16 +235,16 @@ def course_join(*, code: str, user: AbstractBaseUser) -> Course:
     """A student enrols themselves with the course's invite code."""
     course = Course.objects.filter(invite_code=code.strip().upper()).first()
     if course is None or not code.strip():
-        raise ClassroomError("no course has this invite code; check it with your instructor")
+        raise ClassroomError(_("no course has this invite code; check it with your instructor"))
     if course.instructors.filter(pk=user.pk).exists():
-        raise ClassroomError("you teach this course")
+        raise ClassroomError(_("you teach this course"))
     _enrol(course, user)
     return course
 
 
 def invite_code_regenerate(*, course: Course) -> str:
     """A new invite code; the old one stops working."""
-    for _ in range(5):
+    for _attempt in range(5):
         course.invite_code = invite_code_new()
         try:
             with transaction.atomic():
@@ -232,16 +252,21 @@ def invite_code_regenerate(*, course: Course) -> str:
             return course.invite_code
         except IntegrityError:
             continue
-    raise ClassroomError("could not find an unused invite code; try again")
+    raise ClassroomError(_("could not find an unused invite code; try again"))
 
 
 def _check_stages(case: Case, stages: list[str]) -> list[str]:
     order = procedure_for(case.procedure).stage_ids
     unknown = [stage for stage in stages if stage not in order]
     if unknown:
-        raise ClassroomError(f"stages: unknown {', '.join(unknown)}; the {case.procedure} stages: {', '.join(order)}")
+        raise ClassroomError(
+            _("stages: unknown %(unknown)s; the %(procedure)s stages: %(stages)s")
+            % {"unknown": ", ".join(unknown), "procedure": procedure_label(case.procedure), "stages": ", ".join(order)}
+        )
     if len(set(stages)) != len(stages) or stages != sorted(stages, key=order.index):
-        raise ClassroomError(f"stages: name each once, in the procedure's order ({', '.join(order)})")
+        raise ClassroomError(
+            _("stages: name each once, in the procedure's order (%(stages)s)") % {"stages": ", ".join(order)}
+        )
     return stages
 
 
@@ -263,25 +288,32 @@ def assignment_create(
     playable = PLAYABLE_SEATS[case.procedure]
     seats = list(dict.fromkeys(seat.strip() for seat in seats if seat.strip()))
     if not seats:
-        raise ClassroomError("seats: name the seat(s) students play")
+        raise ClassroomError(_("seats: name the seat(s) students play"))
     unknown = [seat for seat in seats if seat not in playable]
     if unknown:
         raise ClassroomError(
-            f"seats: {', '.join(unknown)} cannot be played in a {case.procedure} case; seats: {', '.join(playable)}"
+            _("seats: %(unknown)s cannot be played in a %(procedure)s case; seats: %(seats)s")
+            % {
+                "unknown": ", ".join(unknown),
+                "procedure": procedure_label(case.procedure),
+                "seats": ", ".join(playable),
+            }
         )
     if paired and (len(seats) != 2 or len({seat_info(case.procedure, seat).side for seat in seats}) != 2):
-        raise ClassroomError("seats: a paired assignment names two seats on opposite sides, one per student")
+        raise ClassroomError(_("seats: a paired assignment names two seats on opposite sides, one per student"))
     stages = _check_stages(case, [stage.strip() for stage in stages or [] if stage.strip()])
     if attempts < 1:
-        raise ClassroomError("attempts: at least 1")
+        raise ClassroomError(_("attempts: at least 1"))
     if backend not in BACKENDS:
-        raise ClassroomError(f"backend {backend!r}: one of scripted, openai (or blank: the server's default)")
+        raise ClassroomError(
+            _("backend %(backend)r: one of scripted, openai (or blank: the server's default)") % {"backend": backend}
+        )
     opens_at = opens_at or timezone.now()
-    for name, moment in (("opens", opens_at), ("due", due_at)):
+    for name, moment in ((_("opens"), opens_at), (_("due"), due_at)):
         if moment is not None and timezone.is_naive(moment):
-            raise ClassroomError(f"{name}: give a time zone (e.g. 2025-06-01T23:59+08:00)")
+            raise ClassroomError(_("%(name)s: give a time zone (e.g. 2025-06-01T23:59+08:00)") % {"name": name})
     if due_at is not None and due_at <= opens_at:
-        raise ClassroomError("due: the due date comes after the assignment opens")
+        raise ClassroomError(_("due: the due date comes after the assignment opens"))
     return Assignment.objects.create(
         course=course,
         case=case,
@@ -306,9 +338,12 @@ def assignment_start(*, assignment: Assignment, student: AbstractBaseUser, now: 
     with transaction.atomic():
         enrolment = Enrolment.objects.select_for_update().filter(course_id=assignment.course_id, user=student).first()
         if enrolment is None:
-            raise ClassroomError("you are not enrolled in this course")
+            raise ClassroomError(_("you are not enrolled in this course"))
         if now < assignment.opens_at:
-            raise ClassroomError(f"this assignment opens at {assignment.opens_at:%Y-%m-%d %H:%M %Z}")
+            raise ClassroomError(
+                _("this assignment opens at %(opens)s")
+                % {"opens": date_format(timezone.localtime(assignment.opens_at), "DATETIME_FORMAT")}
+            )
         players = _players(assignment, student)
         attempts = list(
             Attempt.objects.filter(assignment=assignment, student=student).select_related("trial").order_by("number")
@@ -317,7 +352,14 @@ def assignment_start(*, assignment: Assignment, student: AbstractBaseUser, now: 
         if current is not None and current.trial.status != Trial.Status.FINISHED:
             return current
         if len(attempts) >= assignment.attempts_allowed:
-            raise ClassroomError(f"you have used the {assignment.attempts_allowed} attempt(s) allowed")
+            raise ClassroomError(
+                ngettext(
+                    "you have used the %(attempts)d attempt allowed",
+                    "you have used the %(attempts)d attempts allowed",
+                    assignment.attempts_allowed,
+                )
+                % {"attempts": assignment.attempts_allowed}
+            )
         trial = trial_create(
             case=assignment.case,
             humans=players,
@@ -350,7 +392,7 @@ def _players(assignment: Assignment, student: AbstractBaseUser) -> dict[str, Abs
         .first()
     )
     if pair is None:
-        raise ClassroomError("your instructor has not paired you with a classmate for this assignment yet")
+        raise ClassroomError(_("your instructor has not paired you with a classmate for this assignment yet"))
     first_seat, second_seat = assignment.seats
     return {first_seat: pair.first, **({second_seat: pair.second} if pair.second else {})}
 
@@ -358,21 +400,21 @@ def _players(assignment: Assignment, student: AbstractBaseUser) -> dict[str, Abs
 def pair_set(*, assignment: Assignment, first: str, second: str) -> Pair:
     """The instructor pairs two enrolled students (``first`` plays the first seat)."""
     if not assignment.paired:
-        raise ClassroomError("this assignment is played alone")
+        raise ClassroomError(_("this assignment is played alone"))
     users = _users_by_name([first, second])
     missing = [name for name in (first, second) if name not in users]
     if missing:
-        raise ClassroomError(f"no user {', '.join(missing)}")
+        raise ClassroomError(_("no user %(usernames)s") % {"usernames": ", ".join(missing)})
     if first == second:
-        raise ClassroomError("pair two different students")
+        raise ClassroomError(_("pair two different students"))
     enrolled = set(assignment.course.enrolments.values_list("user_id", flat=True))
     for name in (first, second):
         if users[name].pk not in enrolled:
-            raise ClassroomError(f"{name} is not enrolled in this course")
+            raise ClassroomError(_("%(username)s is not enrolled in this course") % {"username": name})
     paired = _paired(assignment)
     taken = [name for name in (first, second) if users[name].pk in paired]
     if taken:
-        raise ClassroomError(f"already paired: {', '.join(taken)}")
+        raise ClassroomError(_("already paired: %(usernames)s") % {"usernames": ", ".join(taken)})
     return Pair.objects.create(assignment=assignment, first=users[first], second=users[second])
 
 
@@ -380,7 +422,7 @@ def pairs_make(*, assignment: Assignment) -> list[Pair]:
     """Pair the enrolled students nobody has paired yet, two by two in the order they
     enrolled; with an odd number, the last one plays against an agent."""
     if not assignment.paired:
-        raise ClassroomError("this assignment is played alone")
+        raise ClassroomError(_("this assignment is played alone"))
     with transaction.atomic():
         paired = _paired(assignment)
         waiting = [
@@ -412,7 +454,10 @@ FEEDBACK_MAX_CHARS = 20_000
 def gradebook_attempt_set(*, course: Course, choice: str) -> Course:
     """Which attempt the course's gradebook shows: ``latest`` or ``best``."""
     if choice not in GradebookAttempt.values:
-        raise ClassroomError(f"attempt {choice!r}: one of {', '.join(GradebookAttempt.values)}")
+        raise ClassroomError(
+            _("attempt %(choice)r: one of %(choices)s")
+            % {"choice": choice, "choices": ", ".join(GradebookAttempt.values)}
+        )
     course.gradebook_attempt = choice
     course.save(update_fields=["gradebook_attempt"])
     return course
@@ -427,11 +472,11 @@ def grade_parse(text: str) -> Decimal | None:
     try:
         grade = Decimal(text)
     except InvalidOperation:
-        raise ClassroomError(f"grade {text!r}: a number from 0 to 100, or blank") from None
+        raise ClassroomError(_("grade %(grade)r: a number from 0 to 100, or blank") % {"grade": text}) from None
     if not grade.is_finite() or not 0 <= grade <= 100:
-        raise ClassroomError(f"grade {text!r}: a number from 0 to 100, or blank")
+        raise ClassroomError(_("grade %(grade)r: a number from 0 to 100, or blank") % {"grade": text})
     if grade != grade.quantize(Decimal("0.01")):
-        raise ClassroomError(f"grade {text!r}: at most two decimals")
+        raise ClassroomError(_("grade %(grade)r: at most two decimals") % {"grade": text})
     return grade
 
 
@@ -441,13 +486,13 @@ def grade_save(
     """The instructor's grade (0-100 or none) and written feedback for a student enrolled in
     the assignment's course; saving again replaces both."""
     if grade is not None and not 0 <= grade <= 100:
-        raise ClassroomError("grade: a number from 0 to 100, or blank")
+        raise ClassroomError(_("grade: a number from 0 to 100, or blank"))
     feedback = feedback.strip()
     if len(feedback) > FEEDBACK_MAX_CHARS:
-        raise ClassroomError(f"feedback: at most {FEEDBACK_MAX_CHARS} characters")
+        raise ClassroomError(_("feedback: at most %(limit)d characters") % {"limit": FEEDBACK_MAX_CHARS})
     if not Enrolment.objects.filter(course_id=assignment.course_id, user=student).exists():
-        raise ClassroomError(f"{student.get_username()} is not enrolled in this course")
-    saved, _ = Grade.objects.update_or_create(
+        raise ClassroomError(_("%(username)s is not enrolled in this course") % {"username": student.get_username()})
+    saved, _created = Grade.objects.update_or_create(
         assignment=assignment, student=student, defaults={"grade": grade, "feedback": feedback, "graded_by": by}
     )
     return saved

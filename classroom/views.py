@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from classroom.exports import GRADEBOOK_FORMATS, gradebook_bytes
@@ -139,9 +140,14 @@ def assignment_pairs_view(request: HttpRequest, slug: str, assignment_id: int) -
     try:
         if first or second:
             pair_set(assignment=assignment, first=first, second=second)
-            message = f"Paired {first} with {second} on {assignment.title}."
+            message = _("Paired %(first)s with %(second)s on %(assignment)s.") % {
+                "first": first,
+                "second": second,
+                "assignment": assignment.title,
+            }
         else:
-            message = f"{len(pairs_make(assignment=assignment))} new pair(s) on {assignment.title}."
+            made = len(pairs_make(assignment=assignment))
+            message = _("%(count)d new pair(s) on %(assignment)s.") % {"count": made, "assignment": assignment.title}
     except ClassroomError as problem:
         return _course_page(request, course, error=str(problem), status=400)
     return _course_page(request, course, message=message)
@@ -155,7 +161,13 @@ def course_enrol_view(request: HttpRequest, slug: str) -> HttpResponse:
         enrolled, already = course_enrol(course=course, usernames=request.POST.get("usernames", "").split())
     except ClassroomError as problem:
         return _course_page(request, course, error=str(problem), status=400)
-    message = f"Enrolled {len(enrolled)}" + (f"; {len(already)} already enrolled" if already else "") + "."
+    if already:
+        message = _("Enrolled %(count)d; %(already)d already enrolled.") % {
+            "count": len(enrolled),
+            "already": len(already),
+        }
+    else:
+        message = _("Enrolled %(count)d.") % {"count": len(enrolled)}
     return _course_page(request, course, message=message)
 
 
@@ -167,7 +179,9 @@ def course_roster_upload(request: HttpRequest, slug: str) -> HttpResponse:
     course = _taught(request, slug)
     upload = request.FILES.get("roster")
     if upload is None:
-        return _course_page(request, course, error="Choose a roster file (CSV: username,email,full_name).", status=400)
+        return _course_page(
+            request, course, error=_("Choose a roster file (CSV: username,email,full_name)."), status=400
+        )
     name = Path(upload.name or "roster.csv").name
     with tempfile.TemporaryDirectory(prefix="legalsim-roster-") as scratch:
         path = Path(scratch) / "roster.csv"
@@ -176,8 +190,12 @@ def course_roster_upload(request: HttpRequest, slug: str) -> HttpResponse:
                 saved.write(chunk)
         report = roster_import(course=course, path=path, label=name)
     if report.problems:
-        return _course_page(request, course, roster=report, error="Nobody was enrolled: fix these rows.", status=400)
-    message = f"Enrolled {len(report.enrolled)} from {name}; {len(report.created)} new account(s)."
+        return _course_page(request, course, roster=report, error=_("Nobody was enrolled: fix these rows."), status=400)
+    message = _("Enrolled %(count)d from %(file)s; %(created)d new account(s).") % {
+        "count": len(report.enrolled),
+        "file": name,
+        "created": len(report.created),
+    }
     return _course_page(request, course, roster=report, message=message)
 
 
@@ -186,7 +204,7 @@ def course_roster_upload(request: HttpRequest, slug: str) -> HttpResponse:
 def course_invite_code(request: HttpRequest, slug: str) -> HttpResponse:
     course = _taught(request, slug)
     invite_code_regenerate(course=course)
-    return _course_page(request, course, message="A new invite code; the old one no longer works.")
+    return _course_page(request, course, message=_("A new invite code; the old one no longer works."))
 
 
 @ability_required(Ability.TEACH)
@@ -197,7 +215,9 @@ def course_instructor_add(request: HttpRequest, slug: str) -> HttpResponse:
         user = instructor_add(course=course, username=request.POST.get("username", "").strip())
     except ClassroomError as problem:
         return _course_page(request, course, error=str(problem), status=400)
-    return _course_page(request, course, message=f"{user.get_username()} teaches this course too.")
+    return _course_page(
+        request, course, message=_("%(username)s teaches this course too.") % {"username": user.get_username()}
+    )
 
 
 def _moment(text: str) -> datetime | None:
@@ -207,7 +227,7 @@ def _moment(text: str) -> datetime | None:
     try:
         moment = datetime.fromisoformat(text.strip())
     except ValueError:
-        raise ClassroomError(f"{text!r} is not a date and time") from None
+        raise ClassroomError(_("%(text)r is not a date and time") % {"text": text}) from None
     return timezone.make_aware(moment) if timezone.is_naive(moment) else moment
 
 
@@ -219,11 +239,11 @@ def assignment_create_view(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         case = Case.objects.filter(pk=post.get("case", "")).first()
         if case is None:
-            raise ClassroomError("case: choose a case of the library")
+            raise ClassroomError(_("case: choose a case of the library"))
         try:
             attempts = int(post.get("attempts") or 1)
         except ValueError:
-            raise ClassroomError("attempts: a whole number") from None
+            raise ClassroomError(_("attempts: a whole number")) from None
         assignment = assignment_create(
             course=course,
             case=case,
@@ -237,7 +257,7 @@ def assignment_create_view(request: HttpRequest, slug: str) -> HttpResponse:
         )
     except ClassroomError as problem:
         return _course_page(request, course, error=str(problem), status=400)
-    return _course_page(request, course, message=f"Assigned {assignment.title}.")
+    return _course_page(request, course, message=_("Assigned %(assignment)s.") % {"assignment": assignment.title})
 
 
 @ability_required(Ability.PLAY)
@@ -348,7 +368,11 @@ def grade_save_view(request: HttpRequest, slug: str, assignment_id: int, student
         return render(request, "classroom/_gradebook_cell.html", context)
     if error:
         return _gradebook_page(
-            request, course, error=f"{student.get_username()}, {assignment.title}: {error}", status=400
+            request,
+            course,
+            error=_("%(username)s, %(assignment)s: %(error)s")
+            % {"username": student.get_username(), "assignment": assignment.title, "error": error},
+            status=400,
         )
     return redirect(reverse("classroom:gradebook", args=[course.slug]) + f"#cell-{assignment.pk}-{student.pk}")
 
@@ -379,7 +403,7 @@ def comment_add_view(request: HttpRequest, trial_id: int) -> HttpResponse:
     try:
         seq = int(request.POST.get("seq", ""))
     except ValueError:
-        return HttpResponseBadRequest("turn: choose a turn of the transcript")
+        return HttpResponseBadRequest(_("turn: choose a turn of the transcript"))
     try:
         comment = comment_add(
             trial=trial,

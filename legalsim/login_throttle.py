@@ -27,6 +27,7 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.dispatch import receiver
 from django.http import HttpRequest
+from django.utils.translation import ngettext
 
 
 def _keys(request: HttpRequest | None, username: str) -> list[tuple[str, int]]:
@@ -71,11 +72,12 @@ def failures_clear(username: str) -> None:
 
 def lockout_error(seconds: int) -> forms.ValidationError:
     minutes = max(1, math.ceil(seconds / 60))
-    return forms.ValidationError(
-        "Too many failed attempts. Try again in %(minutes)d minute%(plural)s.",
-        code="throttled",
-        params={"minutes": minutes, "plural": "" if minutes == 1 else "s"},
+    message = ngettext(
+        "Too many failed attempts. Try again in %(minutes)d minute.",
+        "Too many failed attempts. Try again in %(minutes)d minutes.",
+        minutes,
     )
+    return forms.ValidationError(message, code="throttled", params={"minutes": minutes})
 
 
 @receiver(user_login_failed, dispatch_uid="legalsim-login-throttle")

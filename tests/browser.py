@@ -30,7 +30,8 @@ def page_logged_in(browser, base_url: str, username: str, password: str, *, time
     page.goto(f"{base_url}/accounts/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", password)
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")  # the header's language switch has buttons too
+    page.wait_for_load_state()
     return page
 
 

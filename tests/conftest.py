@@ -3,6 +3,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,18 @@ def pytest_sessionstart(session) -> None:
     from accounts.catalogues import catalogues_compile
 
     catalogues_compile()
+
+
+@pytest.fixture(autouse=True)
+def default_language() -> Iterator[None]:
+    """A request made in a test leaves its language active in the test's thread
+    (``LocaleMiddleware`` activates it per request and a server thread's next request
+    activates its own); every test starts, and ends, in the default language."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(scope="session")

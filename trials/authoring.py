@@ -10,14 +10,17 @@ goes in "More fields", a JSON object merged into the record (docs/case-format.md
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
-from legalsim.json_input import Record
+from legalsim.json_input import Problem, Record
 from trials.case_file import validate_record
 from trials.engine.machine import trial_start
 from trials.engine.runner import Paused, trial_run
@@ -53,6 +56,59 @@ MORE = "more"
 FORM_FIELDS = (*TEXT_FIELDS, *LINE_FIELDS, *LIST_FIELDS, MORE)
 CIVIL_ONLY = ("first_instance.", "consultation")
 CRIMINAL_ONLY = ("defendant_info", "indictment", "court_findings", "evidence", "charges", "legal_references")
+
+
+VALIDATOR_MESSAGES = (
+    (r"is required", _("is required")),
+    (r"must be a non-empty string", _("must be a non-empty string")),
+    (r"must be a string", _("must be a string")),
+    (
+        r"must be at most (?P<limit>\d+) characters, got (?P<length>\d+)",
+        _("must be at most %(limit)s characters, got %(length)s"),
+    ),
+    (r"must be a list of strings", _("must be a list of strings")),
+    (r"must be one of (?P<choices>.+), got (?P<got>.*)", _("must be one of %(choices)s, got %(got)s")),
+    (r"must be an object", _("must be an object")),
+    (r"must be a list", _("must be a list")),
+    (r"must be a JSON object", _("must be a JSON object")),
+    (
+        r"may contain only letters, digits, '\.', '_' and '-' \(at most 120 characters\)",
+        _("may contain only letters, digits, '.', '_' and '-' (at most 120 characters)"),
+    ),
+    (r"needs at least one (?P<side>\w+) party", _("needs at least one %(side)s party")),
+    (r"unknown side; expected one of (?P<sides>.+)", _("unknown side; expected one of %(sides)s")),
+    (r"is not an LCPF dimension", _("is not an LCPF dimension")),
+    (r"must be true or false", _("must be true or false")),
+    (r"must be a whole number of months >= 0", _("must be a whole number of months >= 0")),
+    (r"must be true/false or a whole number of months", _("must be true/false or a whole number of months")),
+    (r"must be a number >= 0", _("must be a number >= 0")),
+    (
+        r"must be \[lower, upper\] whole months, 0 <= lower <= upper",
+        _("must be [lower, upper] whole months, 0 <= lower <= upper"),
+    ),
+    (r"invalid JSON: (?P<error>.+)", _("invalid JSON: %(error)s")),
+    (r"is empty; expected a JSON object or list", _("is empty; expected a JSON object or list")),
+)
+"""The validators' messages (``trials.case_file``, ``legalsim.json_input``), which
+``import_cases`` prints in English (the ``FILE:LINE: field: message`` contract), as a page
+shows them: in the interface's language, the values they quote kept as they are."""
+_VALIDATOR_PATTERNS = tuple((re.compile(pattern), shown) for pattern, shown in VALIDATOR_MESSAGES)
+
+
+def validator_message(message: str) -> str:
+    """A validator's message in the interface's language (a message not in the table stays
+    as the validator wrote it)."""
+    for pattern, shown in _VALIDATOR_PATTERNS:
+        match = pattern.fullmatch(message)
+        if match:
+            return str(shown) % match.groupdict() if match.groupdict() else str(shown)
+    return message
+
+
+def problem_shown(problem: Problem) -> str:
+    """A problem of an uploaded case file as a page shows it: ``FILE:LINE: field: message``,
+    the message in the interface's language."""
+    return str(replace(problem, message=validator_message(problem.message)))
 
 
 @dataclass
@@ -101,7 +157,8 @@ def _entries(name: str, text: str, read: FormRecord) -> list[dict]:
             continue
         parts = [part.strip() for part in line.split("|")]
         if len(parts) < REQUIRED_PARTS[name] or len(parts) > len(parts_of):
-            read.errors.setdefault(name, []).append(f"line {number}: expected {' | '.join(parts_of)}")
+            expected = {"number": number, "parts": " | ".join(parts_of)}
+            read.errors.setdefault(name, []).append(gettext("line %(number)s: expected %(parts)s") % expected)
             continue
         entries.append({key: value for key, value in zip(parts_of, parts, strict=False) if value})
         lines.append(number)
@@ -131,10 +188,12 @@ def _merge_more(record: dict, text: str, errors: dict[str, list[str]]) -> None:
     try:
         more = json.loads(text)
     except json.JSONDecodeError as error:
-        errors.setdefault(MORE, []).append(f"line {error.lineno}: not JSON: {error.msg}")
+        errors.setdefault(MORE, []).append(
+            gettext("line %(number)s: not JSON: %(error)s") % {"number": error.lineno, "error": error.msg}
+        )
         return
     if not isinstance(more, dict):
-        errors.setdefault(MORE, []).append("must be a JSON object")
+        errors.setdefault(MORE, []).append(gettext("must be a JSON object"))
         return
     for key, value in more.items():
         if isinstance(value, dict) and isinstance(record.get(key), dict):
@@ -152,7 +211,8 @@ def form_field_of(problem_field: str, lines: Mapping[str, list[int]]) -> tuple[s
         if not rest:
             return base, ""
         index, _, part = rest.partition("]")
-        return base, f"line {lines[base][int(index)]}: {part.lstrip('.') or 'entry'}: "
+        where = {"number": lines[base][int(index)], "part": part.lstrip(".") or gettext("entry")}
+        return base, gettext("line %(number)s: %(part)s: ") % where
     if problem_field in FORM_FIELDS:
         return problem_field, ""
     return MORE, f"{problem_field}: "
@@ -167,7 +227,7 @@ def case_check(form: Mapping[str, str]) -> Checked:
     case = validate_record(checked, "the form")
     for problem in checked.problems:
         name, prefix = form_field_of(problem.field, read.lines)
-        errors.setdefault(name, []).append(prefix + problem.message)
+        errors.setdefault(name, []).append(prefix + validator_message(problem.message))
     return Checked(case=None if errors else case, errors=errors)
 
 
@@ -222,7 +282,9 @@ def play_test(case: dict) -> PlayTest:
     target_side = default_target_side(case["procedure"])
     state = trial_start(case=case, target_side=target_side)
     outcome = trial_run(state, agent_participants(case["procedure"], "scripted", target_side=target_side))
-    stopped = f"stopped at {outcome.step.seat}: {outcome.reason}" if isinstance(outcome, Paused) else ""
+    stopped = ""
+    if isinstance(outcome, Paused):
+        stopped = gettext("stopped at %(seat)s: %(reason)s") % {"seat": outcome.step.seat, "reason": outcome.reason}
     return PlayTest(turns=list(state.turns), stopped=stopped)
 
 
@@ -235,7 +297,8 @@ def draft_publish(*, draft: CaseDraft, case: dict) -> Case:
     an id that another case already has is refused."""
     taken = Case.objects.filter(pk=case["id"]).exclude(pk=draft.case_id or "").exists()
     if taken:
-        raise PublishRefused(f"a case with the id {case['id']!r} is already in the library; choose another id")
+        message = gettext("a case with the id %(id)s is already in the library; choose another id")
+        raise PublishRefused(message % {"id": repr(case["id"])})
     with transaction.atomic():
         stored = case_store(case, source_file=f"authored in the browser by {draft.author.get_username()}")
         draft.case, draft.published_at = stored, timezone.now()

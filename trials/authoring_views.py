@@ -6,6 +6,8 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from legalsim.roles import Ability, ability_required, can
@@ -25,55 +27,66 @@ from trials.services import cases_import_uploads
 ACTIONS = ("save", "check", "playtest", "publish")
 SECTIONS = (
     (
-        "The case",
+        _("The case"),
         "",
         (
-            ("id", "Case id", "letters, digits, '.', '_' and '-'"),
-            ("title", "Title", ""),
-            ("language", "Language", ""),
-            ("procedure", "Procedure", ""),
-            ("cause_of_action", "Cause of action", ""),
-            ("parties", "Parties", "one per line; kind is person or organization"),
+            ("id", _("Case id"), _("letters, digits, '.', '_' and '-'")),
+            ("title", _("Title"), ""),
+            ("language", _("Language"), ""),
+            ("procedure", _("Procedure"), ""),
+            ("cause_of_action", _("Cause of action"), ""),
+            ("parties", _("Parties"), _("one per line; kind is person or organization")),
         ),
     ),
     (
-        "First instance (civil)",
+        _("First instance (civil)"),
         "civil",
         (
-            ("first_instance.claims", "Claims", "one per line"),
-            ("first_instance.facts_and_reasons", "Facts and reasons", ""),
-            ("first_instance.evidence", "Evidence", "one per line; side is plaintiff or defendant"),
-            ("first_instance.defenses", "Defences", ""),
-            ("first_instance.court_findings", "Court findings (reference; students never see them)", ""),
-            ("first_instance.legal_references", "Legal references", "one per line"),
-            ("first_instance.disposition", "Disposition (reference)", ""),
-            ("consultation", "Consultation questions", "one per line; the reference answer is hidden"),
+            ("first_instance.claims", _("Claims"), _("one per line")),
+            ("first_instance.facts_and_reasons", _("Facts and reasons"), ""),
+            ("first_instance.evidence", _("Evidence"), _("one per line; side is plaintiff or defendant")),
+            ("first_instance.defenses", _("Defences"), ""),
+            ("first_instance.court_findings", _("Court findings (reference; students never see them)"), ""),
+            ("first_instance.legal_references", _("Legal references"), _("one per line")),
+            ("first_instance.disposition", _("Disposition (reference)"), ""),
+            ("consultation", _("Consultation questions"), _("one per line; the reference answer is hidden")),
         ),
     ),
     (
-        "Criminal trial",
+        _("Criminal trial"),
         "criminal",
         (
-            ("defendant_info", "Defendant", ""),
-            ("indictment", "Indictment", ""),
-            ("charges", "Charges", "one per line"),
-            ("evidence", "Evidence", "one per line; side is prosecution or defendant"),
-            ("court_findings", "Court findings (reference)", ""),
-            ("legal_references", "Legal references", "one per line"),
+            ("defendant_info", _("Defendant"), ""),
+            ("indictment", _("Indictment"), ""),
+            ("charges", _("Charges"), _("one per line")),
+            ("evidence", _("Evidence"), _("one per line; side is prosecution or defendant")),
+            ("court_findings", _("Court findings (reference)"), ""),
+            ("legal_references", _("Legal references"), _("one per line")),
         ),
     ),
     (
-        "More fields",
+        _("More fields"),
         "",
-        (("more", "More fields (JSON)", "an object: second_instance, personas, goals... (docs/case-format.md)"),),
+        (("more", _("More fields (JSON)"), _("an object: second_instance, personas, goals... (docs/case-format.md)")),),
     ),
 )
 """The form's sections: (heading, procedure it applies to or "" for both, fields as (name,
 label, help))."""
 CHOICES = {
-    "language": (("zh", "Chinese"), ("en", "English")),
-    "procedure": (("civil", "Civil"), ("criminal", "Criminal")),
+    "language": (("zh", _("Chinese")), ("en", _("English"))),
+    "procedure": (("civil", _("Civil")), ("criminal", _("Criminal"))),
 }
+PART_NAMES = {
+    "side": _("side"),
+    "kind": _("kind"),
+    "name": _("name"),
+    "details": _("details"),
+    "purpose": _("purpose"),
+    "question": _("question"),
+    "reference_answer": _("reference answer"),
+}
+"""What the parts of a line are called in the form's hints (the parts go by position, so
+their names are only words for the reader)."""
 SHORT = {"id", "title", "cause_of_action"}
 
 
@@ -119,7 +132,12 @@ def _act(request: HttpRequest, draft: CaseDraft) -> HttpResponse:
         action = "save"
     checked = case_check(draft.fields)
     if action == "save":
-        messages.info(request, "Draft saved." + ("" if checked.valid else " It has problems to fix before publishing."))
+        messages.info(
+            request,
+            gettext("Draft saved.")
+            if checked.valid
+            else gettext("Draft saved. It has problems to fix before publishing."),
+        )
         return redirect("trials:case_draft", draft_id=draft.pk)
     if action == "publish" and checked.valid:
         try:
@@ -127,7 +145,7 @@ def _act(request: HttpRequest, draft: CaseDraft) -> HttpResponse:
         except PublishRefused as refusal:
             checked.errors["id"] = [str(refusal)]
         else:
-            messages.success(request, f"Published: {case.title} is in the case library.")
+            messages.success(request, gettext("Published: %(title)s is in the case library.") % {"title": case.title})
             return redirect("trials:case_draft", draft_id=draft.pk)
     playtest = play_test(checked.case) if action == "playtest" and checked.valid else None
     status = 200 if checked.valid else 400
@@ -159,14 +177,20 @@ def _form_page(
                     "errors": errors.get(name, []),
                     "choices": CHOICES.get(name),
                     "short": name in SHORT,
-                    "shape": " | ".join(LINE_FIELDS.get(name, ())),
+                    "shape": " | ".join(str(PART_NAMES.get(part, part)) for part in LINE_FIELDS.get(name, ())),
                 }
                 for name, label, help_text in entries
             ],
         }
         for heading, procedure, entries in SECTIONS
     ]
-    context = {"draft": draft, "sections": sections, "checked": checked, "playtest": playtest}
+    context = {
+        "draft": draft,
+        "sections": sections,
+        "checked": checked,
+        "playtest": playtest,
+        "case_language": fields.get("language", "en"),
+    }
     return render(request, "trials/case_draft.html", context, status=status)
 
 

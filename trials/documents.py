@@ -160,6 +160,13 @@ DOCUMENTS: dict[str, DocumentTemplate] = {
 }
 
 
+def document_title(kind: str, language: str) -> str:
+    """The title a document of ``kind`` goes by when its author gave none (a model's empty
+    first line), in the case's language; a kind with no template keeps its id."""
+    template = DOCUMENTS.get(kind)
+    return template.title(language) if template else kind
+
+
 def document_compose(kind: str, language: str, sections: dict[str, str], *, with_title: bool = True) -> str:
     """The document from its sections, in the template's order, each under its heading;
     empty and unknown sections are left out."""

@@ -404,7 +404,7 @@ async def _await_human(trial_id: int, step: Step, language: str, *, waiting: boo
         if not waiting:
             await _set_status(trial_id, Trial.Status.WAITING)
         card = skill_for(role=step.role, stage=step.stage, act=step.act)
-        guidance = {"task": card.legal_task, "checklist": list(card.checklist)} if card else None
+        guidance = card.guidance(language) if card else None
         await broadcast(trial_id, await_frame(step, language, guidance))
         await _wait(trial_id)
     else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from trials.engine.state import TrialState
 
@@ -13,8 +14,8 @@ class Case(models.Model):
     only ``trials.engine.visibility`` decides what of it a seat may see."""
 
     class Procedure(models.TextChoices):
-        CIVIL = "civil", "Civil life cycle"
-        CRIMINAL = "criminal", "Criminal trial"
+        CIVIL = "civil", _("Civil life cycle")
+        CRIMINAL = "criminal", _("Criminal trial")
 
     id = models.CharField(primary_key=True, max_length=120)
     procedure = models.CharField(max_length=16, choices=Procedure.choices)
@@ -34,11 +35,11 @@ class Case(models.Model):
 
 class Trial(models.Model):
     class Status(models.TextChoices):
-        PREPARING = "preparing", "Agents are playing the earlier stages"
-        RUNNING = "running", "Running"
-        WAITING = "waiting", "Waiting for a participant"
-        PAUSED = "paused", "Paused after a failure (resumable)"
-        FINISHED = "finished", "Finished"
+        PREPARING = "preparing", _("Agents are playing the earlier stages")
+        RUNNING = "running", _("Running")
+        WAITING = "waiting", _("Waiting for a participant")
+        PAUSED = "paused", _("Paused after a failure (resumable)")
+        FINISHED = "finished", _("Finished")
 
     case = models.ForeignKey(Case, on_delete=models.PROTECT, related_name="trials")
     procedure = models.CharField(max_length=16)
@@ -244,11 +245,11 @@ class BatchRun(models.Model):
     writes only while its attempt is the row's, so a case never runs twice at once."""
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        SENT = "sent", "Sent to the workers"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
-        PAUSED = "paused", "Paused after a failure (resumable)"
+        QUEUED = "queued", _("Queued")
+        SENT = "sent", _("Sent to the workers")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        PAUSED = "paused", _("Paused after a failure (resumable)")
 
     batch = models.ForeignKey(Batch, on_delete=models.CASCADE, related_name="runs")
     case = models.ForeignKey(Case, on_delete=models.PROTECT, related_name="batch_runs")

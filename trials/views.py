@@ -7,11 +7,13 @@ from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from legalsim.roles import Ability, ability_required, can
 from trials.access import BadInvitation, invitation_read, seat_invite, trial_overseer, trials_readable
-from trials.batches import batch_progress, persona_levels
+from trials.batches import batch_progress
 from trials.debrief import debrief_for
 from trials.engine.machine import stage_participants
 from trials.engine.objections import GROUNDS, OBJECTING_ROLES
@@ -30,7 +32,7 @@ from trials.live import (
 )
 from trials.models import Batch, Case, Trial
 from trials.procedures import procedure_for
-from trials.procedures.names import ground_name, names_for, stage_name
+from trials.procedures.names import ground_name, names_for, seat_name, stage_name
 from trials.procedures.seats import PLAYABLE_SEATS, seat_info
 from trials.scoring.capabilities import CAPABILITIES
 from trials.scoring.charts import capability_bars_svg, heatmap_svg, trend_svg
@@ -47,6 +49,41 @@ from trials.scoring.services import scorecard_for
 from trials.selectors import case_search, seats_open_to
 from trials.services import BackendUnavailable
 from trials.timeline import timeline_for
+
+ROOM_STRINGS = {
+    "speak": _("Speak"),
+    "your_turn_as": _("Your turn as %(speaker)s: %(prompt)s"),
+    "waiting_for_your_turn": _("Waiting for your turn"),
+    "speaking": _("%(speaker)s is speaking · %(phase)s"),
+    "your_turn": _("Your turn: %(prompt)s · %(phase)s"),
+    "waiting_for": _("Waiting for %(speaker)s: %(prompt)s · %(phase)s"),
+    "stage_begins": _("%(stage)s begins"),
+    "stage_over": _("%(stage)s is over"),
+    "preparing": _("Preparing"),
+    "earlier_stages": _("the earlier stages"),
+    "agents_playing": _("Agents are playing %(stages)s so that %(first)s starts from a real case file"),
+    "document_filed": _("Document filed: %(title)s"),
+    "paused": _("Paused"),
+    "judge_paused": _("The presiding judge paused the trial"),
+    "resumed": _("Resumed"),
+    "goes_on": _("The trial goes on"),
+    "ended": _("The trial has ended"),
+    "live": _("live"),
+    "reconnecting": _("reconnecting…"),
+    "signed_out": _("You signed out: sign in again to return."),
+    "no_seat": _("You no longer hold a seat in this trial."),
+    "control_moved": _("%(action)s → %(phase)s"),
+    "actions": {
+        "pause": _("Paused"),
+        "resume": _("Resumed"),
+        "advance": _("Next phase"),
+        "mediation": _("Mediation offered"),
+        "pronounce": _("To the judgment"),
+        "question": _("Question asked"),
+    },
+}
+"""What the room's script shows, in the interface's language (``room.js`` reads it from the
+page, ``json_script``), ``%(name)s`` filled in by the script; the protocol's ids stay ids."""
 
 
 @login_required
@@ -117,7 +154,7 @@ def trial_play(request: HttpRequest, case_id: str) -> HttpResponse:
     case = get_object_or_404(Case, pk=case_id)
     seats = [seat for seat in request.POST.getlist("seats") if seat in PLAYABLE_SEATS[case.procedure]]
     if not seats:
-        return HttpResponseBadRequest("Choose at least one seat to play: every other seat is an agent.")
+        return HttpResponseBadRequest(gettext("Choose at least one seat to play: every other seat is an agent."))
     stage = request.POST.get("stage", "all")
     stages = None if stage == "all" else [stage]
     try:
@@ -154,6 +191,8 @@ def trial_room(request: HttpRequest, trial_id: int) -> HttpResponse:
         "question_seats": _questionable_seats(trial) if "judge" in my_seats or teacher else [],
         "language": trial.case.language,
         "names": names_for(trial.procedure, trial.case.language),
+        "strings": ROOM_STRINGS,
+        "my_seat_names": ", ".join(seat_name(seat, trial.case.language) for seat in my_seats),
         "current_stage": (state.stage_history or [""])[-1],
         "hearings": [stage.id for stage in procedure_for(trial.procedure).stages if stage.kind == "trial"],
         "objection_grounds": _objection_grounds(trial, my_seats),
@@ -328,7 +367,11 @@ def my_scorecards(request: HttpRequest) -> HttpResponse:
     """The person's scorecards grouped by case, attempts compared, with the trend of their
     overall score."""
     scores = scorecards_of(request.user)
-    points = [(f"trial {score.trial_id}", score.overall) for score in scores if score.overall is not None]
+    points = [
+        (gettext("trial %(trial)s") % {"trial": score.trial_id}, score.overall)
+        for score in scores
+        if score.overall is not None
+    ]
     return render(request, "trials/scorecards.html", {"cases": scorecards_by_case(scores), "trend": trend_svg(points)})
 
 
@@ -340,7 +383,12 @@ def model_profile_page(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "trials/model_profile.html",
-        {"rows": rows, "scorer": scorer, "heatmap": heatmap_svg(rows), "capabilities": CAPABILITIES},
+        {
+            "rows": rows,
+            "scorer": gettext("rule-based") if scorer == RuleBasedScorer.label else scorer,
+            "heatmap": heatmap_svg(rows),
+            "capabilities": CAPABILITIES,
+        },
     )
 
 
@@ -354,7 +402,7 @@ def batch_list(request: HttpRequest) -> HttpResponse:
 def batch_page(request: HttpRequest, batch_id: int) -> HttpResponse:
     batch = get_object_or_404(Batch, pk=batch_id)
     personas = [
-        (dimension, persona_levels(before), persona_levels(batch.personas["after"][dimension]))
+        (dimension, _persona_levels(before), _persona_levels(batch.personas["after"][dimension]))
         for dimension, before in (batch.personas.get("before") or {}).items()
     ]
     return render(request, "trials/batch.html", {**_batch_context(batch), "personas": personas})
@@ -364,6 +412,15 @@ def batch_page(request: HttpRequest, batch_id: int) -> HttpResponse:
 def batch_progress_fragment(request: HttpRequest, batch_id: int) -> HttpResponse:
     """The progress fragment; it stops asking to be polled once every case is done."""
     return render(request, "trials/_batch_progress.html", _batch_context(get_object_or_404(Batch, pk=batch_id)))
+
+
+PERSONA_LEVELS = {"high": _("high"), "medium": _("medium"), "low": _("low")}
+
+
+def _persona_levels(counts: dict[str, int]) -> str:
+    """One dimension's LCPF levels as ``trials.batches.persona_levels`` counts them, each level
+    named in the interface's language."""
+    return " ".join(f"{name} {counts.get(level, 0)}" for level, name in PERSONA_LEVELS.items())
 
 
 def _batch_context(batch: Batch) -> dict:

@@ -28,14 +28,30 @@
   form.addEventListener("htmx:configRequest", stop);
 })();
 
-// An autosave refused with 409 (the questionnaire was submitted meanwhile, in another tab say)
-// shows why in the autosave status: htmx swaps no 4xx response unless told to.
+// The autosave's status. Every text shown comes from the page's "questionnaire-strings" data
+// block (in the interface language), never from this file. An autosave refused with 409 (the
+// questionnaire was submitted meanwhile, in another tab say) shows why: htmx swaps no 4xx
+// response unless told to.
 (() => {
   "use strict";
   const form = document.getElementById("questionnaire");
   if (!form) return;
+  const strings = JSON.parse(document.getElementById("questionnaire-strings").textContent);
+  const answers = document.getElementById("answers");
+  const status = (text) => { const element = document.getElementById("autosave"); if (element) element.textContent = text; };
+  let unsaved = false;
+  answers.addEventListener("change", () => { unsaved = true; });
+  answers.addEventListener("htmx:beforeRequest", () => status(strings.saving));
+  answers.addEventListener("htmx:afterRequest", (event) => { if (event.detail.successful) unsaved = false; });
+  answers.addEventListener("htmx:sendError", () => status(strings.not_saved));
+  form.addEventListener("submit", () => { unsaved = false; });
+  window.addEventListener("beforeunload", (event) => {
+    if (!unsaved) return;
+    event.preventDefault();
+    event.returnValue = strings.leave_unsaved;
+  });
   form.addEventListener("htmx:beforeSwap", (event) => {
-    if (event.detail.xhr.status === 409) { event.detail.shouldSwap = true; event.detail.isError = false; }
+    if (event.detail.xhr.status === 409) { event.detail.shouldSwap = true; event.detail.isError = false; unsaved = false; }
   });
 })();
 

@@ -13,6 +13,10 @@
   // What people read for the protocol's ids, in the case's language (the page puts them in).
   const names = JSON.parse(document.getElementById("room-names").textContent);
   const named = (kind, id) => (names[kind] && names[kind][id]) || id || "";
+  // What the room says, in the interface's language (the page puts it in, translated):
+  // ``phrase("speaking", { speaker, phase })`` fills the %(speaker)s and %(phase)s of its text.
+  const strings = JSON.parse(document.getElementById("room-strings").textContent);
+  const phrase = (key, values = {}) => (strings[key] || key).replace(/%\((\w+)\)s/g, (_, name) => values[name] ?? "");
   const transcript = document.getElementById("transcript");
   const banner = { stage: document.getElementById("banner-stage"), turn: document.getElementById("banner-turn"), link: document.getElementById("connection") };
   const composer = { form: document.getElementById("composer"), text: document.getElementById("composer-text"), send: document.getElementById("composer-send"), label: document.getElementById("composer-label"), decision: document.getElementById("composer-decision") };
@@ -162,8 +166,8 @@
     composer.decision.hidden = !deciding;
     composer.send.hidden = deciding;
     composer.decision.querySelectorAll("button").forEach((button) => { button.hidden = button.disabled = !choices.includes(button); });
-    composer.send.textContent = awaited && awaited.document ? awaited.prompt : "Speak";
-    composer.label.textContent = awaited ? `Your turn as ${awaited.speaker}: ${awaited.prompt}` : "Waiting for your turn";
+    composer.send.textContent = awaited && awaited.document ? awaited.prompt : phrase("speak");
+    composer.label.textContent = awaited ? phrase("your_turn_as", { speaker: awaited.speaker, prompt: awaited.prompt }) : phrase("waiting_for_your_turn");
     guidanceShow(awaited && awaited.guidance);
     showEditor(awaited);
     if (awaited && !awaited.document) composer.text.focus();
@@ -173,7 +177,7 @@
     "turn.start": (frame) => {
       turnItem(frame);
       timelineMark(frame.stage, frame.phase);
-      status(named("stages", frame.stage), `${frame.speaker} is speaking · ${named("phases", frame.phase)}`);
+      status(named("stages", frame.stage), phrase("speaking", { speaker: frame.speaker, phase: named("phases", frame.phase) }));
       objectionWindow(objectable(frame));
     },
     "turn.delta": (frame) => {
@@ -202,25 +206,25 @@
       objectionWindow(false);
       timelineMark(frame.stage, frame.phase);
       setAwaited(frame);
-      const who = mySeats.has(frame.seat) ? "Your turn" : `Waiting for ${frame.speaker}`;
-      status(named("stages", frame.stage), `${who}: ${frame.prompt} · ${named("phases", frame.phase)}`);
+      const values = { speaker: frame.speaker, prompt: frame.prompt, phase: named("phases", frame.phase) };
+      status(named("stages", frame.stage), phrase(mySeats.has(frame.seat) ? "your_turn" : "waiting_for", values));
     },
     stage: (frame) => {
       if (frame.status === "started") timelineMark(frame.stage, null);
       const stage = named("stages", frame.stage);
-      status(stage, frame.status === "started" ? `${stage} begins` : `${stage} is over`);
+      status(stage, phrase(frame.status === "started" ? "stage_begins" : "stage_over", { stage }));
       caseFileRefresh();
     },
     preparing: (frame) => {
       setAwaited(null);
-      const playing = frame.stage ? named("stages", frame.stage) : "the earlier stages";
-      status("Preparing", `Agents are playing ${playing} so that ${named("stages", frame.first_stage)} starts from a real case file`);
+      const playing = frame.stage ? named("stages", frame.stage) : phrase("earlier_stages");
+      status(phrase("preparing"), phrase("agents_playing", { stages: playing, first: named("stages", frame.first_stage) }));
     },
-    artifact: (frame) => { banner.turn.textContent = `Document filed: ${frame.title}`; caseFileRefresh(); },
+    artifact: (frame) => { banner.turn.textContent = phrase("document_filed", { title: frame.title }); caseFileRefresh(); },
     error: (frame) => {
       if (frame.code === "trial_paused" || frame.code === "agent_failed") {
         setAwaited(null);
-        status("Paused", frame.message);
+        status(phrase("paused"), frame.message);
       } else {
         banner.link.textContent = frame.message;
       }
@@ -229,13 +233,14 @@
     control: (frame) => {
       // The procedure moved: whatever was awaited may be no longer; a fresh await follows.
       setAwaited(null);
-      if (frame.action === "pause") status("Paused", "The presiding judge paused the trial");
-      if (frame.action === "resume") status("Resumed", "The trial goes on");
-      if (controlStatus) controlStatus.textContent = `${frame.action}${frame.phase ? ` → ${named("phases", frame.phase)}` : ""}`;
+      if (frame.action === "pause") status(phrase("paused"), phrase("judge_paused"));
+      if (frame.action === "resume") status(phrase("resumed"), phrase("goes_on"));
+      const action = (strings.actions && strings.actions[frame.action]) || frame.action;
+      if (controlStatus) controlStatus.textContent = frame.phase ? phrase("control_moved", { action, phase: named("phases", frame.phase) }) : action;
     },
     end: () => {
       ended = true;
-      status("The trial has ended", "");
+      status(phrase("ended"), "");
       setAwaited(null);
       objectionWindow(false);
       document.querySelectorAll("#timeline li").forEach((item) => { item.className = item.className.replace(/\b(current|ahead)\b/, "done"); });
@@ -290,7 +295,7 @@
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}${room.dataset.wsPath}?after_seq=${lastSeq()}`);
-    socket.onopen = () => { retry = 0; resumedAt = -1; banner.link.textContent = "live"; idleWatch(); };
+    socket.onopen = () => { retry = 0; resumedAt = -1; banner.link.textContent = phrase("live"); idleWatch(); };
     socket.onmessage = (event) => {
       const frame = JSON.parse(event.data);
       gapCheck(frame);
@@ -305,10 +310,10 @@
       if (event.code === 4401 || event.code === 4403 || event.code === 4404) {
         ended = true;
         setAwaited(null);
-        banner.link.textContent = event.code === 4401 ? "You signed out: sign in again to return." : "You no longer hold a seat in this trial.";
+        banner.link.textContent = phrase(event.code === 4401 ? "signed_out" : "no_seat");
         return;
       }
-      banner.link.textContent = "reconnecting…";
+      banner.link.textContent = phrase("reconnecting");
       const delay = Math.min(30000, 500 * 2 ** retry++);
       setTimeout(connect, delay);
     };

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from accounts.catalogues import catalogue_files, catalogue_read, catalogues_compile
+from accounts.catalogues import catalogue_files, catalogue_read, catalogues_compile, translations_apply
 from tests.conftest import ROOT
 
 CATALOGUES = {path.parent.parent.name: path for path in catalogue_files()}
@@ -79,3 +79,19 @@ def test_the_catalogues_hold_exactly_the_strings_marked_in_the_code(tmp_path):
             f"marked in the code but not in {language}'s catalogue (run catalogues_update): {sorted(missing)[:20]}"
         )
         assert not stale, f"in {language}'s catalogue but no longer in the code: {sorted(stale)[:20]}"
+
+
+def test_translations_fill_plain_and_plural_entries(tmp_path):
+    po = tmp_path / "zh_Hans" / "LC_MESSAGES" / "django.po"
+    po.parent.mkdir(parents=True)
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgid "Cases"\nmsgstr ""\n\n'
+        'msgid "%(n)s file"\nmsgid_plural "%(n)s files"\nmsgstr[0] ""\n',
+        encoding="utf-8",
+    )
+    unknown = translations_apply(po, {"Cases": "案例库", "%(n)s file": ["%(n)s 个文件"], "Nowhere": "无"})
+    catalogue = catalogue_read(po)
+    assert unknown == ["Nowhere"]
+    assert catalogue.get("Cases").string == "案例库"
+    assert catalogue.get(("%(n)s file", "%(n)s files")).string == ("%(n)s 个文件",)

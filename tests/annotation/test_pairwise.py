@@ -161,7 +161,7 @@ def test_raters_compare_blind_and_answers_count_for_the_trajectory_they_preferre
         {"answers": {item: {"preference": "draw", "reason": "alike"} for item in SIMCOURT.item_ids}}
     )
     call_command("judge_trajectories", unit, "--rubric", "simcourt30", "--model", "judge-p")
-    assert "Record A" in llm_server.requests[0]["messages"][1]["content"]
+    assert "# 记录 A" in llm_server.requests[0]["messages"][1]["content"]  # a Chinese case, judged in Chinese
     assert set(Rating.objects.filter(source="llm").values_list("score", flat=True)) == {0.0}
     staff = person("boss", Role.INSTRUCTOR, password="pw-123456")
     client.force_login(staff)

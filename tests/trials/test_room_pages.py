@@ -93,7 +93,10 @@ def test_a_second_student_takes_the_opposing_seat_only_by_a_named_invitation(cli
     uninvited = client.post(reverse("trials:trial_join", args=[trial.pk]), {"seat": "defendant_lawyer"})
     assert uninvited.status_code == 404
     lobby = client.get(link).content.decode()
-    assert "student invited you to play <strong>defendant_lawyer</strong>" in lobby and 'id="transcript"' not in lobby
+    assert (
+        "student invited you to play <strong>Counsel for the defendant</strong>" in lobby
+        and 'id="transcript"' not in lobby
+    )
     client.force_login(person("carl", Role.STUDENT))
     assert client.get(link).status_code == client.post(link).status_code == 404, "the link is bob's only"
     client.force_login(bob)

@@ -14,9 +14,11 @@ from tests.llm_server import tool_names
 from tests.trials.engine.test_visibility import plant
 from trials.agents.prompts import PROMPT_VERSION
 from trials.models import Case, Trial, Turn
+from trials.procedures.names import STAGES, stage_name
 from trials.services import cases_import
 
 pytestmark = pytest.mark.django_db
+SUPERVISOR = "你逐句监督"
 
 
 @pytest.fixture
@@ -47,7 +49,7 @@ def test_an_llm_life_cycle_runs_every_stage_with_per_role_models(openai_settings
     assert {call.model for call in calls} == {"env-model", "target-model"}
     assert all(call.prompt_tokens > 0 and call.latency_s > 0 for call in calls)
     assert sum(call.prompt_tokens + call.completion_tokens for call in calls) == trial.tokens
-    assert trial.trajectory.meta["prompt_version"] == PROMPT_VERSION == "legalsim-prompts/2"
+    assert trial.trajectory.meta["prompt_version"] == PROMPT_VERSION == "legalsim-prompts/3"
     statute_answers = Turn.objects.filter(
         trial=trial, seat="plaintiff_lawyer", text__contains="relying on 《中华人民共和国民法典》"
     )
@@ -119,10 +121,11 @@ def test_prompts_carry_earlier_documents_by_title_not_by_body(openai_settings, l
     result = simulate(capsys, lending_case.pk)
     trial = Trial.objects.get(pk=result["trial_id"])
     turn_prompts = []
+    stage_ids = {stage_name(stage, "zh"): stage for stage in STAGES}
     for request in llm_server.requests:
         header = re.search(r"\(([\w-]+)/\w+\)\n", request["messages"][1]["content"])
         if header:
-            turn_prompts.append((header.group(1), request["messages"][1]["content"]))
+            turn_prompts.append((stage_ids[header.group(1)], request["messages"][1]["content"]))
     assert {stage for stage, _ in turn_prompts} == {"LC", "CD", "FIT", "AD", "SIT"}
     for artifact in trial.artifacts.exclude(stage="AD-Det"):
         later = [prompt for stage, prompt in turn_prompts if stage != artifact.stage]
@@ -131,16 +134,15 @@ def test_prompts_carry_earlier_documents_by_title_not_by_body(openai_settings, l
 
 
 def test_the_supervisor_gets_one_revision_of_an_inconsistent_reply(openai_settings, llm_server, lending_case, capsys):
+    """The case is Chinese: so are the supervisor's prompt and the advice put to the seat."""
     from tests.llm_server import default_brain
 
     def brain(request: dict):
         system, last = request["messages"][0]["content"], request["messages"][-1]
-        if system.startswith("You supervise"):
-            first_check = not any(
-                r["messages"][0]["content"].startswith("You supervise") for r in llm_server.requests[:-1]
-            )
+        if system.startswith(SUPERVISOR):
+            first_check = not any(r["messages"][0]["content"].startswith(SUPERVISOR) for r in llm_server.requests[:-1])
             return json.dumps({"consistent": not first_check, "advice": "Say when you lent the money."})
-        if last["role"] == "user" and last["content"].startswith("Supervisor: Say when you lent the money."):
+        if last["role"] == "user" and last["content"].startswith("监督意见：Say when you lent the money."):
             return "I lent him 200,000 yuan on 1 March 2023."
         return default_brain(request)
 

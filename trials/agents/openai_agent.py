@@ -6,7 +6,8 @@ import re
 
 from legalsim.llm import LLMCall, LLMClient, LLMError, ReplyFormatError
 from trials.agents.prompts import DECISION_MARK, memory_messages, turn_messages
-from trials.agents.supervisor import SUPERVISED_ROLES, Supervisor
+from trials.agents.supervisor import SUPERVISED_ROLES, Supervisor, revision_message
+from trials.documents import document_title
 from trials.engine.participants import DeltaSink, MemoryRequest, ParticipantFailed, TurnRequest, estimate_tokens
 from trials.engine.steps import ArtifactDraft, MemoryUpdate, Reply
 from trials.procedures.civil import DECISIONS
@@ -122,8 +123,8 @@ class OpenAIAgent:
             tokens += extra
         artifact = None
         if step.artifact is not None:
-            title = text.splitlines()[0].strip(" #*") if text else step.artifact
-            artifact = ArtifactDraft(title=title or step.artifact, text=text)
+            title = text.splitlines()[0].strip(" #*") if text else ""
+            artifact = ArtifactDraft(title=title or document_title(step.artifact, request.view.language), text=text)
         return Reply(text=text, artifact=artifact, decision=decision, tokens=tokens)
 
     def _supervised(
@@ -152,10 +153,7 @@ class OpenAIAgent:
         revision = [
             *messages,
             {"role": "assistant", "content": text},
-            {
-                "role": "user",
-                "content": f"Supervisor: {verdict.advice}\nRevise your reply accordingly; output only the revised reply.",
-            },
+            revision_message(request.view, verdict.advice),
         ]
         revised, _, tokens = self._converse(revision, toolbox, TURN_TOOLS, where)
         return revised.strip(), used + tokens

@@ -1,17 +1,25 @@
 """Prompts for LLM seats, assembled from a seat's view only (``build_view`` is the only way
 in). The stable part (role, rules, case materials) comes first so servers with prefix
-caching reuse it across turns; the dialogue and the instruction for this turn come last."""
+caching reuse it across turns; the dialogue and the instruction for this turn come last.
+
+Everything is in the case's language. A Chinese prompt names the case data in Chinese too
+(``case_data``); what stays in ASCII is what a model must write back or call by name: tool
+names, memory keys, document kinds for ``read_artifact`` and the ``DECISION:`` line."""
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from trials.agents.skills import loaded_skills
 from trials.documents import DOCUMENTS
 from trials.engine.visibility import SeatView
-from trials.procedures.civil import DECISIONS
+from trials.procedures.civil import APPEAL_ANSWER, DECISIONS, MEDIATION_ANSWER
+from trials.procedures.names import SEATS, act_name, field_name, phase_name, seat_name, stage_name
 
-PROMPT_VERSION = "legalsim-prompts/2"
+PROMPT_VERSION = "legalsim-prompts/3"
+"""Raised when what a prompt says changes, so runs compare only with runs of the same prompts
+(3: Chinese cases are prompted wholly in Chinese, skill cards and supervisor included)."""
 
 ROLE_BRIEFS = {
     "client": (
@@ -118,6 +126,57 @@ ACT_TITLES = {
 }
 
 DECISION_MARK = "DECISION:"
+DECISION_MEANINGS = {MEDIATION_ANSWER: ("同意调解", "不同意调解"), APPEAL_ANSWER: ("提起上诉", "不上诉")}
+"""What the two decision words of an act (``DECISIONS``) mean, for a Chinese prompt; the words
+themselves stay as they are, since the reply's last line is parsed."""
+
+DATA_KEYS = {
+    "name": "名称",
+    "purpose": "证明目的",
+    "side": "提交方",
+    "imprisonment_months": "刑期（月）",
+    "probation": "缓刑",
+    "fine": "罚金（元）",
+    "shared": "双方共知",
+    "legal_literacy": "法律素养",
+    "disclosure_willingness": "信息披露意愿",
+    "emotional_stability": "情绪稳定性",
+    "narrative_proficiency": "叙事能力",
+}
+"""Chinese names of the case data's keys that are no heading of a case file (``names.FIELDS``)."""
+LEVELS = {"high": "高", "medium": "中", "low": "低"}
+
+
+def case_data(value: Any, language: str) -> Any:
+    """Case data as a prompt shows it: in English as stored; in Chinese with its keys named
+    in Chinese (原告, 证据, 证明目的...), sides and persona levels too, and a field only both
+    sides hold shown without the owner."""
+    if language != "zh":
+        return value
+    if isinstance(value, dict):
+        if set(value) == {"shared"}:
+            return case_data(value["shared"], language)
+        return {
+            DATA_KEYS.get(key) or field_name(key, language): _data_value(key, item, language)
+            for key, item in value.items()
+        }
+    if isinstance(value, list | tuple):
+        return [case_data(item, language) for item in value]
+    if isinstance(value, bool):
+        return field_name(value, language)
+    return value
+
+
+def _data_value(key: Any, value: Any, language: str) -> Any:
+    if key == "side" and isinstance(value, str):
+        return field_name(value, language)
+    if isinstance(value, str) and value in LEVELS:
+        return LEVELS[value]
+    return case_data(value, language)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _say(view: SeatView, zh: str, en: str) -> str:
@@ -127,13 +186,19 @@ def _say(view: SeatView, zh: str, en: str) -> str:
 def system_message(view: SeatView, speaker: str) -> str:
     zh, en = ROLE_BRIEFS[view.role]
     persona = (
-        f"\n{_say(view, '你的人物设定', 'Your persona')}: {json.dumps(view.persona, ensure_ascii=False)}"
+        _say(
+            view,
+            f"\n你的人物设定：{_json(case_data(view.persona, 'zh'))}",
+            f"\nYour persona: {json.dumps(view.persona, ensure_ascii=False)}",
+        )
         if view.persona
         else ""
     )
+    if speaker in SEATS:
+        speaker = seat_name(speaker, view.language)
     return _say(
         view,
-        f"{zh}\n你在庭上的称谓：{speaker}。只使用下面提供给你的材料；看不到的信息就说不知道。用中文回答，不要使用Markdown标题。{persona}",
+        f"{zh}\n你在庭上的称谓：{speaker}。只使用下面提供给你的材料；看不到的信息就说不知道。用中文回答，不要使用“#”等标题符号。{persona}",
         f"{en}\nYou are addressed as: {speaker}. Use only the materials given below; if something is not there, say you do not know. Answer in English without Markdown headings.{persona}",
     )
 
@@ -144,22 +209,37 @@ def materials(view: SeatView) -> str:
     Documents appear by title only; the seat reads one with the ``read_artifact`` tool when it
     needs it, so a prompt does not grow with the stages behind it (beyond the memory).
     """
+    case, parties = view.case, view.case["parties"]
     sections = [
-        f"# {_say(view, '案件', 'Case')}: {view.case['title']} ({view.case['cause_of_action']})",
-        _say(view, "当事人", "Parties")
-        + ": "
-        + "; ".join(f"{party['side']}: {party['name']} ({party['details']})" for party in view.case["parties"]),
+        _say(
+            view,
+            f"# 案件：{case['title']}（{case['cause_of_action']}）\n当事人："
+            + "；".join(
+                f"{field_name(party['side'], 'zh')}：{party['name']}（{party['details']}）" for party in parties
+            ),
+            f"# Case: {case['title']} ({case['cause_of_action']})\nParties: "
+            + "; ".join(f"{party['side']}: {party['name']} ({party['details']})" for party in parties),
+        )
     ]
     for name in sorted(view.fields):
-        sections.append(f"## {name}\n{json.dumps(view.fields[name], ensure_ascii=False, separators=(',', ':'))}")
+        heading = field_name(name, "zh") if view.language == "zh" else name
+        sections.append(f"## {heading}\n{_json(case_data(view.fields[name], view.language))}")
     if view.artifacts:
-        listed = "\n".join(f"- {artifact['kind']}: {artifact['title']}" for artifact in view.artifacts)
+        listed = "\n".join(
+            _say(view, f"- {item['title']}（{item['kind']}）", f"- {item['kind']}: {item['title']}")
+            for item in view.artifacts
+        )
         sections.append(
-            f"## {_say(view, '可查阅的文书（用 read_artifact 读取全文）', 'Documents you may read (read_artifact)')}\n{listed}"
+            _say(
+                view,
+                f"## 可查阅的文书（用 read_artifact 读取全文，参数为括号中的文书类型）\n{listed}",
+                f"## Documents you may read (read_artifact)\n{listed}",
+            )
         )
     if view.memory is not None:
         sections.append(
-            f"## {_say(view, '你的案件记忆', 'Your case memory')}\n{json.dumps(view.memory, ensure_ascii=False)}"
+            _say(view, "## 你的案件记忆（键名供记忆工具使用）", "## Your case memory")
+            + f"\n{json.dumps(view.memory, ensure_ascii=False)}"
         )
     return "\n\n".join(sections)
 
@@ -178,7 +258,7 @@ def instruction(view: SeatView, act: str, artifact: str | None) -> str:
             f"现在请写出完整的《{template.zh_title}》。第一行是文书标题，然后依次包含：{template.listing('zh')}。",
             f"Now write the complete {template.en_title}. The first line is the title; then, in order: {template.listing('en')}.",
         )
-    zh, en = ACT_TITLES.get(act, (act, act.replace("_", " ")))
+    zh, en = ACT_TITLES.get(act, (act_name(act, "zh"), act.replace("_", " ")))
     text = _say(
         view,
         f"现在轮到你发言：{zh}。只输出你要说的话。",
@@ -187,9 +267,11 @@ def instruction(view: SeatView, act: str, artifact: str | None) -> str:
     choices = DECISIONS.get(act)
     if choices:
         yes, no = choices
+        means_yes, means_no = DECISION_MEANINGS.get(act, choices)
         text += _say(
             view,
-            f"\n最后单独一行写 `{DECISION_MARK} {yes}` 或 `{DECISION_MARK} {no}`。",
+            f"\n最后单独一行写 `{DECISION_MARK} {yes}`（{means_yes}）或 `{DECISION_MARK} {no}`（{means_no}），"
+            "冒号后的英文词照写。",
             f"\nEnd with a separate last line `{DECISION_MARK} {yes}` or `{DECISION_MARK} {no}`.",
         )
     return text
@@ -197,7 +279,7 @@ def instruction(view: SeatView, act: str, artifact: str | None) -> str:
 
 def skills_text(view: SeatView, act: str) -> str:
     skills = loaded_skills(view, act)
-    return "\n\n".join(skill.render() for skill in skills)
+    return "\n\n".join(skill.render(view.language) for skill in skills)
 
 
 def turn_messages(view: SeatView, *, speaker: str, act: str, artifact: str | None) -> list[dict[str, str]]:
@@ -206,15 +288,22 @@ def turn_messages(view: SeatView, *, speaker: str, act: str, artifact: str | Non
         {"role": "system", "content": system_message(view, speaker) + (f"\n\n{skills}" if skills else "")},
         {
             "role": "user",
-            "content": f"{materials(view)}\n\n# {_say(view, '本阶段对话', 'Dialogue in this stage')} ({view.stage}/{view.phase})\n{dialogue(view)}\n\n# {_say(view, '任务', 'Task')}\n{instruction(view, act, artifact)}",
+            "content": f"{materials(view)}\n\n# {_dialogue_heading(view)}\n{dialogue(view)}\n\n# {_say(view, '任务', 'Task')}\n{instruction(view, act, artifact)}",
         },
     ]
+
+
+def _dialogue_heading(view: SeatView) -> str:
+    """The stage and phase the dialogue belongs to: ``(FIT/opening)``, ``(一审庭审/开庭)``."""
+    if view.language == "zh":
+        return f"本阶段对话 ({stage_name(view.stage, 'zh')}/{phase_name(view.phase, 'zh')})"
+    return f"Dialogue in this stage ({view.stage}/{view.phase})"
 
 
 def memory_messages(view: SeatView, speaker: str) -> list[dict[str, str]]:
     task = _say(
         view,
-        f"本阶段（{view.stage}）结束。请用 memory_expand（追加）和 memory_revise（替换某一键的全部内容）工具更新你的案件记忆，完成后回复“完成”。",
+        f"本阶段（{stage_name(view.stage, 'zh')}）结束。请用 memory_expand（追加）和 memory_revise（替换某一键的全部内容）工具更新你的案件记忆，完成后回复“完成”。",
         f"Stage {view.stage} is over. Update your case memory with the memory_expand (append) and memory_revise (replace a key) tools, then reply 'done'.",
     )
     return [

@@ -2,7 +2,8 @@
 lawyer's reply against that seat's own profile and agenda, with one revision when it fails.
 
 The supervisor reads only the speaking seat's view (its persona, goals, role brief and the
-stage dialogue), so its advice cannot carry anything the seat may not see.
+stage dialogue), so its advice cannot carry anything the seat may not see. It speaks the
+case's language; the JSON keys it must answer with stay as the parser reads them.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 
 from legalsim.json_input import loads_untrusted
 from legalsim.llm import LLMCall, LLMClient, ReplyFormatError
-from trials.agents.prompts import ROLE_BRIEFS, dialogue
+from trials.agents.prompts import ROLE_BRIEFS, case_data, dialogue
 from trials.engine.visibility import SeatView
 
 SUPERVISED_ROLES = ("client", "lawyer")
@@ -33,22 +34,41 @@ def parse_verdict(text: str) -> Verdict:
 
 
 def supervisor_messages(view: SeatView, speaker: str, reply: str) -> list[dict[str, str]]:
-    brief = ROLE_BRIEFS[view.role][0 if view.language == "zh" else 1]
     goals = (view.fields.get("goals") or {}).get(view.side)
-    profile = {"role": brief, "persona": view.persona, "goals": goals}
-    return [
-        {
-            "role": "system",
-            "content": "You supervise a legal role-play sentence by sentence. Check that a participant's reply is "
+    if view.language == "zh":
+        profile = {"角色": ROLE_BRIEFS[view.role][0], "人物设定": view.persona, "诉讼目标": goals}
+        profile = case_data({key: value for key, value in profile.items() if value}, "zh")
+        system = (
+            "你逐句监督一场法律角色扮演。检查参与者的回复是否符合其人物设定（性格、利益、角色），"
+            "并推动程序向前。只返回JSON："
+            '{"consistent": true 或 false, "advice": "如何修改，用中文写"}。'
+        )
+        user = (
+            f"{speaker}的人物设定：\n{json.dumps(profile, ensure_ascii=False)}\n\n"
+            f"目前的对话：\n{dialogue(view)}\n\n待检查的回复：\n{reply}"
+        )
+    else:
+        profile = {"role": ROLE_BRIEFS[view.role][1], "persona": view.persona, "goals": goals}
+        system = (
+            "You supervise a legal role-play sentence by sentence. Check that a participant's reply is "
             "consistent with their profile (persona, interests, role) and moves the procedure on. "
-            'Return JSON only: {"consistent": true|false, "advice": "how to revise, in the reply\'s language"}.',
-        },
-        {
-            "role": "user",
-            "content": f"Profile of {speaker}:\n{json.dumps(profile, ensure_ascii=False)}\n\n"
-            f"Dialogue so far:\n{dialogue(view)}\n\nReply to check:\n{reply}",
-        },
-    ]
+            'Return JSON only: {"consistent": true|false, "advice": "how to revise, in the reply\'s language"}.'
+        )
+        user = (
+            f"Profile of {speaker}:\n{json.dumps(profile, ensure_ascii=False)}\n\n"
+            f"Dialogue so far:\n{dialogue(view)}\n\nReply to check:\n{reply}"
+        )
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+
+def revision_message(view: SeatView, advice: str) -> dict[str, str]:
+    """The supervisor's advice put to the seat, asking for the one revision."""
+    if view.language == "zh":
+        return {"role": "user", "content": f"监督意见：{advice}\n请据此修改你的回复，只输出修改后的回复。"}
+    return {
+        "role": "user",
+        "content": f"Supervisor: {advice}\nRevise your reply accordingly; output only the revised reply.",
+    }
 
 
 class Supervisor:

@@ -7,6 +7,7 @@ runs and tests all drive the same rules.
 
 from __future__ import annotations
 
+from trials.documents import document_title
 from trials.engine.memory import (
     MemoryOperationError,
     empty_memory,
@@ -164,7 +165,7 @@ def apply_reply(state: TrialState, step: Speak, reply: Reply) -> TurnRecord:
             ArtifactRecord(
                 stage=step.stage,
                 kind=step.artifact,
-                title=draft.title if draft else step.artifact,
+                title=draft.title if draft else document_title(step.artifact, state.language),
                 text=draft.text if draft else reply.text,
                 author_seat=step.seat,
                 side=step.side,

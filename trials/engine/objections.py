@@ -63,16 +63,20 @@ def ground_fits(ground: str, act: str) -> bool:
 
 
 def objection_text(ground: str, detail: str, language: str) -> str:
-    """The objection as it stands on the record: "Objection: leading question." (and the
-    objector's words, if any)."""
+    """The objection as it stands on the record, in the case's language: "Objection: leading
+    question." or "反对！理由：诱导性发问。" (and the objector's words, if any)."""
     name = ground_name(ground, language)
-    head = f"反对：{name}。" if language == "zh" else f"Objection: {name}."
-    return f"{head} {detail.strip()}" if detail.strip() else head
+    head = f"反对！理由：{name}。" if language == "zh" else f"Objection: {name}."
+    if not detail.strip():
+        return head
+    return f"{head}{detail.strip()}" if language == "zh" else f"{head} {detail.strip()}"
 
 
 def objection_ground(text: str, language: str) -> str:
-    """The ground an objection on the record names (``objection_text`` wrote it)."""
-    return next((ground for ground in GROUNDS if ground_name(ground, language) in text), "other")
+    """The ground an objection on the record names (``objection_text`` wrote it first, before
+    any words of the objector's that may name another)."""
+    named = [(text.find(ground_name(ground, language)), ground) for ground in GROUNDS]
+    return min(((at, ground) for at, ground in named if at >= 0), default=(0, "other"))[1]
 
 
 def objection_refusal(state: TrialState, *, seat: str, speaker_seat: str) -> str | None:

@@ -80,10 +80,16 @@ FIELDS = {
     "defendant": ("Defendant", "被告"),
     "prosecution": ("Prosecution", "公诉方"),
     "shared": ("", ""),
+    "defenses": ("Defences", "抗辩意见"),
+    "procedural_progress": ("Procedural progress", "程序进展"),
+    "client_profile": ("Client profile", "当事人情况"),
+    "positions": ("Positions", "各方立场"),
+    "notes": ("Notes", "备注"),
     True: ("yes", "是"),
     False: ("no", "否"),
 }
-"""Headings of a seat's case file (``engine.visibility`` field keys) and of the values in it."""
+"""Headings of a seat's case file (``engine.visibility`` field keys), of the values in it and
+of the keys of its memory (``engine.memory``)."""
 GROUNDS = {
     "leading": ("leading question", "诱导性发问"),
     "speculation": ("speculation", "推测性陈述"),

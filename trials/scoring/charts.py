@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from trials.scoring.capabilities import CAPABILITIES
 from trials.scoring.report import capability_cell
+from trials.scoring.selectors import capability_name
 
 
 def capability_bars_svg(rows: list[tuple[str, float | None]]) -> SafeString:
@@ -22,13 +24,14 @@ def capability_bars_svg(rows: list[tuple[str, float | None]]) -> SafeString:
         return mark_safe("")
     width, row_h, label_w, right = 340, 26, 150, 36
     bar_w = width - label_w - right
+    not_scored, title = escape(gettext("not scored")), escape(gettext("Scores out of 10"))
     parts = []
     for index, (name, value) in enumerate(rows):
         y = index * row_h + 4
         parts.append(f'<text x="0" y="{y + 14}" font-size="12">{escape(name)}</text>')
         parts.append(f'<rect x="{label_w}" y="{y + 3}" width="{bar_w}" height="14" fill="#e8eef6"/>')
         if value is None:
-            parts.append(f'<text x="{label_w + 4}" y="{y + 14}" font-size="11" fill="#555">not scored</text>')
+            parts.append(f'<text x="{label_w + 4}" y="{y + 14}" font-size="11" fill="#555">{not_scored}</text>')
             continue
         parts.append(
             f'<rect x="{label_w}" y="{y + 3}" width="{bar_w * value:.1f}" height="14" fill="#1f5fa8">'
@@ -38,7 +41,7 @@ def capability_bars_svg(rows: list[tuple[str, float | None]]) -> SafeString:
     height = len(rows) * row_h + 8
     return mark_safe(
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="Scores out of 10">{"".join(parts)}</svg>'
+        f'aria-label="{title}">{"".join(parts)}</svg>'
     )
 
 
@@ -58,9 +61,10 @@ def trend_svg(points: list[tuple[str, float]]) -> SafeString:
     )
     axis = f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#999"/>'
     labels = f'<text x="4" y="{pad}" font-size="11">10</text><text x="4" y="{height - pad}" font-size="11">0</text>'
+    title = escape(gettext("Overall score per trial"))
     return mark_safe(
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="Overall score per trial">{axis}{labels}'
+        f'aria-label="{title}">{axis}{labels}'
         f'<polyline points="{line}" fill="none" stroke="#1f5fa8" stroke-width="2"/>{dots}</svg>'
     )
 
@@ -69,9 +73,10 @@ def heatmap_svg(rows: list[dict]) -> SafeString:
     """Figure 6: a row per model, a column per capability (halves averaged); darker is higher."""
     cell_w, cell_h, left, top = 84, 26, 180, 70
     width, height = left + cell_w * len(CAPABILITIES), top + cell_h * len(rows) + 4
+    title = escape(gettext("Capability heatmap"))
     parts = [
         f'<text x="{left + index * cell_w + cell_w / 2}" y="{top - 8}" font-size="10" text-anchor="end" '
-        f'transform="rotate(-30 {left + index * cell_w + cell_w / 2} {top - 8})">{name.replace("_", " ")}</text>'
+        f'transform="rotate(-30 {left + index * cell_w + cell_w / 2} {top - 8})">{escape(capability_name(name))}</text>'
         for index, name in enumerate(CAPABILITIES)
     ]
     for row_index, row in enumerate(rows):
@@ -90,16 +95,19 @@ def heatmap_svg(rows: list[dict]) -> SafeString:
             )
     return mark_safe(
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="Capability heatmap">{"".join(parts)}</svg>'
+        f'aria-label="{title}">{"".join(parts)}</svg>'
     )
 
 
-def histogram_svg(values: list[float], *, bins: int = 10, label: str = "Overall score") -> SafeString:
+def histogram_svg(values: list[float], *, bins: int = 10, label: str = "") -> SafeString:
     """How many of ``values`` (0-1) fall in each tenth, as bars with their counts; small
     enough in its own units that its text stays legible on a phone."""
     width, height, left, right, bottom, top = 340, 170, 12, 12, 36, 16
     if not values:
         return mark_safe("")
+    label = label or gettext("Overall score")
+    caption = escape(gettext("%(label)s (0-10): students per point") % {"label": label})
+    title = escape(gettext("%(label)s: distribution") % {"label": label})
     counts = [0] * bins
     for value in values:
         counts[min(bins - 1, max(0, int(value * bins)))] += 1
@@ -122,11 +130,8 @@ def histogram_svg(values: list[float], *, bins: int = 10, label: str = "Overall 
             f'<text x="{left + index * bar_w:.1f}" y="{base + 14}" font-size="11" text-anchor="middle">'
             f"{index * 10 / bins:g}</text>"
         )
-    parts.append(
-        f'<text x="{width / 2:.1f}" y="{height - 4}" font-size="11" text-anchor="middle">'
-        f"{escape(label)} (0-10): students per point</text>"
-    )
+    parts.append(f'<text x="{width / 2:.1f}" y="{height - 4}" font-size="11" text-anchor="middle">{caption}</text>')
     return mark_safe(
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="{escape(label)}: distribution">{"".join(parts)}</svg>'
+        f'aria-label="{title}">{"".join(parts)}</svg>'
     )

@@ -6,15 +6,63 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
+from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_lazy as _
+
 from trials.engine.state import TrialState
 from trials.models import Trial, TrialScore
 from trials.procedures.seats import seat_kind
 from trials.scoring.capabilities import seat_of_subject
+from trials.scoring.reasons import reason_shown
 from trials.scoring.report import ALIGNMENT_ROWS, capabilities_mean, dimensions_of, overall_score, person_seats
 from trials.scoring.scorers import RuleBasedScorer
 
+CAPABILITY_NAMES = {
+    "issue_spotting": _("Issue spotting"),
+    "party_identification": _("Party identification"),
+    "claim_construction": _("Claim construction"),
+    "fact_marshalling": _("Fact marshalling"),
+    "evidence_marshalling": _("Evidence marshalling"),
+    "position_consistency": _("Position consistency"),
+    "evidentiary_advocacy": _("Evidentiary advocacy"),
+    "legal_reasoning": _("Legal reasoning"),
+    "procedural_compliance": _("Procedural compliance"),
+    "neutrality": _("Neutrality"),
+    "judgment_alignment": _("Judgment alignment"),
+    "stance_authenticity": _("Stance authenticity"),
+    "disclosure": _("Disclosure"),
+    "verdict": _("Verdict"),
+    "reasoning": _("Reasoning"),
+    "legal_reference": _("Legal reference"),
+    "appeal_action": _("Appeal action"),
+    "entity": _("Parties named"),
+    "structure": _("Structure"),
+    "overall": _("Overall"),
+    "relationship": _("Legal relationship"),
+    "rule": _("Applicable rule"),
+    "risk": _("Risk"),
+    "advice": _("Advice"),
+}
+"""What the scorecards call the rubric's capabilities, dimensions and alignment elements (the
+ids stay in the stored results)."""
+STORED_REASONS = (gettext_noop("played by an agent before or instead of the student; not scored for the student"),)
+"""Fixed sentences a stored result carries (``skipped_stages``), translated when shown."""
 KIND_ORDER = {"lawyer": 0, "judge": 1, "client": 2}
 """The scorecard shown first to someone who played several seats: counsel's, the judge's, a party's."""
+
+
+def capability_name(name: str) -> str:
+    """A capability (dimension, alignment element) of the rubric as the scorecards name it."""
+    known = CAPABILITY_NAMES.get(name)
+    return str(known) if known is not None else name.replace("_", " ").capitalize()
+
+
+def _reason(reason: str, rule_based: bool, reveal: bool) -> str:
+    """An item's reason as the scorecard shows it: the rule-based scorer's in the interface's
+    language; an LLM scorer's (which may quote the reference) only once the trial is over."""
+    if rule_based:
+        return reason_shown(reason, capability_name)
+    return reason if reveal else ""
 
 
 def score_preferred(scores: Iterable[TrialScore]) -> TrialScore | None:
@@ -59,7 +107,7 @@ def scorecards_by_case(scores: list[TrialScore]) -> list[dict[str, Any]]:
     for score in scores:
         groups[score.trial.case_id, score.result.get("kind", "lawyer")].append(score)
     cases = []
-    for (_, kind), attempts in groups.items():
+    for (_case, kind), attempts in groups.items():
         rows, before = [], None
         for number, score in enumerate(attempts, start=1):
             change = None if before is None or score.overall is None else score.overall - before
@@ -98,7 +146,7 @@ def scorecard_context(score: TrialScore, finished: bool) -> dict[str, Any]:
     stages = []
     for stage, value in result.get("stages", {}).items():
         items = [
-            item | {"reason": item["reason"] if reveal or score.scorer == RuleBasedScorer.label else ""}
+            item | {"reason": _reason(item["reason"], score.scorer == RuleBasedScorer.label, reveal)}
             for item in result["items"]
             if item["stage"] == stage
         ]
@@ -111,7 +159,7 @@ def scorecard_context(score: TrialScore, finished: bool) -> dict[str, Any]:
             }
         )
     capabilities = [
-        {"name": name.replace("_", " ").capitalize(), "value": result["capabilities"][name]}
+        {"name": capability_name(name), "value": result["capabilities"][name]}
         for name in dimensions_of(result.get("kind", "lawyer"))
         if name in result.get("capabilities", {})
     ]
@@ -121,7 +169,7 @@ def scorecard_context(score: TrialScore, finished: bool) -> dict[str, Any]:
         "rule_based": score.scorer == RuleBasedScorer.label,
         "capabilities": capabilities,
         "stages": stages,
-        "skipped": result.get("skipped_stages", {}),
+        "skipped": {stage: gettext(why) for stage, why in result.get("skipped_stages", {}).items()},
         "alignment": result.get("alignment") or {},
         "alignment_rows": ALIGNMENT_ROWS,
         "interaction": result.get("interaction") or {},

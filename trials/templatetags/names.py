@@ -6,9 +6,18 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.translation import gettext_lazy as _
 
 from trials.procedures import names
 
 register = template.Library()
 for function in (names.stage_name, names.phase_name, names.act_name, names.seat_name, names.field_name):
     register.filter(function.__name__, function)
+
+LANGUAGE_NAMES = {"zh": _("Chinese"), "en": _("English")}
+"""A case's language (``Case.language``) as the interface names it."""
+
+
+@register.filter
+def language_name(code: str) -> str:
+    return str(LANGUAGE_NAMES.get(code, code))

@@ -5,9 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext
 
+from trials.documents import DOCUMENTS, document_title
 from trials.procedures.names import PHASES, phase_name, stage_name
 from trials.scoring.report import capability_cell
+from trials.scoring.selectors import capability_name
 
 register = template.Library()
 
@@ -43,6 +46,9 @@ def underscores(value: str) -> str:
     return str(value).replace("_", " ")
 
 
+register.filter("capability_name", capability_name)
+
+
 @register.filter
 def is_dict(value: Any) -> bool:
     return isinstance(value, dict)
@@ -64,22 +70,32 @@ def anchor(link: dict) -> str:
 @register.filter
 def item_name(item_id: str, language: str = "en") -> str:
     """A rubric item's id as words: ``FIT.investigation.position_consistency`` is "First-instance
-    trial · Court investigation · position consistency", ``LC.q1.rule`` "... · question 1 · rule"."""
+    trial · Court investigation · Position consistency", ``LC.q1.rule`` "... · question 1 · rule";
+    stages and phases in the case's ``language``, the rest in the interface's."""
     stage, *rest = item_id.split(".")
     words = [stage_name(stage, language)]
     for part in rest:
         if part in PHASES:
             words.append(phase_name(part, language))
         elif part[:1] == "q" and part[1:].isdigit():
-            words.append(f"question {part[1:]}" if language != "zh" else f"问题{part[1:]}")
+            words.append(gettext("question %(number)s") % {"number": part[1:]})
         else:
-            words.append(part.replace("_", " "))
+            words.append(capability_name(part))
     return " · ".join(words)
 
 
 @register.filter
 def source(link: dict, language: str = "en") -> str:
+    """Where an item's evidence is: a line of the transcript, or a document of a stage."""
     stage = stage_name(link["stage"], language)
     if "turn" in link:
-        return f"line {link['turn']} ({stage}, {phase_name(link['phase'], language)})"
-    return f"{link['artifact'].replace('_', ' ')} ({stage})"
+        where = {"line": link["turn"], "stage": stage, "phase": phase_name(link["phase"], language)}
+        return gettext("line %(line)s (%(stage)s, %(phase)s)") % where
+    return gettext("%(document)s (%(stage)s)") % {
+        "document": _document_name(link["artifact"], language),
+        "stage": stage,
+    }
+
+
+def _document_name(kind: str, language: str) -> str:
+    return document_title(kind, language) if kind in DOCUMENTS else kind.replace("_", " ")

@@ -69,7 +69,7 @@ def test_the_chinese_court_rules_in_chinese():
     state = played_until("zh-criminal-dangerous-driving", "read_indictment", human_seats={"attorney": "ann"})
     said = ruling(state, seat="attorney", ground="hearsay")
     assert said.startswith("反对无效") and "宣读起诉书" in said
-    assert state.turns[-1].text == "反对：传闻证据。"
+    assert state.turns[-1].text == "反对！理由：传闻证据。"
 
 
 def test_only_a_person_opposing_the_speaker_in_a_hearing_may_object():

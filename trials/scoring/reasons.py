@@ -1,0 +1,60 @@
+"""The rule-based scorer's reasons as a scorecard shows them, in the interface's language.
+
+A stored scorecard keeps its reasons in English (the ``score_trials`` export is data, read by
+scripts); a page translates each part of a reason here, the values it quotes (names,
+headings, counts) kept as they are. A reason not in the table (an LLM scorer's own words)
+is shown as written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from django.utils.translation import gettext_lazy as _
+
+REASON_MESSAGES = (
+    (r"nothing was said or written for this item", _("nothing was said or written for this item")),
+    (r"covers (?P<found>\d+) of (?P<total>\d+) reference terms", _("covers %(found)s of %(total)s reference terms")),
+    (
+        r"cites (?P<cited>\d+) of (?P<total>\d+) reference articles",
+        _("cites %(cited)s of %(total)s reference articles"),
+    ),
+    (r"does not name (?P<name>.+)", _("does not name %(name)s")),
+    (r"names (?P<name>.+)", _("names %(name)s")),
+    (r"(?P<present>\d+) of (?P<total>\d+) standard sections", _("%(present)s of %(total)s standard sections")),
+    (r"missing (?P<headings>.+)", _("missing %(headings)s")),
+    (r"no statement here", _("no statement here")),
+    (r"conducted", _("conducted")),
+    (r"not conducted: the hearing went past it", _("not conducted: the hearing went past it")),
+    (r"announced an outcome before the pronouncement", _("announced an outcome before the pronouncement")),
+    (r"no outcome announced before the judgment", _("no outcome announced before the judgment")),
+    (
+        r"questions out of turn: (?P<plaintiff>\d+) to the (?:plaintiff|prosecution), (?P<defendant>\d+) to the defendant",
+        _("questions out of turn: %(plaintiff)s to one side, %(defendant)s to the other"),
+    ),
+    (r"probation as the real court", _("probation as the real court decided")),
+    (r"probation unlike the real court", _("probation unlike the real court's decision")),
+    (r"none read against (?P<real>[\d.]+)", _("no sentence read, against %(real)s")),
+    (r"(?P<given>[\d.]+) against (?P<real>[\d.]+)", _("%(given)s against %(real)s")),
+)
+_PATTERNS = tuple((re.compile(pattern), shown) for pattern, shown in REASON_MESSAGES)
+ELEMENT_SCORES = re.compile(r"[a-z_]+ [\d.]+(?:, [a-z_]+ [\d.]+)*")
+"""A judgment alignment's reason: its elements and their scores (``verdict 6.7, entity 5.0``)."""
+
+
+def reason_shown(reason: str, element_name: Callable[[str], str]) -> str:
+    """``reason`` in the interface's language, part by part (parts are joined by "; "), the
+    alignment elements a reason lists named by ``element_name``."""
+    return "; ".join(_part_shown(part, element_name) for part in reason.split("; ")) if reason else reason
+
+
+def _part_shown(part: str, element_name: Callable[[str], str]) -> str:
+    if ELEMENT_SCORES.fullmatch(part):
+        pairs = (pair.rsplit(" ", 1) for pair in part.split(", "))
+        return ", ".join(f"{element_name(element)} {value}" for element, value in pairs)
+    for pattern, shown in _PATTERNS:
+        match = pattern.fullmatch(part)
+        if match:
+            return str(shown) % match.groupdict() if match.groupdict() else str(shown)
+    return part
