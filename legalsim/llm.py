@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 import openai
@@ -37,6 +37,15 @@ class LLMError(RuntimeError):
         super().__init__(message)
         self.permanent = permanent
         self.attempts = attempts
+
+
+class UnusableReply(LLMError):
+    """The server answered every attempt, the last one in words but not in the format asked
+    for: the caller may read ``result.text`` leniently instead of pausing the trial."""
+
+    def __init__(self, message: str, *, attempts: int, result: LLMResult) -> None:
+        super().__init__(message, permanent=False, attempts=attempts)
+        self.result = result
 
 
 class ReplyFormatError(ValueError):
@@ -84,6 +93,9 @@ class LLMResult:
     attempts: int
     errors: tuple[str, ...] = field(default_factory=tuple)
     tool_calls: tuple[ToolCall, ...] = field(default_factory=tuple)
+    usage_reported: bool = True
+    """False when the server sent no ``usage`` (llama.cpp's server, for one): the token counts
+    are then 0 and the caller estimates them."""
 
 
 class LLMClient:
@@ -122,14 +134,18 @@ class LLMClient:
         on_delta: Callable[[str], None] | None = None,
         parse: Callable[[str], T] | None = None,
     ) -> tuple[LLMResult, T | None]:
-        """Stream one completion; ``parse`` may reject the text (``ReplyFormatError``) to retry."""
+        """Stream one completion; ``parse`` may reject the text (``ReplyFormatError``) to retry.
+
+        When the last attempt's reply was rejected by ``parse`` (the server works; the model
+        missed the format), ``UnusableReply`` carries that reply; any other failure of the last
+        attempt is an ``LLMError``."""
         errors: list[str] = []
         for attempt in range(1, self.attempts + 1):
             started = time.perf_counter()
             wait = self.backoff_s * 2 ** (attempt - 1)
+            unusable: LLMResult | None = None
             try:
                 text, usage, tool_calls = self._stream(call, on_delta)
-                parsed = parse(text) if parse is not None and not tool_calls else None
             except openai.APIStatusError as error:
                 if isinstance(error, TRANSIENT_ERRORS):
                     errors.append(f"attempt {attempt}: HTTP {error.status_code}")
@@ -143,28 +159,30 @@ class LLMClient:
             except json.JSONDecodeError:
                 errors.append(f"attempt {attempt}: malformed response stream")
             except ReplyFormatError as error:
-                errors.append(f"attempt {attempt}: unusable reply: {error}")
+                errors.append(f"attempt {attempt}: {error}")
             else:
-                return (
-                    LLMResult(
-                        text=text,
-                        model=call.model,
-                        prompt_tokens=usage.get("prompt_tokens", 0),
-                        completion_tokens=usage.get("completion_tokens", 0),
-                        latency_s=time.perf_counter() - started,
-                        attempts=attempt,
-                        errors=tuple(errors),
-                        tool_calls=tool_calls,
-                    ),
-                    parsed,
+                result = LLMResult(
+                    text=text,
+                    model=call.model,
+                    prompt_tokens=usage.get("prompt_tokens", 0),
+                    completion_tokens=usage.get("completion_tokens", 0),
+                    latency_s=time.perf_counter() - started,
+                    attempts=attempt,
+                    errors=tuple(errors),
+                    tool_calls=tool_calls,
+                    usage_reported=bool(usage),
                 )
+                try:
+                    return result, parse(text) if parse is not None and not tool_calls else None
+                except ReplyFormatError as error:
+                    errors.append(f"attempt {attempt}: unusable reply: {error}")
+                    unusable = result
             if attempt < self.attempts:
                 self._sleep(wait)
-        raise LLMError(
-            f"{call.model}: failed after {self.attempts} attempts ({'; '.join(errors)})",
-            permanent=False,
-            attempts=self.attempts,
-        )
+        message = f"{call.model}: failed after {self.attempts} attempts ({'; '.join(errors)})"
+        if unusable is not None:
+            raise UnusableReply(message, attempts=self.attempts, result=replace(unusable, errors=tuple(errors)))
+        raise LLMError(message, permanent=False, attempts=self.attempts)
 
     def _stream(
         self, call: LLMCall, on_delta: Callable[[str], None] | None

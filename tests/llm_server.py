@@ -48,8 +48,10 @@ def default_brain(request: dict) -> Reply:
 
 
 class LoopbackLLM:
-    def __init__(self, brain: Brain = default_brain) -> None:
-        self.brain = brain
+    """The server; ``usage=False`` makes it send no token counts, as llama.cpp's does."""
+
+    def __init__(self, brain: Brain = default_brain, *, usage: bool = True) -> None:
+        self.brain, self.usage = brain, usage
         self.requests: list[dict] = []
         self.faults: list[tuple] = []
         self.lock = threading.Lock()
@@ -178,7 +180,7 @@ class LoopbackLLM:
                     event(chunk({"tool_calls": [head | {"function": {"name": name, "arguments": encoded[:10]}}]}))
                     event(chunk({"tool_calls": [{"index": index, "function": {"arguments": encoded[10:]}}]}))
                 event(chunk({}, finish="tool_calls" if calls else "stop"))
-                if (body.get("stream_options") or {}).get("include_usage"):
+                if loopback.usage and (body.get("stream_options") or {}).get("include_usage"):
                     event(chunk({}, usage=self._usage(body, text)))
                 event("[DONE]")
 

@@ -49,6 +49,9 @@ class Trial(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING)
     state = models.JSONField()
     tokens = models.PositiveIntegerField(default=0)
+    tokens_estimated = models.PositiveIntegerField(
+        default=0, help_text="the part of tokens estimated because a model server reported no usage"
+    )
     version = models.PositiveIntegerField(default=0, help_text="raised by every store of the state")
     pause_reason = models.TextField(blank=True)
     first_stage = models.CharField(
@@ -178,6 +181,9 @@ class LLMCallRecord(models.Model):
     model = models.CharField(max_length=200)
     prompt_tokens = models.PositiveIntegerField(default=0)
     completion_tokens = models.PositiveIntegerField(default=0)
+    tokens_estimated = models.BooleanField(
+        default=False, help_text="the server reported no usage: the token counts are LegalSim's estimate"
+    )
     latency_s = models.FloatField(default=0.0)
     attempts = models.PositiveSmallIntegerField(default=1)
     error = models.TextField(blank=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Count, Q, QuerySet
 
+from trials.engine.state import TrialState, TurnRecord
 from trials.models import Case, Trial
 from trials.procedures.seats import PLAYABLE_SEATS
 from trials.splits import split_sample
@@ -53,7 +54,24 @@ def trial_summary(trial: Trial) -> dict:
             for stage in state.stage_history
         ],
         "tokens": trial.tokens,
+        "tokens_estimated": trial.tokens_estimated,
+        "warnings": [
+            {"stage": turn.stage, "seat": turn.seat, "what": _warning_what(turn)} for turn in decisions_defaulted(state)
+        ],
     }
+
+
+def decisions_defaulted(state: TrialState) -> list[TurnRecord]:
+    """The turns whose decision a model did not give as asked (no ``DECISION:`` line): read
+    from its words or, with no clear answer, the conservative default
+    (``trials.agents.decisions``)."""
+    return [turn for turn in state.turns if turn.decision_source in ("words", "default")]
+
+
+def _warning_what(turn: TurnRecord) -> str:
+    if turn.decision_source == "words":
+        return f"{turn.act}: no DECISION line; '{turn.decision}' read from the model's words"
+    return f"{turn.act}: no DECISION line and no clear answer in the words; '{turn.decision}' taken by default"
 
 
 def case_library_search(query: str, *, limit: int = 5) -> list[dict[str, str]]:

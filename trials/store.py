@@ -10,7 +10,8 @@ inside a transaction; this module takes none of its own.
 
 Tokens have one definition: the tokens the model servers billed for the trial's calls
 (``LLMCallRecord``), and where a trial made no model call (the scripted backend, people) the
-estimate of its turns.
+estimate of its turns. ``tokens_estimated`` says how many of them are estimates: a server that
+reports no usage (llama.cpp's) has its calls estimated, and so is a trial without calls.
 
 Finishing sends ``trial_finished`` inside the same transaction, so a finished trial and its
 trajectory (annotation's receiver) are stored together or not at all; trials knows nothing of
@@ -43,8 +44,12 @@ def progress_store(trial: Trial, state: TrialState, *, calls: Iterable[dict] = (
     trial.state = state.to_dict()
     trial.version += 1
     billed = stored.billed + sum(call.prompt_tokens + call.completion_tokens for call in calls)
+    estimated = stored.estimated + sum(
+        call.prompt_tokens + call.completion_tokens for call in calls if call.tokens_estimated
+    )
     trial.tokens = billed if stored.calls or calls else sum(turn.tokens for turn in state.turns)
-    changed = {"state", "version", "tokens", *fields}
+    trial.tokens_estimated = estimated if stored.calls or calls else trial.tokens
+    changed = {"state", "version", "tokens", "tokens_estimated", *fields}
     finishing = state.finished and trial.status != Trial.Status.FINISHED
     if finishing:
         trial.status, trial.pause_reason, trial.finished_at = Trial.Status.FINISHED, "", timezone.now()
@@ -61,7 +66,9 @@ class _Stored:
     memory: int
     calls: int
     billed: int
-    """Tokens billed over the trial's model calls so far."""
+    """Tokens counted over the trial's model calls so far."""
+    estimated: int
+    """Of those, the tokens estimated because a server reported no usage."""
 
 
 def _stored(trial: Trial) -> _Stored:
@@ -71,9 +78,12 @@ def _stored(trial: Trial) -> _Stored:
         f"(SELECT COUNT(*) FROM {model._meta.db_table} WHERE trial_id = %s)"
         for model in (Turn, Artifact, MemoryOperation, LLMCallRecord)
     )
-    billed = f"(SELECT COALESCE(SUM(prompt_tokens + completion_tokens), 0) FROM {LLMCallRecord._meta.db_table} WHERE trial_id = %s)"
+    tokens = (
+        f"COALESCE(SUM(prompt_tokens + completion_tokens), 0) FROM {LLMCallRecord._meta.db_table} WHERE trial_id = %s"
+    )
+    billed, estimated = f"(SELECT {tokens})", f"(SELECT {tokens} AND tokens_estimated)"
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {counts}, {billed}", [trial.pk] * 5)
+        cursor.execute(f"SELECT {counts}, {billed}, {estimated}", [trial.pk] * 6)
         return _Stored(*(int(value) for value in cursor.fetchone()))
 
 

@@ -46,7 +46,7 @@ from trials.scoring.selectors import (
     scorecards_of,
 )
 from trials.scoring.services import scorecard_for
-from trials.selectors import case_search, seats_open_to
+from trials.selectors import case_search, decisions_defaulted, seats_open_to
 from trials.services import BackendUnavailable
 from trials.timeline import timeline_for
 
@@ -182,6 +182,7 @@ def trial_room(request: HttpRequest, trial_id: int) -> HttpResponse:
         "trial": trial,
         "turns": turns_heard(trial, None if teacher else my_seats),
         "artifacts": trial.artifacts.order_by("id") if teacher else [],
+        "model_warnings": decisions_defaulted(state) if teacher else [],
         "my_seats": my_seats,
         "my_sides": sorted({seat_info(trial.procedure, seat).side for seat in my_seats}),
         "seat_views": [seat_view_for(trial, seat) for seat in my_seats],

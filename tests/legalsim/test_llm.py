@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from legalsim.llm import LLMCall, LLMClient, LLMError, ReplyFormatError
+from legalsim.llm import LLMCall, LLMClient, LLMError, ReplyFormatError, UnusableReply
 
 
 @pytest.fixture
@@ -68,6 +68,36 @@ def test_an_unusable_reply_is_regenerated(client, llm_server):
 
     result, parsed = client.complete(CALL, parse=parse)
     assert result.attempts == 2 and parsed.endswith("DECISION: accept")
+
+
+def needs_a_decision(text: str) -> str:
+    if "DECISION" not in text:
+        raise ReplyFormatError("no decision line")
+    return text
+
+
+def test_a_model_that_keeps_missing_the_format_hands_back_its_last_words(client, llm_server, sleeps):
+    replies = iter(["We would rather not.", "No, thank you.", "We prefer a judgment."])
+    llm_server.brain = lambda request: next(replies)
+    with pytest.raises(UnusableReply) as error:
+        client.complete(CALL, parse=needs_a_decision)
+    assert error.value.result.text == "We prefer a judgment." and error.value.attempts == 3
+    assert error.value.permanent is False and sleeps == [0.5, 1.0]
+    assert error.value.result.errors[-1] == "attempt 3: unusable reply: no decision line"
+
+
+def test_a_server_failing_the_last_attempt_is_not_taken_for_a_missed_format(client, llm_server):
+    llm_server.brain = lambda request: "We would rather not."
+    llm_server.fail_next(None, None, ("status", 503))
+    with pytest.raises(LLMError) as error:
+        client.complete(CALL, parse=needs_a_decision)
+    assert not isinstance(error.value, UnusableReply) and "HTTP 503" in str(error.value)
+
+
+def test_a_server_that_reports_no_usage_says_so(llm_server, client):
+    llm_server.usage = False
+    result, _ = client.complete(CALL)
+    assert result.usage_reported is False and result.prompt_tokens == result.completion_tokens == 0
 
 
 def test_a_rate_limit_honours_retry_after(client, llm_server, sleeps):

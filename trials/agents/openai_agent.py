@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import re
+import json
 
-from legalsim.llm import LLMCall, LLMClient, LLMError, ReplyFormatError
-from trials.agents.prompts import DECISION_MARK, memory_messages, turn_messages
-from trials.agents.supervisor import SUPERVISED_ROLES, Supervisor, revision_message
+from legalsim.llm import LLMCall, LLMClient, LLMError, LLMResult, UnusableReply
+from trials.agents.decisions import decision_from_words, decision_parse
+from trials.agents.prompts import memory_messages, turn_messages
+from trials.agents.supervisor import SUPERVISED_ROLES, Supervisor, revision_message, supervisor_messages
 from trials.documents import document_title
 from trials.engine.participants import DeltaSink, MemoryRequest, ParticipantFailed, TurnRequest, estimate_tokens
 from trials.engine.steps import ArtifactDraft, MemoryUpdate, Reply
@@ -14,17 +15,6 @@ from trials.procedures.civil import DECISIONS
 from trials.tools.toolbox import MAX_TOOL_CALLS, MEMORY_TOOLS, TOOL_SPECS, CaseSearch, ToolBox, tool_definitions
 
 TURN_TOOLS = tuple(name for name in TOOL_SPECS if name not in ("memory_expand", "memory_revise"))
-
-
-def parse_decision(text: str, choices: tuple[str, ...]) -> tuple[str, str]:
-    """Split off the ``DECISION: ...`` line a deciding act must end with (``accept|decline``
-    for mediation, ``appeal|decline`` for an appeal: ``procedures.civil.DECISIONS``)."""
-    line = re.compile(rf"^\s*`?{DECISION_MARK}\s*({'|'.join(choices)})`?\s*$", re.IGNORECASE | re.MULTILINE)
-    matches = list(line.finditer(text))
-    if not matches:
-        raise ReplyFormatError(f"no '{DECISION_MARK} {'|'.join(choices)}' line")
-    last = matches[-1]
-    return (text[: last.start()] + text[last.end() :]).strip(), last.group(1).lower()
 
 
 class OpenAIAgent:
@@ -57,10 +47,12 @@ class OpenAIAgent:
         where: dict[str, str],
         parse=None,
         on_delta: DeltaSink | None = None,
+        lenient=None,
     ) -> tuple[str, object, int]:
         """Call the model, run the tools it asks for, and call again until it answers.
 
-        Returns the final text, what ``parse`` made of it, and the tokens of every call.
+        Returns the final text, what ``parse`` made of it (or, when the model kept missing
+        the format, what ``lenient`` made of its last reply), and the tokens of every call.
         """
         messages, tokens = list(messages), 0
         definitions = tool_definitions(tools)
@@ -71,21 +63,17 @@ class OpenAIAgent:
             )
             try:
                 result, parsed = self.client.complete(call, on_delta=on_delta, parse=parse)
+            except UnusableReply as unusable:
+                if lenient is None:
+                    self.call_log.append(
+                        where | {"model": self.model, "attempts": unusable.attempts, "error": str(unusable)}
+                    )
+                    raise ParticipantFailed(str(unusable), permanent=False) from unusable
+                result, parsed = unusable.result, lenient(unusable.result.text)
             except LLMError as error:
                 self.call_log.append(where | {"model": self.model, "attempts": error.attempts, "error": str(error)})
                 raise ParticipantFailed(str(error), permanent=error.permanent) from error
-            self.call_log.append(
-                where
-                | {
-                    "model": result.model,
-                    "prompt_tokens": result.prompt_tokens,
-                    "completion_tokens": result.completion_tokens,
-                    "latency_s": result.latency_s,
-                    "attempts": result.attempts,
-                    "error": "; ".join(result.errors),
-                }
-            )
-            tokens += result.prompt_tokens + result.completion_tokens or estimate_tokens(result.text)
+            tokens += self._log_call(where, result, messages)
             if not result.tool_calls:
                 return result.text, parsed, tokens
             messages.append(
@@ -108,46 +96,65 @@ class OpenAIAgent:
             )
         raise ParticipantFailed(f"{self.model} kept calling tools after the limit of {MAX_TOOL_CALLS}")
 
+    def _log_call(self, where: dict[str, str], result: LLMResult, messages: list[dict]) -> int:
+        """Record one call and return its tokens: as the server billed them, or estimated
+        from the prompt and the reply when it reported none."""
+        prompt, completion = result.prompt_tokens, result.completion_tokens
+        if not result.usage_reported:
+            prompt = estimate_tokens(json.dumps(messages, ensure_ascii=False))
+            reply = result.text + "".join(call.name + call.arguments for call in result.tool_calls)
+            completion = estimate_tokens(reply)
+        self.call_log.append(
+            where
+            | {
+                "model": result.model,
+                "prompt_tokens": prompt,
+                "completion_tokens": completion,
+                "tokens_estimated": not result.usage_reported,
+                "latency_s": result.latency_s,
+                "attempts": result.attempts,
+                "error": "; ".join(result.errors),
+            }
+        )
+        return prompt + completion
+
     def respond(self, request: TurnRequest, *, on_delta: DeltaSink | None = None) -> Reply:
         step = request.step
         toolbox = ToolBox(request.view, self.case_search)
         messages = turn_messages(request.view, speaker=step.speaker, act=step.act, artifact=step.artifact)
         choices = DECISIONS.get(step.act)
-        parse = (lambda text: parse_decision(text, choices)) if choices else None
+        parse = lenient = None
+        if choices:
+            parse = lambda text: (*decision_parse(text, choices), "line")  # noqa: E731
+            lenient = lambda text: (text.strip(), *decision_from_words(text, choices))  # noqa: E731
         where = {"seat": step.seat, "stage": step.stage, "act": step.act}
-        text, parsed, tokens = self._converse(messages, toolbox, TURN_TOOLS, where, parse, on_delta)
-        text, decision = parsed if parsed is not None else (text.strip(), None)
+        text, parsed, tokens = self._converse(messages, toolbox, TURN_TOOLS, where, parse, on_delta, lenient)
+        text, decision, source = parsed if parsed is not None else (text.strip(), None, "")
         supervised = self.supervisor is not None and request.view.role in SUPERVISED_ROLES
         if supervised and step.artifact is None and parse is None:
             text, extra = self._supervised(request, messages, text, toolbox, where)
             tokens += extra
         artifact = None
         if step.artifact is not None:
+            text = text or _said_this_stage(request)
             title = text.splitlines()[0].strip(" #*") if text else ""
             artifact = ArtifactDraft(title=title or document_title(step.artifact, request.view.language), text=text)
-        return Reply(text=text, artifact=artifact, decision=decision, tokens=tokens)
+        return Reply(text=text, artifact=artifact, decision=decision, decision_source=source, tokens=tokens)
 
     def _supervised(
         self, request: TurnRequest, messages: list[dict], text: str, toolbox: ToolBox, where: dict
     ) -> tuple[str, int]:
-        """MASER: check the reply against the seat's profile; revise once if it fails."""
+        """MASER: check the reply against the seat's profile; revise once if it fails. A
+        verdict the supervisor's model could not give in its format leaves the reply as it is."""
+        supervise = where | {"act": f"supervise:{request.step.act}"}
+        prompt = supervisor_messages(request.view, request.step.speaker, text)
         try:
             verdict, result = self.supervisor.review(request.view, request.step.speaker, text)
+        except UnusableReply as unusable:
+            return text, self._log_call(supervise, unusable.result, prompt)
         except LLMError as error:
             raise ParticipantFailed(str(error), permanent=error.permanent) from error
-        self.call_log.append(
-            where
-            | {
-                "act": f"supervise:{request.step.act}",
-                "model": result.model,
-                "prompt_tokens": result.prompt_tokens,
-                "completion_tokens": result.completion_tokens,
-                "latency_s": result.latency_s,
-                "attempts": result.attempts,
-                "error": "; ".join(result.errors),
-            }
-        )
-        used = result.prompt_tokens + result.completion_tokens
+        used = self._log_call(supervise, result, prompt)
         if verdict.consistent:
             return text, used
         revision = [
@@ -163,3 +170,11 @@ class OpenAIAgent:
         where = {"seat": request.step.seat, "stage": request.step.stage, "act": "update_memory"}
         self._converse(memory_messages(request.view, request.view.seat), toolbox, MEMORY_TOOLS, where)
         return MemoryUpdate(tuple(toolbox.memory_ops))
+
+
+def _said_this_stage(request: TurnRequest) -> str:
+    """A document assembled from what its seat said in this stage (the view's dialogue is the
+    stage's), for a model that answered a drafting act with nothing: the words are the
+    seat's own, never invented."""
+    said = (turn["text"] for turn in request.view.dialogue if turn["seat"] == request.step.seat)
+    return "\n\n".join(text for text in said if text.strip())

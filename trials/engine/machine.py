@@ -156,6 +156,7 @@ def apply_reply(state: TrialState, step: Speak, reply: Reply) -> TurnRecord:
         tokens=reply.tokens,
         decision=reply.decision,
         client_id=reply.client_id,
+        decision_source=reply.decision_source,
     )
     state.turns.append(turn)
     state.stage_turns += 1

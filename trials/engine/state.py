@@ -24,6 +24,7 @@ class TurnRecord:
     tokens: int = 0
     decision: str | None = None
     client_id: str = ""
+    decision_source: str = ""
 
 
 @dataclass

@@ -61,6 +61,9 @@ class Reply:
     artifact: ArtifactDraft | None = None
     decision: str | None = None
     """``accept`` or ``decline`` in a decision phase (mediation)."""
+    decision_source: str = ""
+    """How a model's decision was reached (``agents.decisions.SOURCES``): its ``DECISION:``
+    line, its words, or the conservative default; blank for a person's buttons."""
     ends_phase: bool = False
     """The judge closes the current phase early (a human judge's *advance*)."""
     tokens: int = 0

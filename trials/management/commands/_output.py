@@ -23,4 +23,7 @@ def report_trial(command: BaseCommand, trial: Trial, *, as_json: bool) -> None:
     for stage in summary["stages"]:
         kinds = ", ".join(stage["artifacts"]) or "-"
         command.stdout.write(f"{stage['stage']:<16} {stage['turns']:>3} turns   artifacts: {kinds}")
-    command.stdout.write(f"trial {trial.pk}, trajectory {summary['trajectory_id']}, {trial.tokens} tokens")
+    for warning in summary["warnings"]:
+        command.stdout.write(f"warning: {warning['stage']} {warning['seat']}: {warning['what']}")
+    estimated = f" ({trial.tokens_estimated} of them estimated)" if trial.tokens_estimated else ""
+    command.stdout.write(f"trial {trial.pk}, trajectory {summary['trajectory_id']}, {trial.tokens} tokens{estimated}")
