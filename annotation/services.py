@@ -18,6 +18,7 @@ from legalsim.json_input import Problem, read_records
 from legalsim.llm import LLMClient
 from trials.agents.prompts import PROMPT_VERSION
 from trials.models import Trial
+from trials.selectors import seat_models_meta
 
 
 def trajectory_from_trial(*, trial: Trial) -> Trajectory:
@@ -65,6 +66,7 @@ def trajectory_from_trial(*, trial: Trial) -> Trajectory:
             "tokens": trial.tokens,
             "prompt_version": PROMPT_VERSION if trial.backend == "openai" else None,
             "models": sorted({seat.agent_model for seat in trial.seats.all()}),
+            "seat_models": seat_models_meta(trial),
             "seats": {seat.seat: seat.holder for seat in trial.seats.all()},
         },
         trial=trial,

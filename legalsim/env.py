@@ -6,7 +6,9 @@ unusable, so a typo in a deployment never silently falls back to a default.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -66,6 +68,56 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if raw is None:
         return default
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+SEAT_MODEL_FIELDS = ("model", "base_url", "api_key_env")
+ROUTE_KEY = re.compile(r"^[a-z][a-z_]{0,39}$")
+
+
+def env_seat_models(name: str) -> dict[str, dict[str, str]]:
+    """A JSON object from a seat id or role to a model name or ``{"model", "base_url",
+    "api_key_env"}`` (README "Per-seat models"), as ``{key: {"model", "base_url",
+    "api_key"}}`` with the key read from the variable ``api_key_env`` names (blank: the
+    defaults). Which keys exist is the trials app's to say (``trials.agents.routing``)."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return {}
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} must be a JSON object: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ImproperlyConfigured(f"{name} must be a JSON object from seat ids or roles to models")
+    return {key: _seat_model(name, key, value) for key, value in data.items()}
+
+
+def _seat_model(name: str, key: str, value: object) -> dict[str, str]:
+    where = f"{name}: {key}"
+    if not ROUTE_KEY.match(key):
+        raise ImproperlyConfigured(f"{where}: is not a seat id or role (lower-case letters and _)")
+    if isinstance(value, str):
+        value = {"model": value}
+    if not isinstance(value, dict):
+        raise ImproperlyConfigured(f"{where}: must be a model name or an object with {', '.join(SEAT_MODEL_FIELDS)}")
+    unknown = sorted(set(value) - set(SEAT_MODEL_FIELDS))
+    if unknown:
+        raise ImproperlyConfigured(f"{where}: unknown field {unknown[0]!r} (fields: {', '.join(SEAT_MODEL_FIELDS)})")
+    for field in SEAT_MODEL_FIELDS:
+        if field in value and (not isinstance(value[field], str) or not value[field].strip()):
+            raise ImproperlyConfigured(f"{where}: {field} must be a non-empty string")
+    if "model" not in value:
+        raise ImproperlyConfigured(f"{where}: model is required")
+    base_url = value.get("base_url", "")
+    if base_url and not base_url.startswith(("http://", "https://")):
+        raise ImproperlyConfigured(f"{where}: base_url must be an http(s) URL, got {base_url!r}")
+    key_variable = value.get("api_key_env", "")
+    if key_variable and key_variable not in os.environ:
+        raise ImproperlyConfigured(f"{where}: api_key_env names {key_variable}, which is not set")
+    return {
+        "model": value["model"],
+        "base_url": base_url,
+        "api_key": os.environ.get(key_variable, "") if key_variable else "",
+    }
 
 
 def production_check(*, debug: bool, secret_key: str, development_key: str) -> None:

@@ -81,6 +81,7 @@ class LLMCall:
     max_tokens: int = 4096
     tools: list[dict[str, Any]] | None = None
     tool_choice: str | None = None
+    seed: int | None = None
 
 
 @dataclass(frozen=True)
@@ -115,14 +116,17 @@ class LLMClient:
         self.attempts, self.backoff_s, self._sleep = attempts, backoff_s, sleep
 
     @classmethod
-    def from_settings(cls) -> LLMClient:
-        if not settings.OPENAI_BASE_URL:
+    def from_settings(cls, *, base_url: str = "", api_key: str = "") -> LLMClient:
+        """A client of ``base_url`` (``OPENAI_BASE_URL`` when blank) with the settings' retries
+        and timeout."""
+        base_url = base_url or settings.OPENAI_BASE_URL
+        if not base_url:
             raise LLMError(
                 "OPENAI_BASE_URL is not set; see README 'Plugging in a real LLM server'", permanent=True, attempts=0
             )
         return cls(
-            base_url=settings.OPENAI_BASE_URL,
-            api_key=settings.OPENAI_API_KEY,
+            base_url=base_url,
+            api_key=api_key or settings.OPENAI_API_KEY,
             backoff_s=settings.LEGALSIM_LLM_BACKOFF_S,
             timeout_s=settings.LEGALSIM_LLM_TIMEOUT_S,
         )
@@ -187,7 +191,7 @@ class LLMClient:
     def _stream(
         self, call: LLMCall, on_delta: Callable[[str], None] | None
     ) -> tuple[str, dict[str, Any], tuple[ToolCall, ...]]:
-        extra: dict[str, Any] = {}
+        extra: dict[str, Any] = {} if call.seed is None else {"seed": call.seed}
         if call.tools:
             extra["tools"] = call.tools
             if call.tool_choice:

@@ -11,7 +11,16 @@ from pathlib import Path
 
 import dj_database_url
 
-from legalsim.env import env_bool, env_choice, env_float, env_int, env_list, env_str, production_check
+from legalsim.env import (
+    env_bool,
+    env_choice,
+    env_float,
+    env_int,
+    env_list,
+    env_seat_models,
+    env_str,
+    production_check,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -218,6 +227,10 @@ OPENAI_API_KEY = env_str("OPENAI_API_KEY")
 LEGALSIM_MODEL = env_str("LEGALSIM_MODEL", "qwen3.5-plus")
 LEGALSIM_MODEL_TARGET = env_str("LEGALSIM_MODEL_TARGET") or LEGALSIM_MODEL
 LEGALSIM_MODEL_JUDGE = env_str("LEGALSIM_MODEL_JUDGE") or LEGALSIM_MODEL
+# Per-seat models and servers (README "Per-seat models"); the keys are checked by trials.
+LEGALSIM_SEAT_MODELS = env_seat_models("LEGALSIM_SEAT_MODELS")
+# Sent with every model call when set, for servers that take a seed (recorded in the trajectory).
+LEGALSIM_SEED = env_int("LEGALSIM_SEED", 0) if env_str("LEGALSIM_SEED").strip() else None
 LEGALSIM_SCRIPTED_TOKENS_PER_S = env_float("LEGALSIM_SCRIPTED_TOKENS_PER_S", 40.0, minimum=0.0)
 # After a statement a person may object to, the live trial waits this long for the objection.
 LEGALSIM_OBJECTION_GRACE_S = env_float("LEGALSIM_OBJECTION_GRACE_S", 4.0, minimum=0.0)

@@ -13,9 +13,12 @@ class TrialsConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_out
 
+        from trials.agents.routing import seat_models_check
         from trials.fanout import session_ended
         from trials.scoring.services import scorecards_store
         from trials.store import trial_finished
+
+        seat_models_check()
 
         def close_sockets_of_the_session(sender, request, user, **kwargs) -> None:
             """Signing out closes the trial sockets opened with that session at once."""

@@ -104,7 +104,9 @@ def trial_create(
                 trial=trial,
                 seat=seat,
                 user=humans.get(seat),
-                agent_model="" if seat in humans else agent_model_name(backend, seat == target),
+                agent_model=""
+                if seat in humans
+                else agent_model_name(backend, case.procedure, seat, is_target=seat == target),
             )
             for seat in procedure.seats
         )
@@ -289,7 +291,10 @@ def seat_release(*, trial_id: int, seat: str, user: AbstractBaseUser) -> None:
         state = trial.engine_state
         state.human_seats.pop(seat, None)
         target = target_seat(trial.procedure, trial.target_side)
-        row.user, row.agent_model = None, agent_model_name(trial.backend, seat == target)
+        row.user, row.agent_model = (
+            None,
+            agent_model_name(trial.backend, trial.procedure, seat, is_target=seat == target),
+        )
         row.save(update_fields=["user", "agent_model"])
         progress_store(trial, state)
         transaction.on_commit(lambda: seats_changed(trial_id))

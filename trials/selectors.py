@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from django.db.models import Count, Q, QuerySet
 
+from trials.agents.routing import seat_route
 from trials.engine.state import TrialState, TurnRecord
 from trials.models import Case, Trial
-from trials.procedures.seats import PLAYABLE_SEATS
+from trials.procedures.seats import PLAYABLE_SEATS, target_seat
 from trials.splits import split_sample
 
 
@@ -58,6 +59,20 @@ def trial_summary(trial: Trial) -> dict:
         "warnings": [
             {"stage": turn.stage, "seat": turn.seat, "what": _warning_what(turn)} for turn in decisions_defaulted(state)
         ],
+    }
+
+
+def seat_models_meta(trial: Trial) -> dict[str, dict]:
+    """For the trajectory's meta: each agent seat of a model-played trial with its model, the
+    server it was routed to and the sampling settings (``trials.agents.routing``)."""
+    if trial.backend != "openai":
+        return {}
+    target = target_seat(trial.procedure, trial.target_side)
+    return {
+        seat.seat: seat_route(trial.procedure, seat.seat, is_target=seat.seat == target).meta()
+        | {"model": seat.agent_model}
+        for seat in trial.seats.all()
+        if seat.user_id is None
     }
 
 

@@ -14,6 +14,7 @@ from django.db import DatabaseError, transaction
 from legalsim.json_input import Problem, read_records
 from legalsim.llm import LLMClient, LLMError
 from trials.agents.openai_agent import OpenAIAgent
+from trials.agents.routing import Route, seat_route, supervisor_route
 from trials.agents.scripted import ScriptedAgent
 from trials.agents.supervisor import Supervisor
 from trials.case_file import validate_record
@@ -163,40 +164,49 @@ class BackendUnavailable(RuntimeError):
 def agent_participants(
     procedure: str, backend: str, *, target_side: str, supervised: bool = False
 ) -> dict[str, Participant]:
-    """Every seat of a procedure played by an agent of ``backend``; the target lawyer (the
-    attorney in a criminal trial) gets ``LEGALSIM_MODEL_TARGET``."""
+    """Every seat of a procedure played by an agent of ``backend``, each on the model and
+    server ``trials.agents.routing`` gives it (the target lawyer, the attorney in a criminal
+    trial, on ``LEGALSIM_MODEL_TARGET`` unless ``LEGALSIM_SEAT_MODELS`` says otherwise)."""
     seats = procedure_for(procedure).seats
     if backend == "scripted":
         return {seat: ScriptedAgent() for seat in seats}
     if backend != "openai":
         raise BackendUnavailable(f"unknown agent backend {backend!r}; use scripted or openai")
-    try:
-        client = LLMClient.from_settings()
-    except LLMError as error:
-        raise BackendUnavailable(str(error)) from None
     target = target_seat(procedure, target_side)
+    clients: dict[tuple[str, str], LLMClient] = {}
+
+    def client_of(route: Route) -> LLMClient:
+        server = (route.base_url, route.api_key)
+        if server not in clients:
+            try:
+                clients[server] = LLMClient.from_settings(base_url=route.base_url, api_key=route.api_key)
+            except LLMError as error:
+                raise BackendUnavailable(str(error)) from None
+        return clients[server]
+
     options = {
         "temperature": settings.LEGALSIM_TEMPERATURE,
         "top_p": settings.LEGALSIM_TOP_P,
         "max_tokens": settings.LEGALSIM_MAX_TOKENS,
+        "seed": settings.LEGALSIM_SEED,
     }
-    supervisor = Supervisor(client, settings.LEGALSIM_MODEL) if supervised else None
+    supervisor = None
+    if supervised:
+        route = supervisor_route()
+        supervisor = Supervisor(client_of(route), route.model)
+    routes = {seat: seat_route(procedure, seat, is_target=seat == target) for seat in seats}
     return {
         seat: OpenAIAgent(
-            client,
-            agent_model_name(backend, seat == target),
-            case_search=case_library_search,
-            supervisor=supervisor,
-            **options,
+            client_of(route), route.model, case_search=case_library_search, supervisor=supervisor, **options
         )
-        for seat in seats
+        for seat, route in routes.items()
     }
 
 
-def agent_model_name(backend: str, is_target: bool = False) -> str:
+def agent_model_name(backend: str, procedure: str, seat: str, *, is_target: bool) -> str:
     if backend == "scripted":
         return "scripted"
-    return settings.LEGALSIM_MODEL_TARGET if is_target else settings.LEGALSIM_MODEL
+    return seat_route(procedure, seat, is_target=is_target).model
 
 
 def trial_simulate(
@@ -244,7 +254,11 @@ def simulated_trial_create(
         )
         target = target_seat(case.procedure, target_side)
         Seat.objects.bulk_create(
-            Seat(trial=trial, seat=seat, agent_model=agent_model_name(backend, seat == target))
+            Seat(
+                trial=trial,
+                seat=seat,
+                agent_model=agent_model_name(backend, case.procedure, seat, is_target=seat == target),
+            )
             for seat in procedure_for(case.procedure).seats
         )
     return trial

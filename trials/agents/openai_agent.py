@@ -26,11 +26,12 @@ class OpenAIAgent:
         temperature: float,
         top_p: float,
         max_tokens: int,
+        seed: int | None = None,
         case_search: CaseSearch | None = None,
         supervisor: Supervisor | None = None,
     ) -> None:
         self.client, self.model = client, model
-        self.options = {"temperature": temperature, "top_p": top_p, "max_tokens": max_tokens}
+        self.options = {"temperature": temperature, "top_p": top_p, "max_tokens": max_tokens, "seed": seed}
         self.case_search, self.supervisor = case_search, supervisor
         self.call_log: list[dict] = []
         """One entry per model call (tokens, latency, attempts, error), drained by the caller."""
