@@ -67,11 +67,13 @@ def batch_create(
     backend: str,
     target_side: str | None = None,
     redistribute_personas: bool = True,
+    target_models: list[str] | None = None,
     created_by=None,
 ) -> Batch:
     """A batch of ``cases``; on a sampled split the LCPF medium-level rule (LegalWorld
     A.4, docs/sources.md) is applied to the clients' personas of the cases as run, and logged on
-    the batch."""
+    the batch. With ``target_models`` each case runs once per target model, on the same seed,
+    the environment's models unchanged (LegalWorld's comparison of target models)."""
     seeds = {case.pk: copy.deepcopy(case.seed) for case in cases}
     log: dict = {}
     if redistribute_personas:
@@ -84,9 +86,14 @@ def batch_create(
             target_side=target_side or "",
             concurrency=concurrency,
             personas=log,
+            target_models=target_models or [],
             created_by=created_by,
         )
-        BatchRun.objects.bulk_create(BatchRun(batch=batch, case=case, seed=seeds[case.pk]) for case in cases)
+        BatchRun.objects.bulk_create(
+            BatchRun(batch=batch, case=case, seed=seeds[case.pk], target_model=model)
+            for case in cases
+            for model in target_models or [""]
+        )
     return batch
 
 
@@ -215,7 +222,11 @@ def _run_trial(run_id: int, attempt: int) -> Trial:
     if trial is None:
         with transaction.atomic():
             trial = simulated_trial_create(
-                case=run.case, seed=run.seed, target_side=run.batch.target_side or None, backend=run.batch.backend
+                case=run.case,
+                seed=run.seed,
+                target_side=run.batch.target_side or None,
+                backend=run.batch.backend,
+                target_model=run.target_model,
             )
             if not _fenced(run_id, attempt).update(trial=trial):
                 raise ClaimLost(run_id)

@@ -52,6 +52,9 @@ class Trial(models.Model):
     tokens_estimated = models.PositiveIntegerField(
         default=0, help_text="the part of tokens estimated because a model server reported no usage"
     )
+    target_model = models.CharField(
+        max_length=200, blank=True, help_text="the target seat's model, set when a batch compares models"
+    )
     version = models.PositiveIntegerField(default=0, help_text="raised by every store of the state")
     pause_reason = models.TextField(blank=True)
     first_stage = models.CharField(
@@ -235,6 +238,9 @@ class Batch(models.Model):
     target_side = models.CharField(max_length=16, blank=True, help_text="blank: each case's default")
     concurrency = models.PositiveSmallIntegerField()
     personas = models.JSONField(default=dict, help_text="LCPF levels before/after redistribution, for the log")
+    target_models = models.JSONField(
+        default=list, blank=True, help_text="the target models compared: each case runs once per model"
+    )
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -260,6 +266,7 @@ class BatchRun(models.Model):
     batch = models.ForeignKey(Batch, on_delete=models.CASCADE, related_name="runs")
     case = models.ForeignKey(Case, on_delete=models.PROTECT, related_name="batch_runs")
     seed = models.JSONField(help_text="the case seed as run: personas after redistribution")
+    target_model = models.CharField(max_length=200, blank=True, help_text="blank: the settings' target model")
     trial = models.OneToOneField(Trial, null=True, blank=True, on_delete=models.SET_NULL, related_name="batch_run")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     attempt = models.PositiveIntegerField(default=0)
@@ -272,7 +279,11 @@ class BatchRun(models.Model):
 
     class Meta:
         ordering = ["batch", "id"]
-        constraints = [models.UniqueConstraint(fields=["batch", "case"], name="one_run_per_case_in_a_batch")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["batch", "case", "target_model"], name="one_run_per_case_and_model_in_a_batch"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.batch_id}/{self.case_id} {self.status}"

@@ -50,7 +50,11 @@ def trial_prepare(*, trial_id: int) -> Trial | None:
     if trial is None or trial.status != Trial.Status.PREPARING:
         return trial
     participants = agent_participants(
-        trial.procedure, trial.backend, target_side=trial.target_side, supervised=trial.supervised
+        trial.procedure,
+        trial.backend,
+        target_side=trial.target_side,
+        supervised=trial.supervised,
+        target_model=trial.target_model,
     )
     state = replace(trial.engine_state, human_seats={})
     stored = len(state.turns)

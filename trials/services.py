@@ -162,11 +162,13 @@ class BackendUnavailable(RuntimeError):
 
 
 def agent_participants(
-    procedure: str, backend: str, *, target_side: str, supervised: bool = False
+    procedure: str, backend: str, *, target_side: str, supervised: bool = False, target_model: str = ""
 ) -> dict[str, Participant]:
     """Every seat of a procedure played by an agent of ``backend``, each on the model and
     server ``trials.agents.routing`` gives it (the target lawyer, the attorney in a criminal
-    trial, on ``LEGALSIM_MODEL_TARGET`` unless ``LEGALSIM_SEAT_MODELS`` says otherwise)."""
+    trial, on ``LEGALSIM_MODEL_TARGET`` unless ``LEGALSIM_SEAT_MODELS`` says otherwise);
+    ``target_model`` puts the target seat on another model of its server (a batch comparing
+    models)."""
     seats = procedure_for(procedure).seats
     if backend == "scripted":
         return {seat: ScriptedAgent() for seat in seats}
@@ -195,6 +197,8 @@ def agent_participants(
         route = supervisor_route()
         supervisor = Supervisor(client_of(route), route.model)
     routes = {seat: seat_route(procedure, seat, is_target=seat == target) for seat in seats}
+    if target_model:
+        routes[target] = replace(routes[target], model=target_model)
     return {
         seat: OpenAIAgent(
             client_of(route), route.model, case_search=case_library_search, supervisor=supervisor, **options
@@ -203,9 +207,11 @@ def agent_participants(
     }
 
 
-def agent_model_name(backend: str, procedure: str, seat: str, *, is_target: bool) -> str:
+def agent_model_name(backend: str, procedure: str, seat: str, *, is_target: bool, target_model: str = "") -> str:
     if backend == "scripted":
         return "scripted"
+    if is_target and target_model:
+        return target_model
     return seat_route(procedure, seat, is_target=is_target).model
 
 
@@ -236,12 +242,14 @@ def simulated_trial_create(
     backend: str | None = None,
     until: str | None = None,
     supervised: bool = False,
+    target_model: str = "",
 ) -> Trial:
     """A trial of ``case`` (run on ``seed``, the case's own by default) with every seat an
-    agent, not started yet."""
+    agent, not started yet; ``target_model`` plays the target seat (blank: the settings')."""
     backend = backend or settings.LEGALSIM_AGENT_BACKEND
     target_side = target_side or default_target_side(case.procedure)
     agent_participants(case.procedure, backend, target_side=target_side, supervised=supervised)
+    target_model = target_model if backend == "openai" else ""
     state = trial_start(case=seed or case.seed, target_side=target_side, last_stage=until)
     with transaction.atomic():
         trial = Trial.objects.create(
@@ -250,6 +258,7 @@ def simulated_trial_create(
             target_side=target_side,
             backend=backend,
             supervised=supervised,
+            target_model=target_model,
             state=state.to_dict(),
         )
         target = target_seat(case.procedure, target_side)
@@ -257,7 +266,9 @@ def simulated_trial_create(
             Seat(
                 trial=trial,
                 seat=seat,
-                agent_model=agent_model_name(backend, case.procedure, seat, is_target=seat == target),
+                agent_model=agent_model_name(
+                    backend, case.procedure, seat, is_target=seat == target, target_model=target_model
+                ),
             )
             for seat in procedure_for(case.procedure).seats
         )
@@ -282,7 +293,11 @@ def trial_continue(*, trial: Trial, on_checkpoint: Checkpoint | None = None) -> 
     most the stage in progress, and running the trial again carries on from the last one.
     """
     participants = agent_participants(
-        trial.procedure, trial.backend, target_side=trial.target_side, supervised=trial.supervised
+        trial.procedure,
+        trial.backend,
+        target_side=trial.target_side,
+        supervised=trial.supervised,
+        target_model=trial.target_model,
     )
     state = trial.engine_state
 

@@ -6,6 +6,8 @@ from dataclasses import asdict, replace
 from statistics import fmean
 from typing import Any
 
+import numpy as np
+
 from trials.engine.state import TrialState
 from trials.procedures.seats import seat_info, seat_kind
 from trials.scoring.alignment import judgment_alignment
@@ -144,6 +146,17 @@ def table3(profile: dict[str, dict[str, Any]]) -> str:
         ]
         lines.append(f"{model[:27]:<28}" + "".join(f"{cell:>22}" for cell in cells))
     return "\n".join(lines)
+
+
+def mean_interval(values: list[float], *, resamples: int = 1000, seed: int = 0) -> tuple[float, float] | None:
+    """The 95 % percentile bootstrap interval of the mean of ``values`` (trials resampled
+    with replacement, a fixed seed so a page shows the same interval twice); None under two
+    values."""
+    if len(values) < 2:
+        return None
+    samples = np.random.default_rng(seed).choice(np.asarray(values, dtype=float), size=(resamples, len(values)))
+    low, high = np.percentile(samples.mean(axis=1), [2.5, 97.5])
+    return float(low), float(high)
 
 
 def mean_present(values: list[float | None]) -> float | None:

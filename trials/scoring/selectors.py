@@ -14,7 +14,14 @@ from trials.models import Trial, TrialScore
 from trials.procedures.seats import seat_kind
 from trials.scoring.capabilities import seat_of_subject
 from trials.scoring.reasons import reason_shown
-from trials.scoring.report import ALIGNMENT_ROWS, capabilities_mean, dimensions_of, overall_score, person_seats
+from trials.scoring.report import (
+    ALIGNMENT_ROWS,
+    capabilities_mean,
+    dimensions_of,
+    mean_interval,
+    overall_score,
+    person_seats,
+)
 from trials.scoring.scorers import RuleBasedScorer
 
 CAPABILITY_NAMES = {
@@ -120,19 +127,23 @@ def scorecards_by_case(scores: list[TrialScore]) -> list[dict[str, Any]]:
 
 def model_profile(*, scorer: str) -> list[dict[str, Any]]:
     """LegalWorld's Table 3 and Figure 6 (docs/sources.md): per target model (agents only), the
-    capabilities averaged over its civil trials, and the overall figure."""
+    capabilities averaged over its civil trials, and the overall figure with its 95 % bootstrap
+    interval over those trials (models compared side by side: ``simulate_split
+    --models-target``)."""
     grouped: dict[str, list[dict]] = defaultdict(list)
     for score in TrialScore.objects.filter(scorer=scorer, subject="agent", trial__procedure="civil"):
         grouped[score.target_model].append(score.result["capabilities"])
     rows = []
     for model, results in sorted(grouped.items()):
         capabilities = capabilities_mean(results)
+        overalls = [value for value in map(overall_score, results) if value is not None]
         rows.append(
             {
                 "model": model,
                 "trials": len(results),
                 "capabilities": capabilities,
                 "overall": overall_score(capabilities),
+                "overall_interval": mean_interval(overalls),
             }
         )
     return rows

@@ -28,6 +28,11 @@ class Command(BaseCommand):
         parser.add_argument("--concurrency", type=int, default=20, help="cases in flight at once (default 20)")
         parser.add_argument("--backend", choices=("scripted", "openai"), default=None)
         parser.add_argument("--target-side", choices=("plaintiff", "defendant"))
+        parser.add_argument(
+            "--models-target",
+            metavar="A,B,...",
+            help="compare target models: each case runs once per model, the environment's models fixed (openai)",
+        )
         parser.add_argument("--resume", type=int, metavar="BATCH", help="carry on an interrupted or paused batch")
         parser.add_argument("--list", action="store_true", help="print the split's case ids and stop")
         parser.add_argument(
@@ -84,6 +89,7 @@ class Command(BaseCommand):
             agent_participants(next(iter(procedures)), backend, target_side=options["target_side"] or "plaintiff")
         except BackendUnavailable as error:
             raise CommandError(str(error)) from None
+        models = _target_models(options["models_target"], backend)
         order = {case_id: index for index, case_id in enumerate(case_ids)}
         batch = batch_create(
             cases=sorted(cases, key=lambda case: order[case.pk]),
@@ -92,8 +98,11 @@ class Command(BaseCommand):
             backend=backend,
             target_side=options["target_side"],
             redistribute_personas=options["split"] in ("light", "medium"),
+            target_models=models,
         )
         self.stdout.write(f"batch {batch.pk}: {len(cases)} cases of the {options['split']} split, {backend} agents")
+        if models:
+            self.stdout.write(f"target models compared: {', '.join(models)} (each case once per model)")
         if batch.personas:
             self.stdout.write("client personas (LCPF levels before -> after the medium-level rule):")
             for dimension, before in batch.personas["before"].items():
@@ -144,6 +153,18 @@ def _eager() -> bool:
     from legalsim.celery import app
 
     return bool(app.conf.task_always_eager)
+
+
+def _target_models(raw: str | None, backend: str) -> list[str]:
+    """The models of ``--models-target``, in order and once each."""
+    if raw is None:
+        return []
+    models = list(dict.fromkeys(model.strip() for model in raw.split(",") if model.strip()))
+    if not models:
+        raise CommandError("--models-target needs at least one model name (A,B,...)")
+    if backend != "openai":
+        raise CommandError("--models-target compares models: it needs --backend openai")
+    return models
 
 
 def _split_file(path: Path) -> list[str]:
