@@ -196,7 +196,7 @@ class LLMClient:
             extra["tools"] = call.tools
             if call.tool_choice:
                 extra["tool_choice"] = call.tool_choice
-        stream = self._client.chat.completions.create(
+        with self._client.chat.completions.create(
             model=call.model,
             messages=call.messages,
             temperature=call.temperature,
@@ -205,7 +205,14 @@ class LLMClient:
             stream=True,
             stream_options={"include_usage": True},
             **extra,
-        )
+        ) as stream:
+            return self._read(stream, on_delta)
+
+    def _read(
+        self, stream: openai.Stream[Any], on_delta: Callable[[str], None] | None
+    ) -> tuple[str, dict[str, Any], tuple[ToolCall, ...]]:
+        """The reply of a response stream; the stream is closed, the connection with it, however
+        this ends (an ``on_delta`` that raises stops the generation on the server too)."""
         pieces: list[str] = []
         usage: dict[str, Any] = {}
         calls: dict[int, dict[str, str]] = {}

@@ -47,11 +47,25 @@ def default_brain(request: dict) -> Reply:
     return f"[{request['model']}] speaks at turn {len(last['content'])}."
 
 
-class LoopbackLLM:
-    """The server; ``usage=False`` makes it send no token counts, as llama.cpp's does."""
+def supervisor_approves(request: dict) -> Reply:
+    """``default_brain``, with every MASER supervisor check passed."""
+    if request["messages"][0]["content"].startswith(("You supervise", "你逐句监督")):
+        return json.dumps({"consistent": True, "advice": ""})
+    return default_brain(request)
 
-    def __init__(self, brain: Brain = default_brain, *, usage: bool = True) -> None:
-        self.brain, self.usage = brain, usage
+
+class ClientGone(Exception):
+    """The client closed a stream before its end."""
+
+
+class LoopbackLLM:
+    """The server; ``usage=False`` makes it send no token counts, as llama.cpp's does;
+    ``chunk_delay_s`` streams slowly, as a model writes; ``abandoned`` holds the requests whose
+    stream the client closed before the end."""
+
+    def __init__(self, brain: Brain = default_brain, *, usage: bool = True, chunk_delay_s: float = 0.0) -> None:
+        self.brain, self.usage, self.chunk_delay_s = brain, usage, chunk_delay_s
+        self.abandoned: list[dict] = []
         self.requests: list[dict] = []
         self.faults: list[tuple] = []
         self.lock = threading.Lock()
@@ -112,7 +126,10 @@ class LoopbackLLM:
                 if fault and fault[0] == "bad_tool_json":
                     calls, text = [("search_statutes", None)], ""
                 if body.get("stream"):
-                    self._stream(body, text, calls, fault=fault[0] if fault else None)
+                    try:
+                        self._stream(body, text, calls, fault=fault[0] if fault else None)
+                    except ClientGone:
+                        loopback.abandoned.append(body)
                 else:
                     self._whole(body, text)
 
@@ -151,8 +168,12 @@ class LoopbackLLM:
                 self.close_connection = True
 
                 def event(data: str) -> None:
-                    self.wfile.write(f"data: {data}\n\n".encode())
-                    self.wfile.flush()
+                    time.sleep(loopback.chunk_delay_s)
+                    try:
+                        self.wfile.write(f"data: {data}\n\n".encode())
+                        self.wfile.flush()
+                    except (BrokenPipeError, ConnectionResetError):
+                        raise ClientGone from None
 
                 def chunk(delta: dict, finish: str | None = None, usage: dict | None = None) -> str:
                     return json.dumps(

@@ -68,6 +68,7 @@ def batch_create(
     target_side: str | None = None,
     redistribute_personas: bool = True,
     target_models: list[str] | None = None,
+    supervised: bool = False,
     created_by=None,
 ) -> Batch:
     """A batch of ``cases``; on a sampled split the LCPF medium-level rule (LegalWorld
@@ -87,6 +88,7 @@ def batch_create(
             concurrency=concurrency,
             personas=log,
             target_models=target_models or [],
+            supervised=supervised,
             created_by=created_by,
         )
         BatchRun.objects.bulk_create(
@@ -227,6 +229,7 @@ def _run_trial(run_id: int, attempt: int) -> Trial:
                 target_side=run.batch.target_side or None,
                 backend=run.batch.backend,
                 target_model=run.target_model,
+                supervised=run.batch.supervised,
             )
             if not _fenced(run_id, attempt).update(trial=trial):
                 raise ClaimLost(run_id)

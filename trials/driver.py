@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import threading
 from dataclasses import asdict
 from typing import Any
 
@@ -26,7 +27,14 @@ from trials.engine.machine import (
     step_apply,
 )
 from trials.engine.objections import objectors
-from trials.engine.participants import DeltaSink, MemoryRequest, Participant, ParticipantFailed, TurnRequest
+from trials.engine.participants import (
+    DeltaSink,
+    GenerationCancelled,
+    MemoryRequest,
+    Participant,
+    ParticipantFailed,
+    TurnRequest,
+)
 from trials.engine.state import TrialState
 from trials.engine.steps import End, MemoryUpdate, Reply, Speak, StageEnd, StageStart, Step, UpdateMemory
 from trials.engine.visibility import build_view
@@ -414,20 +422,26 @@ async def _await_human(trial_id: int, step: Step, language: str, *, waiting: boo
 async def _agent_turn(trial_id: int, step: Speak, agent: Participant, state: TrialState) -> None:
     """An agent's statement: its words stream as the model writes them (a participant that
     gives its reply whole is paced at LEGALSIM_SCRIPTED_TOKENS_PER_S), then it is stored with
-    the model calls it took. A cut generation's late words go to a queue nobody reads."""
+    the model calls it took. An objection that cuts it stops the generation: the model's
+    stream is closed at its next token (``GenerationCancelled``)."""
     start = turn_start(step)
     objecting.raised.pop(trial_id, None)
     in_progress[trial_id] = {"start": start, "text": ""}
     await broadcast(trial_id, start)
     loop = asyncio.get_running_loop()
     live: asyncio.Queue[str] = asyncio.Queue()
+    cut = threading.Event()
 
     def on_delta(delta: str) -> None:
+        if cut.is_set():
+            raise GenerationCancelled
         loop.call_soon_threadsafe(live.put_nowait, delta)
 
     generation = asyncio.create_task(asyncio.to_thread(_respond, agent, step, state, on_delta))
     while not generation.done() or not live.empty():
         if trial_id in objecting.raised and await _objection_record(trial_id, step):
+            cut.set()
+            generation.add_done_callback(lambda task: task.cancelled() or task.exception())
             return
         try:
             delta = await asyncio.wait_for(live.get(), timeout=0.05)

@@ -62,6 +62,7 @@ def trial_create(
     created_by: AbstractBaseUser | None = None,
     course: Model | None = None,
     backend: str = "",
+    supervised: bool = False,
 ) -> Trial:
     """A trial whose ``humans`` seats are held by those users and every other seat by an agent
     of ``backend`` (the server's ``LEGALSIM_AGENT_BACKEND`` when blank).
@@ -97,6 +98,7 @@ def trial_create(
             created_by=created_by,
             course=course,
             live=True,
+            supervised=supervised and backend == "openai",
         )
         target = target_seat(case.procedure, target_side)
         Seat.objects.bulk_create(

@@ -241,6 +241,7 @@ class Batch(models.Model):
     target_models = models.JSONField(
         default=list, blank=True, help_text="the target models compared: each case runs once per model"
     )
+    supervised = models.BooleanField(default=False, help_text="MASER supervisor on the clients and lawyers")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -1,6 +1,7 @@
 """Target models compared in one batch (issue #19 item 4): each case runs once per target
 model on the same seed, the environment's model fixed; the model is recorded on the batch,
-the run and the trial, and the scores compare them side by side with intervals."""
+the run and the trial, and the scores compare them side by side with intervals. A batch may
+run with the MASER supervisor (item 5)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from django.urls import reverse
 
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
+from tests.llm_server import supervisor_approves
 from tests.users import person
 from trials.models import Batch, Trial
 from trials.scoring.selectors import model_profile
@@ -89,4 +91,20 @@ def test_a_comparison_that_cannot_run_is_refused_before_anything_is_stored(
 ):
     with pytest.raises(CommandError, match=message):
         call_command("simulate_split", split=str(split_file), **options)
+    assert not Batch.objects.exists()
+
+
+def test_a_supervised_batch_checks_every_client_and_lawyer_reply(openai_settings, llm_server, split_file, capsys):
+    llm_server.brain = supervisor_approves
+    call_command("simulate_split", split=str(split_file), backend="openai", supervisor=True)
+    batch = Batch.objects.get()
+    assert batch.supervised and all(run.trial.supervised for run in batch.runs.all())
+    for trial in Trial.objects.all():
+        checked = set(trial.llm_calls.filter(act__startswith="supervise:").values_list("seat", flat=True))
+        assert checked == {"plaintiff_client", "defendant_client", "plaintiff_lawyer", "defendant_lawyer"}
+
+
+def test_a_supervised_batch_needs_model_agents(split_file):
+    with pytest.raises(CommandError, match="--supervisor checks model replies"):
+        call_command("simulate_split", split=str(split_file), backend="scripted", supervisor=True)
     assert not Batch.objects.exists()

@@ -9,15 +9,18 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
+from django.core.management import call_command
 from django.db import connections
 
 from legalsim.roles import Role
 from tests.cases import case_stored
 from tests.conftest import DEMO_CASES
+from tests.llm_server import supervisor_approves
 from tests.trials.prepared import prepared_trial
 from tests.users import person
 from trials import driver
 from trials.models import Case, Trial, Turn
+from trials.preparation import trial_prepare
 from trials.routing import websocket_urlpatterns
 from trials.services import cases_import
 
@@ -347,6 +350,27 @@ async def test_a_live_trial_with_llm_agents_streams_and_stores_every_model_call(
         if frame["type"] == "turn.end" and frame["author"] == "agent" and frame["stage"] == "FIT"
     }
     assert agent_ends and agent_ends <= agent_deltas, "every agent statement of the hearing streamed before it ended"
+
+
+async def test_a_supervised_live_trial_checks_the_agents_replies(openai_settings, llm_server):
+    """Real models issue: the MASER supervisor ran only under ``simulate --supervisor``; a live
+    trial created with it (``create_trial --supervisor``) checks the agent clients and lawyers."""
+    openai_settings.LEGALSIM_AGENT_BACKEND = "openai"
+    llm_server.brain = supervisor_approves
+    cases_import_async = database_sync_to_async(lambda: cases_import(paths=[DEMO_CASES / f"{CASE}.json"]))
+    await cases_import_async()
+    await database_sync_to_async(person)("student", Role.STUDENT)
+    await database_sync_to_async(call_command)(
+        "create_trial", CASE, "--stages", "FIT", "--human", "plaintiff_lawyer=student", "--supervisor"
+    )
+    trial = await database_sync_to_async(lambda: trial_prepare(trial_id=Trial.objects.get().pk))()
+    communicator = await connect(trial, "student")
+    await play(communicator, {"plaintiff_lawyer"})
+    await communicator.disconnect()
+    supervised = await database_sync_to_async(
+        lambda: set(trial.llm_calls.filter(stage="FIT", act__startswith="supervise:").values_list("seat", flat=True))
+    )()
+    assert trial.supervised and supervised == {"plaintiff_client", "defendant_client", "defendant_lawyer"}
 
 
 async def test_a_mediation_answer_states_its_decision_and_is_recorded_with_the_words():

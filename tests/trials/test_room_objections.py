@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
+from tests.llm_server import LoopbackLLM, default_brain, tool_names
 from tests.trials.test_room import connect, make_trial, stop_drivers  # noqa: F401 (stop_drivers: autouse)
 from trials.models import Trial, Turn
 
@@ -127,3 +128,43 @@ async def test_an_objection_within_the_grace_period_after_a_statement_is_heard_a
     assert (objection.act, objection.text) == ("object", "Objection: irrelevant.")
     assert ruling.seat == "judge" and ruling.text.startswith(("Sustained", "Overruled"))
     assert sum(turn.act == "object" for turn in turns) == 1, "the late objection left no trace"
+
+
+def slow_counsel(request: dict) -> str | dict:
+    """The defence counsel's model writes at length; every other seat answers as usual."""
+    if request["model"] == "slow-counsel" and not tool_names(request):
+        return "Counsel for the defendant submits that " + "the crossing was clear and the signal was green; " * 40
+    return default_brain(request)
+
+
+async def test_an_objection_stops_the_models_generation(openai_settings):
+    """Real models issue: a cut generation used to run on to its end on the model server.
+    Now the driver closes the model's stream at its next token and the call is stored as cut;
+    the trial plays on to its end."""
+    openai_settings.LEGALSIM_AGENT_BACKEND = "openai"
+    openai_settings.LEGALSIM_SEAT_MODELS = {
+        "defendant_lawyer": {"model": "slow-counsel", "base_url": "", "api_key": ""}
+    }
+    with LoopbackLLM(slow_counsel, chunk_delay_s=0.02) as server:
+        openai_settings.OPENAI_BASE_URL = server.base_url
+        trial = await make_trial({"plaintiff_lawyer": "student"})
+        student = await connect(trial, "student")
+        objected_seq, seats = None, {}
+        while (frame := await student.receive_json_from(timeout=30))["type"] != "end":
+            if frame["type"] == "turn.start":
+                seats[frame["seq"]] = frame["seat"]
+            if frame["type"] == "await":
+                await student.send_json_to(
+                    {"type": "say", "text": "Counsel.", "client_id": f"c{frame['seq']}", "decision": "decline"}
+                )
+            if frame["type"] == "turn.delta" and objected_seq is None and seats.get(frame["seq"]) == "defendant_lawyer":
+                objected_seq = frame["seq"]
+                await student.send_json_to({"type": "objection", "ground": "argumentative"})
+        await student.disconnect()
+    assert [request["model"] for request in server.abandoned] == ["slow-counsel"], "the model's stream was closed"
+    cut = await database_sync_to_async(lambda: Turn.objects.get(trial=trial, seq=objected_seq).text)()
+    assert cut.endswith("—") and len(cut) < 500, "only what was shown before the objection stands"
+    calls = await database_sync_to_async(
+        lambda: list(Trial.objects.get(pk=trial.pk).llm_calls.filter(error__startswith="cancelled"))
+    )()
+    assert [(call.seat, call.model) for call in calls] == [("defendant_lawyer", "slow-counsel")]

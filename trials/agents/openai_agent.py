@@ -9,7 +9,14 @@ from trials.agents.decisions import decision_from_words, decision_parse
 from trials.agents.prompts import memory_messages, turn_messages
 from trials.agents.supervisor import SUPERVISED_ROLES, Supervisor, revision_message, supervisor_messages
 from trials.documents import document_title
-from trials.engine.participants import DeltaSink, MemoryRequest, ParticipantFailed, TurnRequest, estimate_tokens
+from trials.engine.participants import (
+    DeltaSink,
+    GenerationCancelled,
+    MemoryRequest,
+    ParticipantFailed,
+    TurnRequest,
+    estimate_tokens,
+)
 from trials.engine.steps import ArtifactDraft, MemoryUpdate, Reply
 from trials.procedures.civil import DECISIONS
 from trials.tools.toolbox import MAX_TOOL_CALLS, MEMORY_TOOLS, TOOL_SPECS, CaseSearch, ToolBox, tool_definitions
@@ -74,6 +81,9 @@ class OpenAIAgent:
             except LLMError as error:
                 self.call_log.append(where | {"model": self.model, "attempts": error.attempts, "error": str(error)})
                 raise ParticipantFailed(str(error), permanent=error.permanent) from error
+            except GenerationCancelled:
+                self.call_log.append(where | {"model": self.model, "error": "cancelled: the statement was cut"})
+                raise
             tokens += self._log_call(where, result, messages)
             if not result.tool_calls:
                 return result.text, parsed, tokens

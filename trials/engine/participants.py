@@ -33,7 +33,13 @@ class ParticipantFailed(RuntimeError):
 
 
 DeltaSink = Callable[[str], None]
-"""Told each piece of a reply as it is written (a streaming model's tokens)."""
+"""Told each piece of a reply as it is written (a streaming model's tokens); it raises
+``GenerationCancelled`` to stop the generation."""
+
+
+class GenerationCancelled(Exception):
+    """Raised by a ``DeltaSink`` when nobody wants the rest of the reply (an objection cut the
+    statement): the participant stops generating and gives no reply."""
 
 
 class Participant(Protocol):

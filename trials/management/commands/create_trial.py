@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
@@ -18,9 +19,16 @@ class Command(BaseCommand):
         parser.add_argument("--stages", default="all", help="comma-separated stages to play (e.g. FIT,SIT) or all")
         parser.add_argument("--target-side", choices=("plaintiff", "defendant"))
         parser.add_argument("--human", action="append", default=[], metavar="SEAT=USERNAME")
+        parser.add_argument(
+            "--supervisor",
+            action="store_true",
+            help="MASER supervisor: check and revise the agent clients' and lawyers' replies (openai)",
+        )
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args, case_id: str, stages: str, target_side: str | None, human: list[str], **options) -> None:
+        if options["supervisor"] and settings.LEGALSIM_AGENT_BACKEND != "openai":
+            raise CommandError("--supervisor checks model replies: it needs LEGALSIM_AGENT_BACKEND=openai")
         case = Case.objects.filter(pk=case_id).first()
         if case is None:
             raise CommandError(f"no case {case_id!r}; import it with import_cases")
@@ -33,7 +41,9 @@ class Command(BaseCommand):
             humans[seat] = user
         chosen = None if stages == "all" else [stage.strip() for stage in stages.split(",") if stage.strip()]
         try:
-            trial = trial_create(case=case, humans=humans, stages=chosen, target_side=target_side)
+            trial = trial_create(
+                case=case, humans=humans, stages=chosen, target_side=target_side, supervised=options["supervisor"]
+            )
         except (ValueError, BackendUnavailable) as error:
             raise CommandError(str(error)) from None
         result = {

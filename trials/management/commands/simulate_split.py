@@ -33,6 +33,11 @@ class Command(BaseCommand):
             metavar="A,B,...",
             help="compare target models: each case runs once per model, the environment's models fixed (openai)",
         )
+        parser.add_argument(
+            "--supervisor",
+            action="store_true",
+            help="MASER supervisor: check and revise client and lawyer replies (openai)",
+        )
         parser.add_argument("--resume", type=int, metavar="BATCH", help="carry on an interrupted or paused batch")
         parser.add_argument("--list", action="store_true", help="print the split's case ids and stop")
         parser.add_argument(
@@ -90,6 +95,8 @@ class Command(BaseCommand):
         except BackendUnavailable as error:
             raise CommandError(str(error)) from None
         models = _target_models(options["models_target"], backend)
+        if options["supervisor"] and backend != "openai":
+            raise CommandError("--supervisor checks model replies: it needs --backend openai")
         order = {case_id: index for index, case_id in enumerate(case_ids)}
         batch = batch_create(
             cases=sorted(cases, key=lambda case: order[case.pk]),
@@ -99,6 +106,7 @@ class Command(BaseCommand):
             target_side=options["target_side"],
             redistribute_personas=options["split"] in ("light", "medium"),
             target_models=models,
+            supervised=options["supervisor"],
         )
         self.stdout.write(f"batch {batch.pk}: {len(cases)} cases of the {options['split']} split, {backend} agents")
         if models:
