@@ -23,7 +23,9 @@ LOCAL_LLM = os.environ.get("LEGALSIM_TEST_LOCAL_LLM", "")
 pytestmark = [
     pytest.mark.django_db,
     pytest.mark.skipif(not LOCAL_LLM, reason="LEGALSIM_TEST_LOCAL_LLM names no local model server"),
+    pytest.mark.timeout(3600),
 ]
+"""A small model on a CPU takes some seconds a call and a first-instance trial some 80 calls."""
 
 
 def test_a_small_local_model_plays_a_first_instance_trial_to_the_judgment(settings, capsys):
