@@ -10,7 +10,6 @@ goes in "More fields", a JSON object merged into the record (docs/case-format.md
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
@@ -25,6 +24,7 @@ from trials.case_file import validate_record
 from trials.engine.machine import trial_start
 from trials.engine.runner import Paused, trial_run
 from trials.engine.state import TurnRecord
+from trials.message_tables import MessageTable
 from trials.models import Case, CaseDraft
 from trials.services import agent_participants, case_store, default_target_side
 
@@ -58,7 +58,7 @@ CIVIL_ONLY = ("first_instance.", "consultation")
 CRIMINAL_ONLY = ("defendant_info", "indictment", "court_findings", "evidence", "charges", "legal_references")
 
 
-VALIDATOR_MESSAGES = (
+VALIDATOR_MESSAGES = MessageTable(
     (r"is required", _("is required")),
     (r"must be a non-empty string", _("must be a non-empty string")),
     (r"must be a string", _("must be a string")),
@@ -92,17 +92,12 @@ VALIDATOR_MESSAGES = (
 """The validators' messages (``trials.case_file``, ``legalsim.json_input``), which
 ``import_cases`` prints in English (the ``FILE:LINE: field: message`` contract), as a page
 shows them: in the interface's language, the values they quote kept as they are."""
-_VALIDATOR_PATTERNS = tuple((re.compile(pattern), shown) for pattern, shown in VALIDATOR_MESSAGES)
 
 
 def validator_message(message: str) -> str:
     """A validator's message in the interface's language (a message not in the table stays
     as the validator wrote it)."""
-    for pattern, shown in _VALIDATOR_PATTERNS:
-        match = pattern.fullmatch(message)
-        if match:
-            return str(shown) % match.groupdict() if match.groupdict() else str(shown)
-    return message
+    return VALIDATOR_MESSAGES.shown(message)
 
 
 def problem_shown(problem: Problem) -> str:

@@ -196,9 +196,7 @@ def agent_participants(
     if supervised:
         route = supervisor_route()
         supervisor = Supervisor(client_of(route), route.model)
-    routes = {seat: seat_route(procedure, seat, is_target=seat == target) for seat in seats}
-    if target_model:
-        routes[target] = replace(routes[target], model=target_model)
+    routes = {seat: seat_route(procedure, seat, is_target=seat == target, target_model=target_model) for seat in seats}
     return {
         seat: OpenAIAgent(
             client_of(route), route.model, case_search=case_library_search, supervisor=supervisor, **options
@@ -210,9 +208,7 @@ def agent_participants(
 def agent_model_name(backend: str, procedure: str, seat: str, *, is_target: bool, target_model: str = "") -> str:
     if backend == "scripted":
         return "scripted"
-    if is_target and target_model:
-        return target_model
-    return seat_route(procedure, seat, is_target=is_target).model
+    return seat_route(procedure, seat, is_target=is_target, target_model=target_model).model
 
 
 def trial_simulate(

@@ -59,6 +59,16 @@ def decision_parse(text: str, choices: tuple[str, ...]) -> tuple[str, str]:
     return (text[: last.start()] + text[last.end() :]).strip(), last.group(1).lower()
 
 
+def decision_read(text: str, choices: tuple[str, ...]) -> tuple[str, str, str]:
+    """The words, the decision and ``line``: the strict reader, retried while it refuses."""
+    return *decision_parse(text, choices), "line"
+
+
+def decision_read_leniently(text: str, choices: tuple[str, ...]) -> tuple[str, str, str]:
+    """The words, the decision and how it was reached, for a reply the strict reader refused."""
+    return text.strip(), *decision_from_words(text, choices)
+
+
 def decision_from_words(text: str, choices: tuple[str, ...]) -> tuple[str, str]:
     """The decision a reply without a ``DECISION:`` line gives in its words, and how it was
     reached (``words`` or ``default``): a clear no or a clear yes, else the conservative one."""

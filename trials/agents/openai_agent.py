@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 
 from legalsim.llm import LLMCall, LLMClient, LLMError, LLMResult, UnusableReply
-from trials.agents.decisions import decision_from_words, decision_parse
+from trials.agents.decisions import decision_read, decision_read_leniently
 from trials.agents.prompts import memory_messages, turn_messages
 from trials.agents.supervisor import SUPERVISED_ROLES, Supervisor, revision_message, supervisor_messages
 from trials.documents import document_title
@@ -134,10 +135,8 @@ class OpenAIAgent:
         toolbox = ToolBox(request.view, self.case_search)
         messages = turn_messages(request.view, speaker=step.speaker, act=step.act, artifact=step.artifact)
         choices = DECISIONS.get(step.act)
-        parse = lenient = None
-        if choices:
-            parse = lambda text: (*decision_parse(text, choices), "line")  # noqa: E731
-            lenient = lambda text: (text.strip(), *decision_from_words(text, choices))  # noqa: E731
+        parse = partial(decision_read, choices=choices) if choices else None
+        lenient = partial(decision_read_leniently, choices=choices) if choices else None
         where = {"seat": step.seat, "stage": step.stage, "act": step.act}
         text, parsed, tokens = self._converse(messages, toolbox, TURN_TOOLS, where, parse, on_delta, lenient)
         text, decision, source = parsed if parsed is not None else (text.strip(), None, "")
@@ -160,7 +159,7 @@ class OpenAIAgent:
         supervise = where | {"act": f"supervise:{request.step.act}"}
         prompt = supervisor_messages(request.view, request.step.speaker, text)
         try:
-            verdict, result = self.supervisor.review(request.view, request.step.speaker, text)
+            verdict, result = self.supervisor.review(prompt)
         except UnusableReply as unusable:
             return text, self._log_call(supervise, unusable.result, prompt)
         except LLMError as error:

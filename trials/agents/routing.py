@@ -10,7 +10,7 @@ supervisor.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
@@ -56,11 +56,14 @@ def seat_models_check() -> None:
             )
 
 
-def seat_route(procedure: str, seat: str, *, is_target: bool) -> Route:
+def seat_route(procedure: str, seat: str, *, is_target: bool, target_model: str = "") -> Route:
+    """The seat's route; ``target_model`` puts the target seat on another model of its server
+    (a batch comparing target models)."""
     role = seat_info(procedure, seat).role
     keys = (seat, TARGET if is_target else "", "lawyer" if role == "attorney" else role)
     default = settings.LEGALSIM_MODEL_TARGET if is_target else settings.LEGALSIM_MODEL
-    return _route(next((key for key in keys if key in settings.LEGALSIM_SEAT_MODELS), ""), default)
+    route = _route(next((key for key in keys if key in settings.LEGALSIM_SEAT_MODELS), ""), default)
+    return replace(route, model=target_model) if is_target and target_model else route
 
 
 def supervisor_route() -> Route:

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 
 from legalsim.json_input import loads_untrusted
-from legalsim.llm import LLMCall, LLMClient, ReplyFormatError
+from legalsim.llm import LLMCall, LLMClient, LLMResult, ReplyFormatError
 from trials.agents.prompts import ROLE_BRIEFS, case_data, dialogue
 from trials.engine.visibility import SeatView
 
@@ -75,9 +75,8 @@ class Supervisor:
     def __init__(self, client: LLMClient, model: str) -> None:
         self.client, self.model = client, model
 
-    def review(self, view: SeatView, speaker: str, reply: str) -> tuple[Verdict, object]:
-        """The verdict, and the call's result for accounting."""
-        result, verdict = self.client.complete(
-            LLMCall(self.model, supervisor_messages(view, speaker, reply), temperature=0.0), parse=parse_verdict
-        )
+    def review(self, messages: list[dict[str, str]]) -> tuple[Verdict, LLMResult]:
+        """The verdict on a reply put in ``supervisor_messages``, and the call's result for
+        accounting."""
+        result, verdict = self.client.complete(LLMCall(self.model, messages, temperature=0.0), parse=parse_verdict)
         return verdict, result

@@ -13,7 +13,9 @@ from collections.abc import Callable
 
 from django.utils.translation import gettext_lazy as _
 
-REASON_MESSAGES = (
+from trials.message_tables import MessageTable
+
+REASON_MESSAGES = MessageTable(
     (r"nothing was said or written for this item", _("nothing was said or written for this item")),
     (r"covers (?P<found>\d+) of (?P<total>\d+) reference terms", _("covers %(found)s of %(total)s reference terms")),
     (
@@ -38,7 +40,6 @@ REASON_MESSAGES = (
     (r"none read against (?P<real>[\d.]+)", _("no sentence read, against %(real)s")),
     (r"(?P<given>[\d.]+) against (?P<real>[\d.]+)", _("%(given)s against %(real)s")),
 )
-_PATTERNS = tuple((re.compile(pattern), shown) for pattern, shown in REASON_MESSAGES)
 ELEMENT_SCORES = re.compile(r"[a-z_]+ [\d.]+(?:, [a-z_]+ [\d.]+)*")
 """A judgment alignment's reason: its elements and their scores (``verdict 6.7, entity 5.0``)."""
 
@@ -53,8 +54,4 @@ def _part_shown(part: str, element_name: Callable[[str], str]) -> str:
     if ELEMENT_SCORES.fullmatch(part):
         pairs = (pair.rsplit(" ", 1) for pair in part.split(", "))
         return ", ".join(f"{element_name(element)} {value}" for element, value in pairs)
-    for pattern, shown in _PATTERNS:
-        match = pattern.fullmatch(part)
-        if match:
-            return str(shown) % match.groupdict() if match.groupdict() else str(shown)
-    return part
+    return REASON_MESSAGES.shown(part)
