@@ -69,6 +69,7 @@ def batch_create(
     redistribute_personas: bool = True,
     target_models: list[str] | None = None,
     supervised: bool = False,
+    skill_notes: bool = False,
     created_by=None,
 ) -> Batch:
     """A batch of ``cases``; on a sampled split the LCPF medium-level rule (LegalWorld
@@ -89,6 +90,7 @@ def batch_create(
             personas=log,
             target_models=target_models or [],
             supervised=supervised,
+            skill_notes=skill_notes,
             created_by=created_by,
         )
         BatchRun.objects.bulk_create(
@@ -230,6 +232,7 @@ def _run_trial(run_id: int, attempt: int) -> Trial:
                 backend=run.batch.backend,
                 target_model=run.target_model,
                 supervised=run.batch.supervised,
+                skill_notes=run.batch.skill_notes,
             )
             if not _fenced(run_id, attempt).update(trial=trial):
                 raise ClaimLost(run_id)

@@ -62,7 +62,7 @@ from trials.protocol import (
     turn_end,
     turn_start,
 )
-from trials.services import agent_participants
+from trials.services import trial_agents
 from trials.store import progress_store
 
 logger = logging.getLogger(__name__)
@@ -301,9 +301,7 @@ async def _drive(trial_id: int) -> None:
 async def _loop(trial_id: int) -> None:
     trial, state, _ = await _snapshot(trial_id)
     _windows_given[trial_id] = len(state.turns)
-    participants = await in_pool(agent_participants)(
-        trial.procedure, trial.backend, target_side=trial.target_side, supervised=trial.supervised
-    )
+    participants = await in_pool(trial_agents)(trial)
     while True:
         awaited = None
         async with step_lock(trial_id):

@@ -55,6 +55,9 @@ class Trial(models.Model):
     target_model = models.CharField(
         max_length=200, blank=True, help_text="the target seat's model, set when a batch compares models"
     )
+    skill_notes = models.JSONField(
+        default=list, blank=True, help_text="the reflective skill notes the target lawyer was given, as given"
+    )
     version = models.PositiveIntegerField(default=0, help_text="raised by every store of the state")
     pause_reason = models.TextField(blank=True)
     first_stage = models.CharField(
@@ -242,6 +245,9 @@ class Batch(models.Model):
         default=list, blank=True, help_text="the target models compared: each case runs once per model"
     )
     supervised = models.BooleanField(default=False, help_text="MASER supervisor on the clients and lawyers")
+    skill_notes = models.BooleanField(
+        default=False, help_text="the target lawyer is given the reflective skill notes of each case's cause"
+    )
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -314,3 +320,32 @@ class CaseDraft(models.Model):
     @property
     def changed_since_published(self) -> bool:
         return self.published_at is not None and self.updated_at > self.published_at
+
+
+class SkillNote(models.Model):
+    """A Reflective Legal Skill note (LegalWorld section 4.6): a rule the lawyer's model drew
+    from a finished trial, given to the target lawyer of later trials of the same cause of
+    action that are run with notes. Instructors review, edit and switch them off."""
+
+    cause_of_action = models.CharField(max_length=200, db_index=True)
+    language = models.CharField(max_length=8)
+    role = models.CharField(max_length=32)
+    stages = models.JSONField(help_text="the stage codes the note applies in")
+    trigger = models.TextField(help_text="when the rule applies")
+    principle = models.TextField(help_text="the procedural correction principle")
+    expected_output = models.TextField(help_text="what the lawyer's output must then contain")
+    enabled = models.BooleanField(default=True)
+    source_trial = models.ForeignKey(
+        Trial, null=True, blank=True, on_delete=models.SET_NULL, related_name="reflected_notes"
+    )
+    source_case = models.CharField(max_length=120, blank=True, help_text="the case reflected on")
+    model = models.CharField(max_length=200, blank=True, help_text="the model that wrote the candidate")
+    updated_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["cause_of_action", "id"]
+
+    def __str__(self) -> str:
+        return f"Skill note {self.pk} ({self.cause_of_action})"

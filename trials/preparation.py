@@ -27,7 +27,7 @@ from trials.engine.steps import StageEnd, StageStart, Step
 from trials.fanout import broadcast, driver_group, notify
 from trials.models import Trial
 from trials.protocol import preparing_frame, turn_end
-from trials.services import agent_participants, calls_drained
+from trials.services import calls_drained, trial_agents
 from trials.store import progress_store
 
 
@@ -49,13 +49,7 @@ def trial_prepare(*, trial_id: int) -> Trial | None:
     trial = Trial.objects.filter(pk=trial_id).first()
     if trial is None or trial.status != Trial.Status.PREPARING:
         return trial
-    participants = agent_participants(
-        trial.procedure,
-        trial.backend,
-        target_side=trial.target_side,
-        supervised=trial.supervised,
-        target_model=trial.target_model,
-    )
+    participants = trial_agents(trial)
     state = replace(trial.engine_state, human_seats={})
     stored = len(state.turns)
 

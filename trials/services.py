@@ -16,6 +16,7 @@ from legalsim.llm import LLMClient, LLMError
 from trials.agents.openai_agent import OpenAIAgent
 from trials.agents.routing import Route, seat_route, supervisor_route
 from trials.agents.scripted import ScriptedAgent
+from trials.agents.skill_notes import SkillNote
 from trials.agents.supervisor import Supervisor
 from trials.case_file import validate_record
 from trials.engine.machine import trial_start
@@ -25,6 +26,7 @@ from trials.engine.steps import StageEnd, Step
 from trials.models import Case, Seat, Trial
 from trials.procedures import procedure_for
 from trials.procedures.seats import target_seat
+from trials.reflection import cause_notes
 from trials.selectors import case_library_search
 from trials.store import progress_store
 
@@ -162,13 +164,19 @@ class BackendUnavailable(RuntimeError):
 
 
 def agent_participants(
-    procedure: str, backend: str, *, target_side: str, supervised: bool = False, target_model: str = ""
+    procedure: str,
+    backend: str,
+    *,
+    target_side: str,
+    supervised: bool = False,
+    target_model: str = "",
+    skill_notes: tuple[SkillNote, ...] = (),
 ) -> dict[str, Participant]:
     """Every seat of a procedure played by an agent of ``backend``, each on the model and
     server ``trials.agents.routing`` gives it (the target lawyer, the attorney in a criminal
     trial, on ``LEGALSIM_MODEL_TARGET`` unless ``LEGALSIM_SEAT_MODELS`` says otherwise);
     ``target_model`` puts the target seat on another model of its server (a batch comparing
-    models)."""
+    models) and ``skill_notes`` are that seat's reflective notes."""
     seats = procedure_for(procedure).seats
     if backend == "scripted":
         return {seat: ScriptedAgent() for seat in seats}
@@ -199,10 +207,28 @@ def agent_participants(
     routes = {seat: seat_route(procedure, seat, is_target=seat == target, target_model=target_model) for seat in seats}
     return {
         seat: OpenAIAgent(
-            client_of(route), route.model, case_search=case_library_search, supervisor=supervisor, **options
+            client_of(route),
+            route.model,
+            case_search=case_library_search,
+            supervisor=supervisor,
+            skill_notes=skill_notes if seat == target else (),
+            **options,
         )
         for seat, route in routes.items()
     }
+
+
+def trial_agents(trial: Trial) -> dict[str, Participant]:
+    """The agents of a stored trial, as it was created: backend, supervisor, target model and
+    the skill notes it was given."""
+    return agent_participants(
+        trial.procedure,
+        trial.backend,
+        target_side=trial.target_side,
+        supervised=trial.supervised,
+        target_model=trial.target_model,
+        skill_notes=tuple(SkillNote.from_dict(note) for note in trial.skill_notes),
+    )
 
 
 def agent_model_name(backend: str, procedure: str, seat: str, *, is_target: bool, target_model: str = "") -> str:
@@ -218,6 +244,7 @@ def trial_simulate(
     backend: str | None = None,
     until: str | None = None,
     supervised: bool = False,
+    skill_notes: bool = False,
 ) -> Trial:
     """Run a case through its procedure with every seat an agent and store what happened.
 
@@ -225,7 +252,7 @@ def trial_simulate(
     could not take; ``trial_resume`` carries on from there.
     """
     trial = simulated_trial_create(
-        case=case, target_side=target_side, backend=backend, until=until, supervised=supervised
+        case=case, target_side=target_side, backend=backend, until=until, supervised=supervised, skill_notes=skill_notes
     )
     return trial_continue(trial=trial)
 
@@ -239,9 +266,11 @@ def simulated_trial_create(
     until: str | None = None,
     supervised: bool = False,
     target_model: str = "",
+    skill_notes: bool = False,
 ) -> Trial:
     """A trial of ``case`` (run on ``seed``, the case's own by default) with every seat an
-    agent, not started yet; ``target_model`` plays the target seat (blank: the settings')."""
+    agent, not started yet; ``target_model`` plays the target seat (blank: the settings'),
+    given the enabled skill notes of the case's cause when ``skill_notes`` is set."""
     backend = backend or settings.LEGALSIM_AGENT_BACKEND
     target_side = target_side or default_target_side(case.procedure)
     agent_participants(case.procedure, backend, target_side=target_side, supervised=supervised)
@@ -255,6 +284,7 @@ def simulated_trial_create(
             backend=backend,
             supervised=supervised,
             target_model=target_model,
+            skill_notes=cause_notes(case) if skill_notes and backend == "openai" else [],
             state=state.to_dict(),
         )
         target = target_seat(case.procedure, target_side)
@@ -288,13 +318,7 @@ def trial_continue(*, trial: Trial, on_checkpoint: Checkpoint | None = None) -> 
     Every finished stage is stored at once (a checkpoint), so a process that dies loses at
     most the stage in progress, and running the trial again carries on from the last one.
     """
-    participants = agent_participants(
-        trial.procedure,
-        trial.backend,
-        target_side=trial.target_side,
-        supervised=trial.supervised,
-        target_model=trial.target_model,
-    )
+    participants = trial_agents(trial)
     state = trial.engine_state
 
     def checkpoint(step: Step, outcome: object) -> None:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from trials import authoring_views, views
+from trials import authoring_views, skill_note_views, views
 
 app_name = "trials"
 urlpatterns = [
@@ -22,6 +22,9 @@ urlpatterns = [
     path("authoring/cases/edit/<str:case_id>/", authoring_views.case_edit, name="case_edit"),
     path("scorecards/", views.my_scorecards, name="my_scorecards"),
     path("scoring/models/", views.model_profile_page, name="model_profile"),
+    path("scoring/notes/", skill_note_views.skill_notes, name="skill_notes"),
+    path("scoring/notes/<int:note_id>/", skill_note_views.skill_note_edit, name="skill_note_edit"),
+    path("scoring/notes/<int:note_id>/delete/", skill_note_views.skill_note_delete, name="skill_note_delete"),
     path("batches/", views.batch_list, name="batches"),
     path("batches/<int:batch_id>/", views.batch_page, name="batch"),
     path("batches/<int:batch_id>/progress/", views.batch_progress_fragment, name="batch_progress"),

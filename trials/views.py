@@ -39,7 +39,9 @@ from trials.scoring.charts import capability_bars_svg, heatmap_svg, trend_svg
 from trials.scoring.report import capability_cell
 from trials.scoring.scorers import RuleBasedScorer
 from trials.scoring.selectors import (
+    gains_averaged,
     model_profile,
+    reflection_gains,
     scorecard_context,
     scorecard_seats,
     scorecards_by_case,
@@ -381,11 +383,14 @@ def model_profile_page(request: HttpRequest) -> HttpResponse:
     """Table 3 and Figure 6: the capability profile of each target-lawyer model."""
     scorer = request.GET.get("scorer", RuleBasedScorer.label)
     rows = model_profile(scorer=scorer)
+    gains = reflection_gains(scorer=scorer)
     return render(
         request,
         "trials/model_profile.html",
         {
             "rows": rows,
+            "gains": gains,
+            "gain_averages": gains_averaged(gains),
             "scorer": gettext("rule-based") if scorer == RuleBasedScorer.label else scorer,
             "heatmap": heatmap_svg(rows),
             "capabilities": CAPABILITIES,

@@ -8,6 +8,7 @@ from functools import partial
 from legalsim.llm import LLMCall, LLMClient, LLMError, LLMResult, UnusableReply
 from trials.agents.decisions import decision_read, decision_read_leniently
 from trials.agents.prompts import memory_messages, turn_messages
+from trials.agents.skill_notes import SkillNote
 from trials.agents.supervisor import SUPERVISED_ROLES, Supervisor, revision_message, supervisor_messages
 from trials.documents import document_title
 from trials.engine.participants import (
@@ -37,8 +38,11 @@ class OpenAIAgent:
         seed: int | None = None,
         case_search: CaseSearch | None = None,
         supervisor: Supervisor | None = None,
+        skill_notes: tuple[SkillNote, ...] = (),
     ) -> None:
         self.client, self.model = client, model
+        self.skill_notes = skill_notes
+        """Reflective notes this seat is given (the target lawyer of a trial run with notes)."""
         self.options = {"temperature": temperature, "top_p": top_p, "max_tokens": max_tokens, "seed": seed}
         self.case_search, self.supervisor = case_search, supervisor
         self.call_log: list[dict] = []
@@ -133,7 +137,9 @@ class OpenAIAgent:
     def respond(self, request: TurnRequest, *, on_delta: DeltaSink | None = None) -> Reply:
         step = request.step
         toolbox = ToolBox(request.view, self.case_search)
-        messages = turn_messages(request.view, speaker=step.speaker, act=step.act, artifact=step.artifact)
+        messages = turn_messages(
+            request.view, speaker=step.speaker, act=step.act, artifact=step.artifact, notes=self.skill_notes
+        )
         choices = DECISIONS.get(step.act)
         parse = partial(decision_read, choices=choices) if choices else None
         lenient = partial(decision_read_leniently, choices=choices) if choices else None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from trials.agents.skill_notes import SkillNote, notes_text
 from trials.agents.skills import loaded_skills
 from trials.documents import DOCUMENTS
 from trials.engine.visibility import SeatView
@@ -277,13 +278,16 @@ def instruction(view: SeatView, act: str, artifact: str | None) -> str:
     return text
 
 
-def skills_text(view: SeatView, act: str) -> str:
-    skills = loaded_skills(view, act)
-    return "\n\n".join(skill.render(view.language) for skill in skills)
+def skills_text(view: SeatView, act: str, notes: tuple[SkillNote, ...] = ()) -> str:
+    """The skill cards loaded so far, then the reflective notes of this stage (if any)."""
+    cards = [skill.render(view.language) for skill in loaded_skills(view, act)]
+    return "\n\n".join(part for part in (*cards, notes_text(view, notes)) if part)
 
 
-def turn_messages(view: SeatView, *, speaker: str, act: str, artifact: str | None) -> list[dict[str, str]]:
-    skills = skills_text(view, act)
+def turn_messages(
+    view: SeatView, *, speaker: str, act: str, artifact: str | None, notes: tuple[SkillNote, ...] = ()
+) -> list[dict[str, str]]:
+    skills = skills_text(view, act, notes)
     return [
         {"role": "system", "content": system_message(view, speaker) + (f"\n\n{skills}" if skills else "")},
         {

@@ -10,7 +10,7 @@ from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from trials.engine.state import TrialState
-from trials.models import Trial, TrialScore
+from trials.models import SkillNote, Trial, TrialScore
 from trials.procedures.seats import seat_kind
 from trials.scoring.capabilities import seat_of_subject
 from trials.scoring.reasons import reason_shown
@@ -19,6 +19,7 @@ from trials.scoring.report import (
     capabilities_mean,
     dimensions_of,
     mean_interval,
+    mean_present,
     overall_score,
     person_seats,
 )
@@ -147,6 +148,59 @@ def model_profile(*, scorer: str) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def reflection_gains(*, scorer: str) -> list[dict[str, Any]]:
+    """LegalWorld's Table 4 (section 4.6, docs/sources.md): per target model and cause of
+    action, the mean overall of civil trials run without skill notes (base) and with them,
+    and the difference over all cases, over the cases the notes were reflected from, and over
+    held-out cases of the cause. A cause appears once both kinds of trial are scored; a part
+    without trials on both sides has no difference (None)."""
+    reflected = defaultdict(set)
+    for cause, case_id in SkillNote.objects.values_list("cause_of_action", "source_case"):
+        reflected[cause].add(case_id)
+    groups: dict[tuple[str, str], list[tuple[bool, bool, float]]] = defaultdict(list)
+    scores = TrialScore.objects.filter(scorer=scorer, subject="agent", trial__procedure="civil", overall__isnull=False)
+    for score in scores.select_related("trial__case"):
+        cause = score.trial.case.cause_of_action
+        with_notes, from_reflected = bool(score.trial.skill_notes), score.trial.case_id in reflected[cause]
+        groups[(score.target_model, cause)].append((with_notes, from_reflected, score.overall))
+    rows = [_gain_row(model, cause, trials) for (model, cause), trials in sorted(groups.items())]
+    return [row for row in rows if row["base"] is not None and row["notes"] is not None]
+
+
+def gains_averaged(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Table 4's "Average" line: each model's figures averaged over its causes."""
+    by_model: dict[str, list[dict]] = defaultdict(list)
+    for row in rows:
+        by_model[row["model"]].append(row)
+    columns = ("base", "notes", "gain", "gain_reflected", "gain_held_out")
+    return [
+        {"model": model, **{column: mean_present([row[column] for row in causes]) for column in columns}}
+        for model, causes in by_model.items()
+    ]
+
+
+def _gain_row(model: str, cause: str, trials: list[tuple[bool, bool, float]]) -> dict[str, Any]:
+    def mean_of(with_notes: bool, part: bool | None = None) -> float | None:
+        return mean_present(
+            [overall for notes, reflected, overall in trials if notes == with_notes and part in (None, reflected)]
+        )
+
+    def gain(part: bool | None) -> float | None:
+        base, notes = mean_of(False, part), mean_of(True, part)
+        return None if base is None or notes is None else notes - base
+
+    return {
+        "model": model,
+        "cause": cause,
+        "base": mean_of(False),
+        "notes": mean_of(True),
+        "gain": gain(None),
+        "gain_reflected": gain(True),
+        "gain_held_out": gain(False),
+        "trials": len(trials),
+    }
 
 
 def scorecard_context(score: TrialScore, finished: bool) -> dict[str, Any]:

@@ -23,8 +23,11 @@ def score(value: float | None) -> str:
 
 
 @register.filter
-def signed_score(value: float) -> str:
-    """A change of a [0,1] score, out of 10 with its sign: +1.2, -0.4, ±0.0."""
+def signed_score(value: float | None) -> str:
+    """A change of a [0,1] score, out of 10 with its sign: +1.2, -0.4, ±0.0 (– when there is
+    nothing to compare)."""
+    if value is None:
+        return "–"
     shown = round(value * 10, 1)
     return "±0.0" if shown == 0 else f"{shown:+.1f}"
 

@@ -23,6 +23,11 @@ class Command(BaseCommand):
             action="store_true",
             help="MASER supervisor: check and revise client and lawyer replies (openai)",
         )
+        parser.add_argument(
+            "--skill-notes",
+            action="store_true",
+            help="give the target lawyer the reflective skill notes of the case's cause (openai; see reflect_trials)",
+        )
 
     def handle(
         self, *args, case_id: str, target_side: str | None, backend: str | None, until: str | None, **options
@@ -35,13 +40,17 @@ class Command(BaseCommand):
             raise CommandError(f"--until must be one of {', '.join(stages)} for a {case.procedure} case")
         if case.procedure == "criminal" and target_side == "plaintiff":
             raise CommandError("a criminal case has no plaintiff; the target side is the defendant")
+        backend = backend or settings.LEGALSIM_AGENT_BACKEND
+        if options["skill_notes"] and backend != "openai":
+            raise CommandError("--skill-notes are given to a model: it needs --backend openai")
         try:
             trial = trial_simulate(
                 case=case,
                 target_side=target_side,
-                backend=backend or settings.LEGALSIM_AGENT_BACKEND,
+                backend=backend,
                 until=until,
                 supervised=options["supervisor"],
+                skill_notes=options["skill_notes"],
             )
         except BackendUnavailable as error:
             raise CommandError(str(error)) from None

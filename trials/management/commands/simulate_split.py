@@ -38,6 +38,11 @@ class Command(BaseCommand):
             action="store_true",
             help="MASER supervisor: check and revise client and lawyer replies (openai)",
         )
+        parser.add_argument(
+            "--skill-notes",
+            action="store_true",
+            help="give the target lawyer the reflective skill notes of the case's cause (openai; see reflect_trials)",
+        )
         parser.add_argument("--resume", type=int, metavar="BATCH", help="carry on an interrupted or paused batch")
         parser.add_argument("--list", action="store_true", help="print the split's case ids and stop")
         parser.add_argument(
@@ -97,6 +102,8 @@ class Command(BaseCommand):
         models = _target_models(options["models_target"], backend)
         if options["supervisor"] and backend != "openai":
             raise CommandError("--supervisor checks model replies: it needs --backend openai")
+        if options["skill_notes"] and backend != "openai":
+            raise CommandError("--skill-notes are given to a model: it needs --backend openai")
         order = {case_id: index for index, case_id in enumerate(case_ids)}
         batch = batch_create(
             cases=sorted(cases, key=lambda case: order[case.pk]),
@@ -107,6 +114,7 @@ class Command(BaseCommand):
             redistribute_personas=options["split"] in ("light", "medium"),
             target_models=models,
             supervised=options["supervisor"],
+            skill_notes=options["skill_notes"],
         )
         self.stdout.write(f"batch {batch.pk}: {len(cases)} cases of the {options['split']} split, {backend} agents")
         if models:
