@@ -41,7 +41,8 @@ class LLMError(RuntimeError):
 
 class UnusableReply(LLMError):
     """The server answered every attempt, the last one in words but not in the format asked
-    for: the caller may read ``result.text`` leniently instead of pausing the trial."""
+    for (a missing decision line, tool arguments that are not JSON): the caller may read
+    ``result`` leniently instead of pausing the trial."""
 
     def __init__(self, message: str, *, attempts: int, result: LLMResult) -> None:
         super().__init__(message, permanent=False, attempts=attempts)
@@ -177,6 +178,7 @@ class LLMClient:
                     usage_reported=bool(usage),
                 )
                 try:
+                    _tool_arguments_check(tool_calls)
                     return result, parse(text) if parse is not None and not tool_calls else None
                 except ReplyFormatError as error:
                     errors.append(f"attempt {attempt}: unusable reply: {error}")
@@ -236,10 +238,15 @@ class LLMClient:
                 finished = True
         if not finished:
             raise ReplyFormatError("the response stream ended before the reply was complete")
-        tool_calls = tuple(ToolCall(**calls[index]) for index in sorted(calls))
-        for call in tool_calls:
-            try:
-                loads_untrusted(call.arguments or "{}")
-            except ValueError:
-                raise ReplyFormatError(f"tool call {call.name} has malformed JSON arguments") from None
-        return "".join(pieces), usage, tool_calls
+        return "".join(pieces), usage, tuple(ToolCall(**calls[index]) for index in sorted(calls))
+
+
+def _tool_arguments_check(tool_calls: tuple[ToolCall, ...]) -> None:
+    """A tool call whose arguments are not JSON is the model missing a format (the server
+    worked): worth another attempt, and after the last one the reply is still usable, its
+    tool answering with the failure."""
+    for call in tool_calls:
+        try:
+            loads_untrusted(call.arguments or "{}")
+        except ValueError:
+            raise ReplyFormatError(f"tool call {call.name} has malformed JSON arguments") from None

@@ -118,3 +118,11 @@ def test_a_stream_cut_mid_reply_is_never_taken_as_the_reply(client, llm_server):
     deltas: list[str] = []
     result, _ = client.complete(CALL, on_delta=deltas.append)
     assert result.text == "[qwen-test] speaks at turn 15." and "ended before the reply was complete" in result.errors[0]
+
+
+def test_tool_arguments_malformed_every_attempt_leave_a_usable_reply(client, llm_server, sleeps):
+    llm_server.fail_next(("bad_tool_json",), ("bad_tool_json",), ("bad_tool_json",))
+    with pytest.raises(UnusableReply, match="malformed JSON arguments") as error:
+        client.complete(CALL)
+    assert [call.name for call in error.value.result.tool_calls] == ["search_statutes"]
+    assert error.value.attempts == 3 and len(llm_server.requests) == 3

@@ -77,12 +77,13 @@ class OpenAIAgent:
             try:
                 result, parsed = self.client.complete(call, on_delta=on_delta, parse=parse)
             except UnusableReply as unusable:
-                if lenient is None:
+                result = unusable.result
+                if lenient is None and not result.tool_calls:
                     self.call_log.append(
                         where | {"model": self.model, "attempts": unusable.attempts, "error": str(unusable)}
                     )
                     raise ParticipantFailed(str(unusable), permanent=False) from unusable
-                result, parsed = unusable.result, lenient(unusable.result.text)
+                parsed = lenient(result.text) if lenient is not None and not result.tool_calls else None
             except LLMError as error:
                 self.call_log.append(where | {"model": self.model, "attempts": error.attempts, "error": str(error)})
                 raise ParticipantFailed(str(error), permanent=error.permanent) from error
