@@ -18,9 +18,12 @@ from trials.procedures import procedure_for
 from trials.procedures.names import stage_name
 
 
-def _stage_choices() -> list[tuple[str, str]]:
+def _stage_choices(note: SkillNote) -> list[tuple[str, str]]:
+    """The stages of the note's procedure (the one its stages belong to), named in the
+    reader's language."""
     language = "zh" if (get_language() or "").startswith("zh") else "en"
-    stages = dict.fromkeys(procedure_for("civil").stage_ids + procedure_for("criminal").stage_ids)
+    civil = procedure_for("civil").stage_ids
+    stages = civil if set(note.stages) <= set(civil) else procedure_for("criminal").stage_ids
     return [(stage, stage_name(stage, language)) for stage in stages]
 
 
@@ -36,11 +39,12 @@ class SkillNoteForm(forms.ModelForm):
             "expected_output": _("Expected output"),
             "enabled": _("Given to later trials of this cause"),
         }
+        help_texts = {name: "" for name in ("trigger", "principle", "expected_output")}
         widgets = {name: forms.Textarea(attrs={"rows": 3}) for name in ("trigger", "principle", "expected_output")}
 
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["stages"].choices = _stage_choices()
+    def __init__(self, *args, instance: SkillNote, **kwargs) -> None:
+        super().__init__(*args, instance=instance, **kwargs)
+        self.fields["stages"].choices = _stage_choices(instance)
 
 
 @ability_required(Ability.TEACH)
