@@ -67,6 +67,18 @@ VALIDATOR_MESSAGES = MessageTable(
         _("must be at most %(limit)s characters, got %(length)s"),
     ),
     (r"must be a list of strings", _("must be a list of strings")),
+    (
+        r"must be a whole number of months >= 0 for (?P<penalty>\w+) \(null only for a penalty without a term\)",
+        _("must be a whole number of months >= 0 for %(penalty)s (null only for a penalty without a term)"),
+    ),
+    (
+        r"must be null for (?P<penalty>\w+) \(it has no term in months\)",
+        _("must be null for %(penalty)s (it has no term in months)"),
+    ),
+    (
+        r"must be 0 or null for (?P<penalty>\w+), got (?P<months>.+)",
+        _("must be 0 or null for %(penalty)s, got %(months)s"),
+    ),
     (r"must be one of (?P<choices>.+), got (?P<got>.*)", _("must be one of %(choices)s, got %(got)s")),
     (r"must be an object", _("must be an object")),
     (r"must be a list", _("must be a list")),

@@ -13,6 +13,14 @@ CASE_ID = re.compile(r"^[A-Za-z0-9._-]{1,120}$")
 LEVELS = ("high", "medium", "low")
 PERSONA_DIMENSIONS = ("legal_literacy", "disclosure_willingness", "emotional_stability", "narrative_proficiency")
 SIDES = {"civil": ("plaintiff", "defendant"), "criminal": ("prosecution", "defendant")}
+PENALTIES = (
+    "fixed_term", "criminal_detention", "public_surveillance", "life_imprisonment", "death_suspended", "death",
+    "exempt", "acquitted",
+)  # fmt: skip
+"""``sentence.penalty``: 有期徒刑 (the default), 拘役, 管制, 无期徒刑, 死刑缓期二年执行, 死刑, 免予刑事处罚, 无罪."""
+TERM_PENALTIES = frozenset({"fixed_term", "criminal_detention", "public_surveillance"})
+"""The penalties measured in months; the others have no term (``imprisonment_months`` null)."""
+NON_NUMERIC_PENALTIES = frozenset({"life_imprisonment", "death_suspended", "death"})
 KNOWN_KEYS = {
     "common": {
         "id", "procedure", "title", "language", "cause_of_action", "parties", "metadata", "personas", "goals",
@@ -222,18 +230,52 @@ def _check_sentence(check: _Checker, data: dict, key: str) -> None:
     sentence = check.obj(data, key, key)
     if sentence is None:
         return
-    months = sentence.get("imprisonment_months", 0)
-    if isinstance(months, bool) or not isinstance(months, int) or months < 0:
-        check.problem(f"{key}.imprisonment_months", "must be a whole number of months >= 0")
-    probation = sentence.get("probation", False)
+    if "penalty" in sentence and sentence["penalty"] is None:
+        del sentence["penalty"]
+    check.choice(sentence, "penalty", f"{key}.penalty", PENALTIES)
+    penalty = sentence.get("penalty", "fixed_term")
+    _check_term(check, sentence, key, penalty if penalty in PENALTIES else "fixed_term")
+    probation = _whole(sentence, "probation", False)
     if not isinstance(probation, bool) and (not isinstance(probation, int) or probation < 0):
         check.problem(f"{key}.probation", "must be true/false or a whole number of months")
     fine = sentence.get("fine", 0)
     if isinstance(fine, bool) or not isinstance(fine, int | float) or fine < 0:
         check.problem(f"{key}.fine", "must be a number >= 0")
-    bounds = sentence.get("statutory_range_months")
-    if bounds is not None and not _is_month_range(bounds):
-        check.problem(f"{key}.statutory_range_months", "must be [lower, upper] whole months, 0 <= lower <= upper")
+    if "statutory_range_months" in sentence and sentence["statutory_range_months"] is not None:
+        bounds = sentence["statutory_range_months"]
+        if isinstance(bounds, list):
+            bounds[:] = [_integral(bound) for bound in bounds]
+        if not _is_month_range(bounds):
+            check.problem(f"{key}.statutory_range_months", "must be [lower, upper] whole months, 0 <= lower <= upper")
+
+
+def _check_term(check: _Checker, sentence: dict, key: str, penalty: str) -> None:
+    """A term in whole months for 有期徒刑, 拘役 and 管制; none (null) for life and death; none
+    or 0 for an exemption or an acquittal."""
+    name = f"{key}.imprisonment_months"
+    months = _whole(sentence, "imprisonment_months", None if penalty not in TERM_PENALTIES else 0)
+    if months is None:
+        if penalty in TERM_PENALTIES:
+            check.problem(
+                name, f"must be a whole number of months >= 0 for {penalty} (null only for a penalty without a term)"
+            )
+    elif isinstance(months, bool) or not isinstance(months, int) or months < 0:
+        check.problem(name, "must be a whole number of months >= 0")
+    elif penalty in NON_NUMERIC_PENALTIES:
+        check.problem(name, f"must be null for {penalty} (it has no term in months)")
+    elif penalty not in TERM_PENALTIES and months:
+        check.problem(name, f"must be 0 or null for {penalty}, got {months}")
+
+
+def _whole(data: dict, key: str, default: object) -> object:
+    """``data[key]`` with an integral float (3.0, how exporters write months) stored as an int."""
+    if key in data:
+        data[key] = _integral(data[key])
+    return data.get(key, default)
+
+
+def _integral(value: object) -> object:
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 def _is_month_range(bounds: object) -> bool:

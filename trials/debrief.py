@@ -10,6 +10,7 @@ from typing import Any
 
 from trials.documents import document_sections
 from trials.engine.state import TrialState
+from trials.procedures.names import sentence_words
 
 OUTCOME_KINDS = ("first_instance_judgment", "mediation_record", "second_instance_judgment", "criminal_judgment")
 """Documents that decide a case; the last one a trial filed is its outcome."""
@@ -64,15 +65,7 @@ def _real_sentence(case: dict[str, Any], zh: bool) -> list[tuple[str, str]]:
     if case.get("charges"):
         real.append(("罪名" if zh else "Offence", "、".join(case["charges"]) if zh else ", ".join(case["charges"])))
     if sentence:
-        months, fine = sentence.get("imprisonment_months"), sentence.get("fine")
-        parts = []
-        if months is not None:
-            parts.append(f"有期徒刑{months}个月" if zh else f"{months} months' imprisonment")
-        if sentence.get("probation"):
-            parts.append("缓刑" if zh else "suspended (probation)")
-        if fine:
-            parts.append(f"罚金人民币{fine}元" if zh else f"a fine of RMB {fine:,}")
-        real.append(("判决" if zh else "Sentence", "，".join(parts) if zh else "; ".join(parts)))
+        real.append(("判决" if zh else "Sentence", sentence_words(sentence, "zh" if zh else "en")))
     if case.get("legal_references"):
         real.append(("法律依据" if zh else "Legal basis", "; ".join(case["legal_references"])))
     return real

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 from django.db import DatabaseError, transaction
 
-from legalsim.json_input import Problem, read_records
+from legalsim.json_input import Problem, Record, read_records
 from legalsim.llm import LLMClient, LLMError
 from trials.agents.openai_agent import OpenAIAgent
 from trials.agents.routing import Route, seat_route, supervisor_route
@@ -67,14 +67,20 @@ class _NotStored(Exception):
         self.line, self.error = line, error
 
 
-def cases_import(*, paths: Iterable[Path], labels: Mapping[Path, str] | None = None) -> ImportReport:
+def cases_import(
+    *,
+    paths: Iterable[Path],
+    labels: Mapping[Path, str] | None = None,
+    validate: Callable[[Record, str], dict | None] = validate_record,
+) -> ImportReport:
     """Import case files, each atomically: a file with any bad record stores nothing.
 
     Every file gets a verdict in ``report.files``, in order, whatever it holds: stored, or
     refused with its problems (a database that refuses a record refuses the file too).
     A case id already in the library is replaced; the same id twice in one run is an error.
     ``labels`` names files in problems and ``source_file`` (an upload's own name rather than
-    the temporary file it was saved to).
+    the temporary file it was saved to). ``validate`` turns a record into a case (another
+    format's reader, ``trials.simcourt_format``).
     """
     report = ImportReport()
     seen: dict[str, str] = {}
@@ -86,7 +92,7 @@ def cases_import(*, paths: Iterable[Path], labels: Mapping[Path, str] | None = N
         problems = [replace(problem, path=label) for problem in problems]
         cases: list[tuple[int, dict]] = []
         for record in records:
-            case = validate_record(record, label)
+            case = validate(record, label)
             problems.extend(record.problems)
             if case is None:
                 continue

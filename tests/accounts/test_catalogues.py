@@ -76,9 +76,9 @@ def test_the_catalogues_hold_exactly_the_strings_marked_in_the_code(tmp_path):
         extracted = msgids(source / "locale" / language / "LC_MESSAGES" / "django.po")
         stale, missing = msgids(committed) - extracted, extracted - msgids(committed)
         assert not missing, (
-            f"marked in the code but not in {language}'s catalogue (run catalogues_update): {sorted(missing)[:20]}"
+            f"marked in the code but not in {language}'s catalogue (run catalogues_update): {sorted(map(str, missing))[:20]}"
         )
-        assert not stale, f"in {language}'s catalogue but no longer in the code: {sorted(stale)[:20]}"
+        assert not stale, f"in {language}'s catalogue but no longer in the code: {sorted(map(str, stale))[:20]}"
 
 
 def test_translations_fill_plain_and_plural_entries(tmp_path):

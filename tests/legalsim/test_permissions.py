@@ -50,12 +50,9 @@ PUBLIC = "public"
 """Anyone, signed in or not."""
 SIGNED_IN = "signed in"
 """Anyone signed in, whatever their roles."""
-
 OK, LOGIN, FORBIDDEN, MISSING = "ok", "login page", "403", "404"
-
 SEATED = "seated"
-"""The trial is private (``trials.access``): 404 for anyone but the student seated in it, the
-instructor of its course and admins; other instructors included."""
+"""A private trial (``trials.access``): 404 for all but its seated student, its course's instructor and admins."""
 TAUGHT = "taught"
 """404 for anyone but the course's instructor and admins."""
 ENROLLED = "enrolled"

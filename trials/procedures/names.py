@@ -200,3 +200,40 @@ def names_for(procedure: str, language: str) -> dict[str, dict[str, str]]:
         "acts": {act: act_name(act, language) for act in ACTS},
         "seats": {seat: seat_name(seat, language) for seat in procedure_for(procedure).seats},
     }
+
+
+PENALTIES = {
+    "fixed_term": ("imprisonment", "有期徒刑"),
+    "criminal_detention": ("criminal detention", "拘役"),
+    "public_surveillance": ("public surveillance", "管制"),
+    "life_imprisonment": ("life imprisonment", "无期徒刑"),
+    "death_suspended": ("death with a two-year reprieve", "死刑缓期二年执行"),
+    "death": ("death", "死刑"),
+    "exempt": ("exempt from criminal punishment", "免予刑事处罚"),
+    "acquitted": ("acquitted", "无罪"),
+}
+"""``sentence.penalty`` of a case file (docs/case-format.md)."""
+
+
+def sentence_words(sentence: dict[str, Any], language: str) -> str:
+    """A case file's ``sentence`` (or sentencing recommendation) as a court writes it:
+    有期徒刑十个月，缓刑一年，罚金人民币5000元 / 10 months' imprisonment; suspended for 12
+    months; a fine of RMB 5,000."""
+    zh = language == "zh"
+    kind = sentence.get("penalty") or "fixed_term"
+    name = _named(PENALTIES, kind, language)
+    months = sentence.get("imprisonment_months")
+    parts = [(f"{name}{_number(months)}个月" if zh else f"{_number(months)} months' {name}") if months else name]
+    probation = sentence.get("probation")
+    if probation is True:
+        parts.append("缓刑" if zh else "suspended (probation)")
+    elif isinstance(probation, int | float) and probation > 0:
+        parts.append(f"缓刑{_number(probation)}个月" if zh else f"suspended for {_number(probation)} months")
+    fine = sentence.get("fine")
+    if fine:
+        parts.append(f"罚金人民币{_number(fine)}元" if zh else f"a fine of RMB {_number(fine):,}")
+    return "，".join(parts) if zh else "; ".join(parts)
+
+
+def _number(value: int | float) -> int | float:
+    return int(value) if float(value).is_integer() else value

@@ -3,9 +3,10 @@ Table 2; docs/sources.md): a generated first- or second-instance judgment agains
 of the case seed, on verdict, reasoning, legal reference, entity, structure and (second
 instance) appeal action, each 0-10.
 
-Set-like components are the set-overlap F1 of C.4; the partial numeric matches (reasoning,
-structure) go through φ(x) = sqrt(min(1, max(0, x))). A component whose real counterpart is
-missing is unavailable (None) and is left out of ``overall``, never scored as zero.
+Set-like components (verdict, reasoning, legal reference, entity) are the set-overlap F1 of
+C.4 as it is; φ(x) = sqrt(min(1, max(0, x))) is kept for the one partial numeric match,
+structure's share of sections. A component whose real counterpart is missing is unavailable
+(None) and is left out of ``overall``, never scored as zero.
 
 How the elements are read:
 
@@ -25,13 +26,20 @@ How the elements are read:
   less the deposit of RMB 48,000, that is RMB 43,200", and a principal of 120000元 is a
   different key point from interest running on a base of 120000元. Key points are a set: the
   same point twice in one disposition counts once.
-* **Reasoning**: content terms of the real findings (一审 ``court_findings``, 二审
-  ``appellate_findings``) against those of the generated 本院查明 + 本院认为 sections.
-* **Legal reference**: articles (``LAW#N``) cited anywhere in the generated judgment against
-  those in the real ``legal_references`` plus any cited in the real findings and disposition.
-* **Entity**: the parties' names (a name counts as generated when it appears in the generated
-  judgment; side labels are not checked) and the amounts of the orders, court fees excluded
-  as for the verdict. Unavailable when there is no real disposition.
+* **Reasoning**: the set-overlap F1 of the content terms of the real findings (一审
+  ``court_findings``, 二审 ``appellate_findings``) and those of the generated 本院查明 + 本院认为
+  sections.
+* **Legal reference** (Table 11: law titles, article references, provision families): the
+  elements of ``legal_reference_keys`` cited anywhere in the generated judgment against those
+  of the real ``legal_references`` plus any cited in the real findings and disposition: each
+  law, each article and the chapter it sits in, so the right provision family with another
+  article earns part of the score.
+* **Entity** (Table 11: party identities, role mapping, amounts): the parties' names (a name
+  counts as generated when it appears in the generated judgment), each party's procedural
+  role (``party_roles``: 原告/被告 at first instance; at second instance 上诉人/被上诉人 and the
+  original side, 上诉人（原审被告）, the real appellant taken from ``appellant_side``) and the
+  amounts of the orders, court fees excluded as for the verdict. Unavailable when there is no
+  real disposition.
 * **Structure**: the share of the template's sections present with a body.
 * **Appeal action**: the class of the whole second-instance disposition (see
   ``appeal_action``) from the real ``final_disposition`` (or, when that names none, the real
@@ -47,12 +55,15 @@ from statistics import fmean
 from typing import Literal
 
 from trials.documents import DOCUMENTS, document_sections
-from trials.scoring.text import amounts, article_citations, normalise, overlap_f1, terms
+from trials.scoring.text import amounts, legal_reference_keys, normalise, overlap_f1, party_roles, terms
 
 Instance = Literal["first", "second"]
 KeyPoint = tuple[str, float | None]
 
 JUDGMENT_KIND: dict[str, str] = {"first": "first_instance_judgment", "second": "second_instance_judgment"}
+TABLE2_COLUMNS = ("FIT", "SIT")
+TABLE2_ELEMENTS = ("verdict", "reasoning", "legal_reference", "appeal_action", "entity", "structure")
+"""Table 2's element rows, in its order."""
 
 ORDER_MARK = re.compile(
     r"(?:^\s*|(?<=[；;。\n])\s*|(?<=\.)\s+)(?:[一二三四五六七八九十]+、|\d{1,2}[.、)](?!\d)|[（(]\d{1,2}[)）])"
@@ -106,9 +117,9 @@ class RealJudgment:
             tuple(stage.get("affected_items") or ()),
         )
 
-    def citations(self) -> frozenset[str]:
+    def reference_keys(self) -> frozenset[str]:
         texts = (*self.references, self.findings, self.disposition)
-        return frozenset().union(*(article_citations(text) for text in texts))
+        return frozenset().union(*(legal_reference_keys(text) for text in texts))
 
 
 def judgment_alignment(*, generated: str, case: dict, instance: Instance) -> dict[str, float | None]:
@@ -119,9 +130,9 @@ def judgment_alignment(*, generated: str, case: dict, instance: Instance) -> dic
     orders = sections.get("orders", "")
     components: dict[str, float | None] = {
         "verdict": overlap_f1(key_points(real.disposition), key_points(orders)),
-        "reasoning": _phi_or_none(_reasoning_f1(real.findings, sections, case.get("language", "zh"))),
-        "legal_reference": overlap_f1(real.citations(), article_citations(generated)),
-        "entity": _entity_f1(real.disposition, orders, generated, case),
+        "reasoning": _reasoning_f1(real.findings, sections, case.get("language", "zh")),
+        "legal_reference": overlap_f1(real.reference_keys(), legal_reference_keys(generated)),
+        "entity": _entity_f1(real.disposition, orders, generated, case, instance),
         "structure": phi(len(sections) / len(DOCUMENTS[JUDGMENT_KIND[instance]].sections)),
     }
     if instance == "second":
@@ -135,10 +146,6 @@ def judgment_alignment(*, generated: str, case: dict, instance: Instance) -> dic
 def phi(x: float) -> float:
     """C.4's transform of a partial numeric match: sqrt(min(1, max(0, x)))."""
     return math.sqrt(min(1.0, max(0.0, x)))
-
-
-def _phi_or_none(x: float | None) -> float | None:
-    return None if x is None else phi(x)
 
 
 def disposition_items(text: str) -> list[str]:
@@ -176,7 +183,16 @@ def appeal_action(disposition: str) -> str | None:
     """The second-instance outcome: ``remand``; ``reverse`` when the first-instance judgment
     is set aside as a whole; ``vary`` when items are set aside or varied (撤销一审判决第二项,
     "item 1 is varied"); ``affirm`` (驳回上诉，维持原判); None when the text says none."""
-    text = " ".join(disposition_items(disposition))
+    return _action(" ".join(disposition_items(disposition)))
+
+
+def action_requested(requests: list[str]) -> str | None:
+    """The second-instance outcome a list of appeal requests (or of an appellee's answers)
+    asks for, as ``appeal_action`` names it; requests on court fees left out."""
+    return _action(" ".join(request for request in requests if not COSTS.search(request)))
+
+
+def _action(text: str) -> str | None:
     if ORDER_CLASSES["remand"].search(text):
         return "remand"
     if ORDER_CLASSES["set_aside"].search(text):
@@ -200,15 +216,58 @@ def _reasoning_f1(findings: str, sections: dict[str, str], language: str) -> flo
     return overlap_f1(terms(findings, language), terms(generated, language))
 
 
-def _entity_f1(disposition: str, orders: str, generated: str, case: dict) -> float | None:
+def _entity_f1(disposition: str, orders: str, generated: str, case: dict, instance: Instance) -> float | None:
     if not disposition.strip():
         return None
-    names = {normalise(party["name"]) for party in case.get("parties", []) if party.get("name")}
-    mentioned = {name for name in names if name in normalise(generated)}
-    real = {("party", name) for name in names} | {("amount", value) for value in _order_amounts(disposition)}
-    produced = {("party", name) for name in mentioned} | {("amount", value) for value in _order_amounts(orders)}
+    roles = _real_roles(case, instance)
+    mentioned = {name for name in roles if name in normalise(generated)}
+    real = {("party", name) for name in roles} | {("role", role, name) for name in roles for role in roles[name]}
+    produced = {("party", name) for name in mentioned} | {
+        ("role", role, name) for name in roles for role in party_roles(generated, name, instance)
+    }
+    real |= {("amount", value) for value in _order_amounts(disposition)}
+    produced |= {("amount", value) for value in _order_amounts(orders)}
     return overlap_f1(real, produced)
+
+
+def _real_roles(case: dict, instance: Instance) -> dict[str, frozenset[str]]:
+    """Each party's (normalised) name and its roles in the real judgment: its side at first
+    instance; at second instance its appellate role as well."""
+    appellant = (case.get("second_instance") or {}).get("appellant_side")
+    roles = {}
+    for party in case.get("parties", []):
+        if not party.get("name") or party.get("side") not in ("plaintiff", "defendant"):
+            continue
+        held = {party["side"]}
+        if instance == "second" and appellant:
+            held.add("appellant" if party["side"] == appellant else "appellee")
+        roles[normalise(party["name"])] = frozenset(held)
+    return roles
 
 
 def _order_amounts(disposition: str) -> frozenset[float]:
     return frozenset().union(*(amounts(item) for item in disposition_items(disposition)))
+
+
+def table2_cells(alignments: list[dict[str, dict[str, float | None] | None]]) -> dict[str, dict[str, float | None]]:
+    """LegalWorld's Table 2 from trials' alignments (``{"FIT": scores or None, "SIT": ...}``):
+    each element's mean over the FIT judgments and over the SIT judgments, and its
+    ``overall`` cell the mean of those two; the bottom ``overall`` row averages the element
+    rows of its column, as the table's does (8.37 for FIT from its five elements), not the
+    mean of each judgment's own overall, in which a judgment with two elements available
+    weighs those two as much as another judgment weighs all five."""
+    rows: dict[str, dict[str, float | None]] = {}
+    for element in TABLE2_ELEMENTS:
+        cells = {
+            stage: _mean_present([(each.get(stage) or {}).get(element) for each in alignments])
+            for stage in TABLE2_COLUMNS
+        }
+        rows[element] = cells | {"overall": _mean_present(list(cells.values()))}
+    bottom = {stage: _mean_present([rows[element][stage] for element in TABLE2_ELEMENTS]) for stage in TABLE2_COLUMNS}
+    rows["overall"] = bottom | {"overall": _mean_present(list(bottom.values()))}
+    return rows
+
+
+def _mean_present(values: list[float | None]) -> float | None:
+    present = [value for value in values if value is not None]
+    return fmean(present) if present else None

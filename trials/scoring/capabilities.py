@@ -9,34 +9,34 @@ counted: its own turns and the documents it filed. When a person is the subject,
 target seat's agent played instead (stages simulated before a student joined) is marked and
 left out.
 
-Item-to-capability mapping (Table 9): drafting's party identity and procedural slots feed
-party identification; claims/defences (first instance) and appeal requests or responses with
-their linkage to the first-instance judgment (second instance) feed claim construction;
-facts and reasons / appeal reasons, with the document's coherence (its standard sections),
-feed fact marshalling; the evidence list / new evidence feeds evidence marshalling. Trial
+Item-to-capability mapping (Table 9): drafting's party identity, appellate role and
+procedural slots feed party identification; claims/defences and the requested disposition
+(first instance), the appeal request/response slot and the linkage to the first-instance
+judgment (second instance) feed claim construction; facts and reasons / appeal reasons, with
+the document's coherence, feed fact marshalling; the evidence list / new evidence feeds
+evidence marshalling (the drafting formula's fields: ``trials.scoring.drafting``). Trial
 statements are scored per phase on three dimensions, one per advocacy capability.
+
+A stage counts for the subject when it was the subject's to play: the consultation it gave,
+the drafting stage of its side, every hearing (a phase without its statement scores 0).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
 from statistics import fmean
 from typing import Any
 
-from trials.documents import DOCUMENTS, document_sections
-from trials.engine.state import ArtifactRecord, TrialState, TurnRecord
-from trials.procedures.seats import opposite, target_seat
+from trials.engine.state import TrialState
+from trials.scoring.drafting import DRAFTING_KINDS, drafting_items
+from trials.scoring.items import Item, Pending, own_turns, rated_item, seat_of_subject, turn_links
 from trials.scoring.references import (
     CRIMINAL_COUNSEL_STAGES,
     civil_hearing_references,
     criminal_hearing_references,
-    evidence_points,
-    listing,
     sentences,
 )
-from trials.scoring.scorers import Criterion, Rating, Scorer, points_raised
-from trials.scoring.text import normalise
+from trials.scoring.scorers import Criterion, Scorer, points_raised
 
 CAPABILITIES = (
     "issue_spotting",
@@ -68,37 +68,6 @@ SCORED_PHASES = ("investigation", "evidence", "debate")
 """The trial phases in which counsel makes a required statement (Algorithm 1)."""
 
 
-@dataclass
-class Item:
-    stage: str
-    capability: str
-    id: str
-    kind: str
-    score: float
-    reason: str
-    links: list[dict[str, Any]] = field(default_factory=list)
-    missing: list[str] = field(default_factory=list)
-    """Reference points the subject did not raise; shown to a student only after the trial."""
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass
-class Pending:
-    """A semantic item waiting for its scorer's rating."""
-
-    stage: str
-    capability: str
-    criterion: Criterion
-    links: list[dict[str, Any]]
-    missing: list[str]
-
-
-def seat_of_subject(state: TrialState) -> str:
-    return target_seat(state.procedure, state.target_side)
-
-
 def subject_of(state: TrialState) -> str:
     """``human`` when a person held the target seat in any stage, else ``agent``."""
     seat = seat_of_subject(state)
@@ -110,27 +79,6 @@ def stage_author(state: TrialState, stage: str) -> str | None:
     seat = seat_of_subject(state)
     authors = {turn.author for turn in state.turns if turn.stage == stage and turn.seat == seat}
     return "human" if "human" in authors else ("agent" if authors else None)
-
-
-def _own_turns(state: TrialState, stage: str, phase: str | None = None) -> list[TurnRecord]:
-    seat = seat_of_subject(state)
-    return [
-        turn
-        for turn in state.turns
-        if turn.stage == stage and turn.seat == seat and (phase is None or turn.phase == phase)
-    ]
-
-
-def _artifact(state: TrialState, stage: str) -> ArtifactRecord | None:
-    return next((artifact for artifact in state.artifacts if artifact.stage == stage), None)
-
-
-def turn_links(turns: list[TurnRecord]) -> list[dict[str, Any]]:
-    return [{"turn": turn.seq, "stage": turn.stage, "phase": turn.phase} for turn in turns]
-
-
-def _doc_link(artifact: ArtifactRecord, section: str | None = None) -> dict[str, Any]:
-    return {"artifact": artifact.kind, "stage": artifact.stage, "section": section}
 
 
 # --- LC: issue spotting (formula 5) ----------------------------------------------------------
@@ -161,7 +109,7 @@ def _lc_pending(state: TrialState) -> list[Pending]:
 
     questions = consultation_questions_for(state.case, state.target_side)
     references = {item.get("question"): item.get("reference_answer", "") for item in state.case.get("consultation", [])}
-    answers = [turn for turn in _own_turns(state, "LC") if turn.act == "answer_question"]
+    answers = [turn for turn in own_turns(state, "LC") if turn.act == "answer_question"]
     pending = []
     for index, question in enumerate(questions):
         answer = answers[index] if index < len(answers) else None
@@ -179,171 +127,6 @@ def _lc_pending(state: TrialState) -> list[Pending]:
     return pending
 
 
-# --- Drafting: CD/DD and AD/AR (formula 6) ---------------------------------------------------
-
-
-def _party_names(state: TrialState, side: str) -> list[str]:
-    return [party["name"] for party in state.case.get("parties", []) if party.get("side") == side]
-
-
-def party_slots(state: TrialState, stage: str, document: ArtifactRecord) -> list[Item]:
-    """One exact slot per side: the document names that side's (first) party."""
-    return [
-        _exact(stage, f"party.{side}", name, document)
-        for side in (state.target_side, opposite(state.target_side))
-        for name in _party_names(state, side)[:1]
-    ]
-
-
-def _materials(state: TrialState, stage: str, document: ArtifactRecord) -> str:
-    """The document and what the target seat said while preparing it (evidence is discussed
-    with the client rather than listed in the pleading)."""
-    return document.text + "\n" + "\n".join(turn.text for turn in _own_turns(state, stage))
-
-
-def _exact(stage: str, item_id: str, wanted: str, document: ArtifactRecord) -> Item:
-    found = bool(wanted) and normalise(wanted) in normalise(document.text)
-    reason = f"names {wanted}" if found else f"does not name {wanted!r}"
-    return Item(
-        stage, "party_identification", f"{stage}.{item_id}", "exact", float(found), reason, [_doc_link(document)]
-    )
-
-
-def coherence_item(stage: str, document: ArtifactRecord, language: str) -> Item:
-    """The share of the document's standard sections it contains (a heading or its body)."""
-    template = DOCUMENTS[document.kind]
-    headings = template.headings(language)
-    present = [heading for _, heading in headings if normalise(heading) in normalise(document.text)]
-    missing = [heading for _, heading in headings if heading not in present]
-    reason = f"{len(present)} of {len(headings)} standard sections" + (
-        f"; missing {', '.join(missing)}" if missing else ""
-    )
-    return Item(
-        stage,
-        "fact_marshalling",
-        f"{stage}.coherence",
-        "exact",
-        len(present) / len(headings),
-        reason,
-        [_doc_link(document)],
-    )
-
-
-def _semantic(
-    stage: str, capability: str, item: str, instruction: str, points: list[str], candidate: str, links, language: str
-) -> Pending:
-    _, missing = points_raised(points, candidate, language)
-    return Pending(
-        stage, capability, Criterion(f"{stage}.{item}", instruction, "\n".join(points), candidate), links, missing
-    )
-
-
-def _first_instance_drafting(
-    state: TrialState, stage: str, document: ArtifactRecord
-) -> tuple[list[Item], list[Pending]]:
-    side = state.target_side
-    first = state.case.get("first_instance") or {}
-    court = (state.case.get("metadata") or {}).get("court_name", "")
-    exact = party_slots(state, stage, document)
-    if court:
-        exact.append(_exact(stage, "court", court, document))
-    exact.append(coherence_item(stage, document, state.language))
-    position = listing(first.get("claims")) if side == "plaintiff" else sentences(first.get("defenses", ""))
-    facts = sentences(first.get("facts_and_reasons", "") if side == "plaintiff" else first.get("defenses", ""))
-    link = [_doc_link(document)]
-    pending = [
-        _semantic(
-            stage,
-            "claim_construction",
-            "claims",
-            "claims or defences pleaded",
-            position,
-            document.text,
-            link,
-            state.language,
-        ),
-        _semantic(stage, "fact_marshalling", "facts", "facts and reasons", facts, document.text, link, state.language),
-        _semantic(
-            stage,
-            "evidence_marshalling",
-            "evidence",
-            "evidence identified for the pleading",
-            evidence_points(first.get("evidence", []), side),
-            _materials(state, stage, document),
-            link + turn_links(_own_turns(state, stage)),
-            state.language,
-        ),
-    ]
-    return exact, pending
-
-
-def _second_instance_drafting(
-    state: TrialState, stage: str, document: ArtifactRecord
-) -> tuple[list[Item], list[Pending]]:
-    second = state.case.get("second_instance") or {}
-    side = state.target_side
-    appellant = state.appellant_side == side
-    exact = party_slots(state, stage, document)
-    exact.append(coherence_item(stage, document, state.language))
-    position = listing(second.get("appeal_requests")) if appellant else sentences(second.get("appellee_defenses", ""))
-    reasons = sentences(second.get("appeal_reasons", "") if appellant else second.get("appellee_defenses", ""))
-    judgment = _artifact(state, "FIT")
-    linkage = listing(second.get("affected_items")) + (sentences(_orders(judgment)) if judgment else [])
-    link = [_doc_link(document)]
-    pending = [
-        _semantic(
-            stage,
-            "claim_construction",
-            "requests",
-            "appeal requests or response",
-            position,
-            document.text,
-            link,
-            state.language,
-        ),
-        _semantic(
-            stage,
-            "claim_construction",
-            "linkage",
-            "linkage to the first-instance judgment",
-            linkage,
-            document.text,
-            link,
-            state.language,
-        ),
-        _semantic(
-            stage,
-            "fact_marshalling",
-            "reasons",
-            "appeal reasons or answers to them",
-            reasons,
-            document.text,
-            link,
-            state.language,
-        ),
-    ]
-    new_evidence = evidence_points(second.get("new_evidence", []), side)
-    if new_evidence:
-        pending.append(
-            _semantic(
-                stage,
-                "evidence_marshalling",
-                "new_evidence",
-                "new evidence",
-                new_evidence,
-                _materials(state, stage, document),
-                link,
-                state.language,
-            )
-        )
-    return exact, pending
-
-
-def _orders(judgment: ArtifactRecord) -> str:
-    """The orders of a generated judgment, else all of it."""
-    return document_sections(judgment.text, judgment.kind).get("orders") or judgment.text
-
-
 # --- FIT/SIT: advocacy (formula 7) -----------------------------------------------------------
 
 
@@ -357,7 +140,7 @@ def _trial_pending(state: TrialState, stage: str) -> tuple[list[Item], list[Pend
     missing_items, pending = [], []
     for phase in phases:
         prefix = f"{stage}.{phase}" if phase else stage
-        statements = _own_turns(state, stage, phase)
+        statements = own_turns(state, stage, phase)
         if not statements:
             invitation = next(
                 (turn for turn in state.turns if turn.stage == stage and phase in (None, turn.phase)), None
@@ -384,19 +167,16 @@ def _trial_pending(state: TrialState, stage: str) -> tuple[list[Item], list[Pend
 # --- Assembly --------------------------------------------------------------------------------
 
 
-def _stage_items(state: TrialState, stage: str) -> tuple[list[Item], list[Pending]]:
+def _stage_items(state: TrialState, stage: str) -> tuple[list[Item], list[Pending]] | None:
+    """The stage's items for the subject; None when the stage was not the subject's to play
+    (another side's drafting, a consultation it took no part in) or is still being drafted."""
     if stage == "LC":
-        return [], _lc_pending(state)
+        return ([], _lc_pending(state)) if own_turns(state, "LC") else None
     if stage in ("FIT", "SIT") or stage in CRIMINAL_COUNSEL_STAGES:
         return _trial_pending(state, stage)
-    document = _artifact(state, stage)
-    if stage in ("CD", "DD", "AD", "AR") and document is None:
-        return [], []
-    if stage in ("CD", "DD"):
-        return _first_instance_drafting(state, stage, document)
-    if stage in ("AD", "AR"):
-        return _second_instance_drafting(state, stage, document)
-    return [], []
+    if stage in DRAFTING_KINDS:
+        return drafting_items(state, stage)
+    return None
 
 
 def capability_items(state: TrialState, scorer: Scorer) -> tuple[list[Item], dict[str, str]]:
@@ -409,23 +189,13 @@ def capability_items(state: TrialState, scorer: Scorer) -> tuple[list[Item], dic
         if subject == "human" and stage_author(state, stage) == "agent":
             skipped[stage] = "played by an agent before or instead of the student; not scored for the student"
             continue
-        exact, pending = _stage_items(state, stage)
+        scored = _stage_items(state, stage)
+        if scored is None:
+            continue
+        exact, pending = scored
         ratings = scorer.rate([entry.criterion for entry in pending], state.language)
         items += exact + [rated_item(entry, ratings[entry.criterion.id]) for entry in pending]
     return items, skipped
-
-
-def rated_item(entry: Pending, rating: Rating) -> Item:
-    return Item(
-        entry.stage,
-        entry.capability,
-        entry.criterion.id,
-        "semantic",
-        round(rating.score / 10, 6),
-        rating.reason,
-        entry.links,
-        entry.missing,
-    )
 
 
 def capability_scores(items: list[Item]) -> dict[str, Any]:

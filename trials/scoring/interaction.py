@@ -4,9 +4,12 @@ turn and the lawyer's reply) of the dialogue stages (LC, CD/DD, AD/AR).
 
 MILE has a judge model score each window 1-10. The same ``Scorer`` interface does it here:
 the LLM judge, or offline the rule-based scorer over a reference that spells out what each
-aspect looks for (the other party's words to engage with; the legal vocabulary and
-citations of the case's own legal references; for logicality, continuity with the lawyer's
-own previous reply, the share of its terms carried forward). Scores are normalised to [0,1].
+aspect looks for: the other party's words to engage with (interactivity); the legal
+vocabulary and citations of the case's own legal references (professionality); for
+logicality, a reply that follows on from the other party's words "without repeating any of
+the previously discussed topics" (B.1), the lawyer's earlier replies in the stage given as
+what was already said, so a reply that says again what the lawyer said before scores less,
+never more. Scores are normalised to [0,1].
 """
 
 from __future__ import annotations
@@ -16,14 +19,15 @@ from statistics import fmean
 from typing import Any
 
 from trials.engine.state import TrialState, TurnRecord
-from trials.scoring.capabilities import seat_of_subject, stage_author, subject_of
+from trials.scoring.capabilities import stage_author, subject_of
+from trials.scoring.items import seat_of_subject
 from trials.scoring.scorers import Criterion, Scorer
 
 DIALOGUE_STAGES = ("LC", "CD", "DD", "AD", "AR")
 ASPECTS = {
     "interactivity": "engages with what the other party just said: answers it, asks what is unclear",
     "professionality": "precise legal terms, cited law, a professional strategy",
-    "logicality": "a coherent reply that follows on from the lawyer's previous reply",
+    "logicality": "a logical reply to what the other party just said, without repeating what was already discussed",
 }
 
 
@@ -45,24 +49,41 @@ def _legal_vocabulary(state: TrialState) -> str:
     return "\n".join([state.case.get("cause_of_action", ""), *(first.get("legal_references") or [])])
 
 
-def interaction_quality(state: TrialState, scorer: Scorer) -> dict[str, Any]:
-    pairs = windows(state)
-    if not pairs:
-        return {aspect: None for aspect in ASPECTS} | {"windows": 0}
-    criteria, previous = [], ""
-    for index, (before, reply) in enumerate(pairs):
+def window_criteria(state: TrialState) -> list[Criterion]:
+    """Three criteria per window, ``MILE.INDEX.ASPECT``; logicality carries the lawyer's
+    earlier replies of the same stage as what was already said."""
+    criteria: list[Criterion] = []
+    earlier: dict[str, list[str]] = {}
+    for index, (before, reply) in enumerate(windows(state)):
+        said = earlier.setdefault(reply.stage, [])
         references = {
             "interactivity": before.text,
             "professionality": _legal_vocabulary(state),
-            "logicality": previous or before.text,
+            "logicality": before.text,
         }
         criteria += [
-            Criterion(f"MILE.{index}.{aspect}", f"{aspect}: {ASPECTS[aspect]}", references[aspect], reply.text)
+            Criterion(
+                f"MILE.{index}.{aspect}",
+                f"{aspect}: {ASPECTS[aspect]}",
+                references[aspect],
+                reply.text,
+                "\n".join(said) if aspect == "logicality" else "",
+            )
             for aspect in ASPECTS
         ]
-        previous = reply.text
+        said.append(reply.text)
+    return criteria
+
+
+def interaction_quality(state: TrialState, scorer: Scorer) -> dict[str, Any]:
+    """Each aspect's mean over the windows, in [0,1], and the number of windows; None for
+    every aspect when the subject had no dialogue."""
+    criteria = window_criteria(state)
+    count = len(criteria) // len(ASPECTS)
+    if not count:
+        return {aspect: None for aspect in ASPECTS} | {"windows": 0}
     ratings = scorer.rate(criteria, state.language)
     result: dict[str, Any] = {
-        aspect: fmean(ratings[f"MILE.{index}.{aspect}"].score / 10 for index in range(len(pairs))) for aspect in ASPECTS
+        aspect: fmean(ratings[f"MILE.{index}.{aspect}"].score / 10 for index in range(count)) for aspect in ASPECTS
     }
-    return result | {"windows": len(pairs)}
+    return result | {"windows": count}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from trials.message_tables import MessageTable
@@ -22,6 +23,10 @@ REASON_MESSAGES = MessageTable(
         r"cites (?P<cited>\d+) of (?P<total>\d+) reference articles",
         _("cites %(cited)s of %(total)s reference articles"),
     ),
+    (r"does not name (?P<name>.+) as appellant", _("does not name %(name)s as appellant")),
+    (r"does not name (?P<name>.+) as appellee", _("does not name %(name)s as appellee")),
+    (r"names (?P<name>.+) as appellant", _("names %(name)s as appellant")),
+    (r"names (?P<name>.+) as appellee", _("names %(name)s as appellee")),
     (r"does not name (?P<name>.+)", _("does not name %(name)s")),
     (r"names (?P<name>.+)", _("names %(name)s")),
     (r"(?P<present>\d+) of (?P<total>\d+) standard sections", _("%(present)s of %(total)s standard sections")),
@@ -40,6 +45,15 @@ REASON_MESSAGES = MessageTable(
     (r"none read against (?P<real>[\d.]+)", _("no sentence read, against %(real)s")),
     (r"(?P<given>[\d.]+) against (?P<real>[\d.]+)", _("%(given)s against %(real)s")),
 )
+APPEAL_REQUESTS = re.compile(r"requests (?P<given>\w+) against (?P<real>\w+)")
+"""The appeal-request slot's reason: the action a document asks for, and the real one."""
+ACTION_NAMES = {
+    "remand": _("a remand for retrial"),
+    "reverse": _("the judgment reversed"),
+    "vary": _("the judgment varied"),
+    "affirm": _("the judgment affirmed"),
+    "none": _("nothing recognisable"),
+}
 ELEMENT_SCORES = re.compile(r"[a-z_]+ [\d.]+(?:, [a-z_]+ [\d.]+)*")
 """A judgment alignment's reason: its elements and their scores (``verdict 6.7, entity 5.0``)."""
 
@@ -51,6 +65,10 @@ def reason_shown(reason: str, element_name: Callable[[str], str]) -> str:
 
 
 def _part_shown(part: str, element_name: Callable[[str], str]) -> str:
+    requests = APPEAL_REQUESTS.fullmatch(part)
+    if requests and {requests["given"], requests["real"]} <= ACTION_NAMES.keys():
+        names = {key: str(ACTION_NAMES[value]) for key, value in requests.groupdict().items()}
+        return gettext("asks for %(given)s; the real appeal asks for %(real)s") % names
     if ELEMENT_SCORES.fullmatch(part):
         pairs = (pair.rsplit(" ", 1) for pair in part.split(", "))
         return ", ".join(f"{element_name(element)} {value}" for element, value in pairs)

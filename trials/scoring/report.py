@@ -10,7 +10,7 @@ import numpy as np
 
 from trials.engine.state import TrialState
 from trials.procedures.seats import seat_info, seat_kind
-from trials.scoring.alignment import judgment_alignment
+from trials.scoring.alignment import judgment_alignment, table2_cells
 from trials.scoring.capabilities import CAPABILITIES, capability_items, capability_scores, stage_scores
 from trials.scoring.interaction import interaction_quality
 from trials.scoring.prediction import sentence_extract
@@ -106,18 +106,12 @@ def _number(value: float | None, digits: int = 2) -> str:
 
 def table2(results: list[dict[str, Any]]) -> str:
     """Judicial output alignment (LegalWorld, Table 2; docs/sources.md): elements x FIT / SIT /
-    Overall, 0-10."""
+    Overall, 0-10, each cell a per-element mean (``alignment.table2_cells``)."""
     lines = [f"{'Judgment element':<18}{'FIT':>8}{'SIT':>8}{'Overall':>9}"]
+    cells = table2_cells([result["alignment"] for result in results])
     for row in ALIGNMENT_ROWS:
-        cells = [
-            mean_present([(result["alignment"].get(stage) or {}).get(row) for result in results]) for stage in JUDGMENTS
-        ]
-        both = mean_present(
-            [(result["alignment"].get(stage) or {}).get(row) for result in results for stage in JUDGMENTS]
-        )
-        lines.append(
-            f"{row.replace('_', ' ').capitalize():<18}{_number(cells[0]):>8}{_number(cells[1]):>8}{_number(both):>9}"
-        )
+        fit, sit, both = (cells[row][column] for column in ("FIT", "SIT", "overall"))
+        lines.append(f"{row.replace('_', ' ').capitalize():<18}{_number(fit):>8}{_number(sit):>8}{_number(both):>9}")
     return "\n".join(lines)
 
 

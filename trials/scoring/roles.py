@@ -26,7 +26,8 @@ from trials.engine.state import ArtifactRecord, TrialState, TurnRecord
 from trials.procedures import procedure_for
 from trials.procedures.seats import CIVIL_SIDES, seat_info
 from trials.scoring.alignment import judgment_alignment
-from trials.scoring.capabilities import Item, Pending, coherence_item, party_slots, rated_item, turn_links
+from trials.scoring.drafting import party_slots, sections_item
+from trials.scoring.items import Item, Pending, rated_item, turn_links
 from trials.scoring.prediction import sentence_extract, sentence_from_case
 from trials.scoring.references import evidence_points, listing, sentences
 from trials.scoring.scorers import Criterion, Scorer, points_raised
@@ -160,10 +161,9 @@ def _questions_by_side(state: TrialState, stage: str) -> dict[str, int]:
 
 def _judgment_items(state: TrialState, stage: str, judgment: ArtifactRecord) -> list[Item]:
     link = [{"artifact": judgment.kind, "stage": stage, "section": None}]
-    form = [coherence_item(stage, judgment, state.language)]
-    if state.procedure == "civil":
-        form += party_slots(state, stage, judgment)
-    items = [replace(item, capability="procedural_compliance") for item in form]
+    parties = party_slots(state, stage, judgment) if state.procedure == "civil" else []
+    items = [sections_item(stage, judgment, state.language)]
+    items += [replace(item, capability="procedural_compliance") for item in parties]
     if state.procedure == "civil":
         aligned = judgment_alignment(generated=judgment.text, case=state.case, instance=JUDGMENTS[judgment.kind])
         if aligned.get("overall") is not None:

@@ -6,7 +6,9 @@ text), so the formulas and the scorecard never ask which scorer ran. The rule-ba
 measures **coverage**: the share of the reference's content terms the candidate contains,
 and where the reference cites statutes, half of the score is the share of those articles
 the candidate cites. It rewards raising what the reference raises; it cannot judge quality,
-which is why the UI labels its scores as rule-based.
+which is why the UI labels its scores as rule-based. A criterion may carry what its author
+said before (``already_said``, MILE's logicality): repeating it earns nothing, so the
+rule-based score is scaled by the share of the candidate's sentences that say something new.
 """
 
 from __future__ import annotations
@@ -18,10 +20,13 @@ from typing import Protocol
 
 from legalsim.json_input import loads_untrusted
 from legalsim.llm import LLMCall, LLMClient
+from trials.scoring.references import sentences
 from trials.scoring.text import article_citations, coverage, terms
 
 RAISED = 0.5
 """A reference point counts as raised when the candidate covers half of its terms."""
+REPEATED = 0.8
+"""A sentence repeats an earlier one when that one holds four fifths of its content terms."""
 STRICT = "Return JSON only: no prose, no Markdown, nothing before or after the JSON object."
 
 
@@ -31,6 +36,8 @@ class Criterion:
     instruction: str
     reference: str
     candidate: str
+    already_said: str = ""
+    """What the candidate's author said before; saying it again earns nothing."""
 
 
 @dataclass(frozen=True)
@@ -78,7 +85,20 @@ class RuleBasedScorer:
             cited = wanted & article_citations(criterion.candidate)
             share = (share + len(cited) / len(wanted)) / 2
             reason += f"; cites {len(cited)} of {len(wanted)} reference articles"
+        if criterion.already_said:
+            repeated, said = repeated_sentences(criterion.candidate, criterion.already_said, language)
+            share *= (1 - repeated / said) if said else 1.0
+            reason += f"; {repeated} of {said} sentences repeat what was already said"
         return Rating(round(10 * share, 4), reason)
+
+
+def repeated_sentences(candidate: str, earlier: str, language: str) -> tuple[int, int]:
+    """How many of the candidate's sentences (those with content terms) repeat a sentence of
+    ``earlier``, and how many there are."""
+    before = [terms(sentence, language) for sentence in sentences(earlier)]
+    said = [wanted for sentence in sentences(candidate) if (wanted := terms(sentence, language))]
+    repeated = sum(1 for wanted in said if any(len(wanted & old) >= REPEATED * len(wanted) for old in before))
+    return repeated, len(said)
 
 
 class LLMScorer:
@@ -109,6 +129,7 @@ SYSTEM = (
     "with the reference and give an integer from 0 to 10 (9-10: complete, accurate and well supported; "
     "7-8: most points with light gaps; 5-6: useful but limited coverage or links to evidence and law; "
     "3-4: sparse and loosely connected; 0-2: little usable signal) and a one-sentence reason. "
+    'A criterion with "already_said" holds what the candidate\'s author said before: repeating it earns nothing. '
     'Answer with {"scores": {"CRITERION_ID": {"score": INTEGER, "reason": "..."}, ...}}.'
 )
 
@@ -121,6 +142,7 @@ def _messages(criteria: list[Criterion], strict: bool) -> list[dict[str, str]]:
             "reference": criterion.reference,
             "candidate": criterion.candidate,
         }
+        | ({"already_said": criterion.already_said} if criterion.already_said else {})
         for criterion in criteria
     ]
     suffix = f"\n{STRICT}" if strict else ""

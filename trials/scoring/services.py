@@ -3,21 +3,35 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
+from legalsim.json_input import Problem
 from legalsim.llm import LLMClient
 from legalsim.spreadsheet import CsvDictWriter
 from trials.engine.state import TrialState
-from trials.models import Trial, TrialScore
+from trials.models import Case, Trial, TrialScore
 from trials.scoring.capabilities import CAPABILITIES, seat_of_subject
-from trials.scoring.prediction import Sentence, article_prf, case_statutory_range, ljp_metrics, sentence_from_case
+from trials.scoring.prediction import (
+    CaseScore,
+    Sentence,
+    article_counts,
+    article_prf,
+    case_score,
+    case_statutory_range,
+    ljp_metrics,
+    ljp_summary,
+    sentence_from_case,
+)
+from trials.scoring.predictions_file import PredictionLine, predictions_read
 from trials.scoring.report import ALIGNMENT_ROWS, JUDGMENTS, person_seats, result_overall, seat_result
 from trials.scoring.scorers import LLMScorer, RuleBasedScorer, Scorer
 from trials.scoring.selectors import score_preferred
+from trials.scoring.sentences import NOTHING_READ, sentence_extract
 
 
 def scorer_build(name: str) -> Scorer:
@@ -115,7 +129,7 @@ def _flat(score: TrialScore) -> dict[str, Any]:
     return row
 
 
-def ljp_report(*, scorer: str) -> dict[str, Any]:
+def ljp_report(*, scorer: str, hit_rule: str = "project") -> dict[str, Any]:
     """SimCourt's set-level prediction metrics and AgentsCourt's article P/R/F1 over every
     criminal trial scored by ``scorer``."""
     scores = TrialScore.objects.filter(trial__procedure="criminal", scorer=scorer).select_related("trial__case")
@@ -131,7 +145,66 @@ def ljp_report(*, scorer: str) -> dict[str, Any]:
         )
         judgments.append(prediction["judgment"])
         references.append(list(seed.get("legal_references") or []))
-    return ljp_metrics(records) | {"legal_articles": article_prf(judgments, references)}
+    return ljp_metrics(records, hit_rule) | {"legal_articles": article_prf(judgments, references)}
+
+
+def ljp_report_of_predictions(*, path: Path, hit_rule: str) -> tuple[dict[str, Any] | None, list[Problem]]:
+    """``ljp_metrics --pred``: a predictions file scored against the library's criminal cases;
+    the report, or None and every line that could not be scored."""
+    lines, problems = predictions_read(path)
+    cases = Case.objects.in_bulk([line.case_id for line in lines])
+    for line in lines:
+        problem = _unscorable(cases.get(line.case_id), line.case_id)
+        if problem:
+            problems.append(Problem(str(path), line.line, "case_id", problem))
+    if problems:
+        return None, sorted(problems, key=lambda problem: problem.line)
+    rows, scores, judgments, references = [], [], [], []
+    for line in lines:
+        seed = cases[line.case_id].seed
+        row, score = _prediction_row(line, seed, hit_rule)
+        rows.append(row)
+        scores.append(score)
+        if line.judgment is not None:
+            judgments.append(line.judgment)
+            references.append(list(seed.get("legal_references") or []))
+    summary = ljp_summary(scores, article_prf(judgments, references))
+    no_range = [row["case_id"] for row in rows if row["range_source"] == "no range"]
+    return summary | {"hit_rule": hit_rule, "no_range": no_range, "cases": rows}, []
+
+
+def _unscorable(case: Case | None, case_id: str) -> str:
+    if case is None:
+        return f"no case {case_id!r} in the library (import it with import_cases first)"
+    if case.procedure != "criminal":
+        return f"case {case_id!r} is {case.procedure}; only criminal cases have a sentence to predict"
+    if not case.seed.get("sentence"):
+        return f"case {case_id!r} has no sentence to score against"
+    return ""
+
+
+def _prediction_row(line: PredictionLine, seed: dict[str, Any], hit_rule: str) -> tuple[dict[str, Any], CaseScore]:
+    """One case of the report: what was read (and from which defendant), the truth and the
+    figures."""
+    defendant = next((party["name"] for party in seed["parties"] if party["side"] == "defendant"), None)
+    if line.judgment is not None:
+        predicted = sentence_extract(line.judgment, seed["language"], defendant)
+    else:
+        predicted = line.sentence or NOTHING_READ
+    charges = list(seed.get("charges") or [])
+    score = case_score(predicted, sentence_from_case(seed), charges, case_statutory_range(seed), hit_rule)
+    row = {
+        "line": line.line,
+        "case_id": line.case_id,
+        "read_from": "judgment" if line.judgment is not None else "fields",
+        "read": asdict(predicted),
+        "truth": asdict(sentence_from_case(seed)),
+        "charges": charges,
+        **asdict(score),
+    }
+    if line.judgment is not None:
+        row["articles"] = article_counts(line.judgment, list(seed.get("legal_references") or []))
+    return row, score
 
 
 def scorecard_for(trial: Trial, seat: str | None = None) -> TrialScore:

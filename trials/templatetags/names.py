@@ -11,7 +11,14 @@ from django.utils.translation import gettext_lazy as _
 from trials.procedures import names
 
 register = template.Library()
-for function in (names.stage_name, names.phase_name, names.act_name, names.seat_name, names.field_name):
+for function in (
+    names.stage_name,
+    names.phase_name,
+    names.act_name,
+    names.seat_name,
+    names.field_name,
+    names.sentence_words,
+):
     register.filter(function.__name__, function)
 
 LANGUAGE_NAMES = {"zh": _("Chinese"), "en": _("English")}

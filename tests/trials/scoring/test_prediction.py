@@ -11,15 +11,22 @@ import pytest
 from trials.documents import document_compose
 from trials.scoring.prediction import (
     GENERIC_RANGES,
+    LIFE_OR_DEATH_MONTHS,
     Sentence,
     article_prf,
+    case_score,
     case_statutory_range,
+    charge_brackets,
     imprisonment_hit,
     ljp_metrics,
+    ljp_summary,
     sentence_extract,
     sentence_from_case,
+    simcourt_hit,
+    simcourt_range,
     statutory_brackets,
 )
+from trials.scoring.sentences import NOTHING_READ
 
 DEMO_CASES = Path(__file__).resolve().parents[3] / "demo" / "cases"
 
@@ -28,76 +35,40 @@ def demo_case(name: str) -> dict:
     return json.loads((DEMO_CASES / f"{name}.json").read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize(
-    ("orders", "sentence"),
-    [
-        # 一年六个月 = 12 + 6 = 18; 缓刑二年 = 24
-        ("判处有期徒刑一年六个月，缓刑二年，并处罚金人民币四千元。", Sentence(18, True, 24, 4000.0)),
-        # 二个月 = 2; 缓刑三个月 = 3
-        ("判处拘役二个月，缓刑三个月，并处罚金4000元。", Sentence(2, True, 3, 4000.0)),
-        # 二年零八个月 = 32; 一万五千 = 15000
-        ("判处有期徒刑二年零八个月，并处罚金人民币一万五千元。", Sentence(32, False, 0, 15000.0)),
-        ("判处有期徒刑十个月，并处罚金1.5万元。", Sentence(10, False, 0, 15000.0)),
-        ("免予刑事处罚。", Sentence(0, False, 0, 0.0)),
-        ("判处无期徒刑，剥夺政治权利终身。", Sentence(None, False, 0, 0.0)),
-        (
-            "犯盗窃罪，判处有期徒刑一年；犯诈骗罪，判处有期徒刑二年；决定执行有期徒刑二年六个月。",
-            Sentence(30, False, 0, 0.0),
-        ),
-        ("本院认为，事实清楚。", Sentence(None, None, None, None)),
-    ],
-)
-def test_chinese_orders_are_read_with_chinese_numerals(orders: str, sentence: Sentence):
-    assert sentence_extract(orders, "zh") == sentence
-
-
-@pytest.mark.parametrize(
-    ("orders", "sentence"),
-    [
-        (
-            "The defendant is sentenced to fixed-term imprisonment of two years and eight months and a fine of RMB 15,000.",
-            Sentence(32, False, 0, 15000.0),
-        ),
-        (
-            "Criminal detention of 2 months, suspended for 3 months, and a fine of RMB 4,000.",
-            Sentence(2, True, 3, 4000.0),
-        ),
-        ("Three years' fixed-term imprisonment with probation.", Sentence(36, True, None, 0.0)),
-        ("The defendant is sentenced to life imprisonment.", Sentence(None, False, 0, 0.0)),
-    ],
-)
-def test_english_orders_are_read(orders: str, sentence: Sentence):
-    assert sentence_extract(orders, "en") == sentence
-
-
-def test_the_sentence_is_read_from_the_orders_not_from_the_recommendation():
-    judgment = document_compose(
-        "criminal_judgment",
-        "zh",
-        {
-            "reasoning": "公诉机关建议判处拘役三个月，并处罚金五千元。",
-            "orders": "被告人刘某某犯危险驾驶罪，判处拘役二个月，缓刑三个月，并处罚金人民币四千元。",
-        },
-    )
-    assert sentence_extract(judgment, "zh") == Sentence(2, True, 3, 4000.0)
-
-
 def test_the_demo_cases_real_sentence_is_normalised():
-    # zh: probation given as 3 (months); en: probation given as false
-    assert sentence_from_case(demo_case("zh-criminal-dangerous-driving")) == Sentence(2, True, 3, 4000.0)
-    assert sentence_from_case(demo_case("en-criminal-telecom-fraud")) == Sentence(32, False, 0, 15000.0)
-    assert sentence_from_case({"sentence": {"imprisonment_months": "life", "probation": True}}) == Sentence(
-        None, True, None, None
+    # zh: 拘役, probation given as 3 (months); en: probation given as false; penalty defaults to fixed_term
+    assert sentence_from_case(demo_case("zh-criminal-dangerous-driving")) == Sentence(
+        2, True, 3, 4000, "criminal_detention"
     )
-    assert case_statutory_range({"sentence": {"statutory_range_months": [36, 120]}}) == (36, 120)
-    assert case_statutory_range(demo_case("en-criminal-telecom-fraud")) is None
+    assert sentence_from_case(demo_case("en-criminal-telecom-fraud")) == Sentence(32, False, 0, 15000, "fixed_term")
+    assert sentence_from_case({"sentence": {"imprisonment_months": 7, "probation": False, "fine": 0}}).penalty == (
+        "fixed_term"
+    )
+    assert case_statutory_range(demo_case("en-criminal-telecom-fraud")) == (36, 120)
 
 
-def test_charges_resolve_in_either_language_and_unknown_ones_fall_back():
-    fraud = ((0, 36), (36, 120), (120, 180))
+@pytest.mark.parametrize(
+    ("sentence", "months"),
+    [
+        ({"penalty": "life_imprisonment", "imprisonment_months": None, "probation": True}, None),
+        ({"penalty": "death_suspended"}, None),
+        ({"penalty": "death", "imprisonment_months": None}, None),
+        ({"penalty": "exempt", "imprisonment_months": None}, 0),
+        ({"penalty": "acquitted"}, 0),
+        ({"penalty": "public_surveillance", "imprisonment_months": 6}, 6),
+    ],
+)
+def test_a_penalty_without_a_term_is_non_numeric_or_zero(sentence: dict, months):
+    assert sentence_from_case({"sentence": sentence}).imprisonment_months == months
+    assert sentence_from_case({"sentence": sentence}).penalty == sentence["penalty"]
+
+
+def test_charges_resolve_in_either_language_and_unknown_ones_fall_back_only_in_the_project_rule():
+    fraud = ((0, 36), (36, 120), (120, LIFE_OR_DEATH_MONTHS))  # art. 266 tops out at life imprisonment
     assert statutory_brackets(["诈骗罪"]) == statutory_brackets(["Fraud"]) == statutory_brackets(["诈骗"]) == fraud
     assert statutory_brackets(["危险驾驶罪"]) == ((1, 6),)
     assert statutory_brackets(["非法狩猎罪"]) == GENERIC_RANGES
+    assert charge_brackets(["非法狩猎罪"]) == ()
 
 
 @pytest.mark.parametrize(
@@ -115,6 +86,92 @@ def test_charges_resolve_in_either_language_and_unknown_ones_fall_back():
 )
 def test_imprisonment_hit_needs_the_same_statutory_range(predicted, actual, charges, case_range, hit):
     assert imprisonment_hit(predicted, actual, charges, case_range) is hit
+
+
+def term(months: float, penalty: str = "fixed_term") -> Sentence:
+    return Sentence(months, False, 0, 0.0, penalty)
+
+
+def kind(penalty: str) -> Sentence:
+    return Sentence(None if penalty in ("life_imprisonment", "death_suspended", "death") else 0, False, 0, 0.0, penalty)
+
+
+@pytest.mark.parametrize(
+    ("predicted", "actual", "charges", "case_range", "hit"),
+    [
+        # SimCourt's formula (1): L <= P <= U with the case's own range
+        (term(40), term(32), ["Fraud"], (36, 120), True),
+        (term(32), term(32), ["Fraud"], (36, 120), False),  # a truth reduced below its range: the exact guess misses
+        # no range in the case: the charge's bracket holding the truth (32 in 三年以下 [0, 36])
+        (term(30), term(32), ["诈骗罪"], None, True),
+        (term(40), term(32), ["诈骗罪"], None, False),
+        # life or death count as 1,000 months
+        (kind("life_imprisonment"), kind("life_imprisonment"), ["故意杀人罪"], (120, 1000), True),
+        (kind("death_suspended"), kind("life_imprisonment"), ["故意杀人罪"], (120, 1000), True),
+        (kind("death"), term(150), ["故意伤害罪"], None, True),  # 150 in [120, 1000] of art. 234
+        (kind("life_imprisonment"), term(30), ["故意伤害罪"], None, False),
+        # an acquittal case never hits
+        (kind("acquitted"), kind("acquitted"), ["诈骗罪"], (0, 36), False),
+        # a prediction without a number never hits
+        (NOTHING_READ, term(10), ["盗窃罪"], None, False),
+        # no range at all: reported, not guessed
+        (term(8), term(8), ["非法狩猎罪"], None, None),
+        (kind("life_imprisonment"), kind("life_imprisonment"), ["故意杀人罪"], None, None),
+    ],
+)
+def test_simcourt_hit_is_the_prediction_inside_the_range(predicted, actual, charges, case_range, hit):
+    assert simcourt_hit(predicted, actual, simcourt_range(actual, charges, case_range)) is hit
+
+
+def test_the_two_rules_differ_on_relative_error_for_what_has_no_number():
+    nothing = case_score(NOTHING_READ, Sentence(10, False, 0, 3000.0, "fixed_term"), ["盗窃罪"], None, "simcourt")
+    # simcourt: nothing read counts as 0 months and no fine: |0 - 10| / 10 = 1, |0 - 3000| / 3000 = 1
+    assert (nothing.hit, nothing.imprisonment_rel_error, nothing.fine_rel_error) == (False, 1.0, 1.0)
+    assert (nothing.statutory_range_months, nothing.range_source) == ((0, 36), "charges")
+    project = case_score(NOTHING_READ, Sentence(10, False, 0, 3000.0, "fixed_term"), ["盗窃罪"], None, "project")
+    assert (project.hit, project.imprisonment_rel_error, project.fine_rel_error) == (False, None, None)
+    # a life prediction against 100 months: |1000 - 100| / 100 = 9 under simcourt, left out under project
+    life = kind("life_imprisonment")
+    assert case_score(life, term(100), ["故意伤害罪"], None, "simcourt").imprisonment_rel_error == 9.0
+    assert case_score(life, term(100), ["故意伤害罪"], None, "project").imprisonment_rel_error is None
+    # a true life sentence is left out of the error under both
+    assert case_score(term(100), life, ["故意伤害罪"], (120, 1000), "simcourt").imprisonment_rel_error is None
+    assert case_score(term(8), term(8), ["非法狩猎罪"], None, "simcourt").range_source == "no range"
+
+
+def test_ljp_summary_has_the_contract_keys_with_population_sds():
+    scores = [
+        case_score(term(3), Sentence(2, True, 3, 4000.0, "criminal_detention"), [], (1, 6), "simcourt"),
+        case_score(term(40), term(32), [], (36, 120), "simcourt"),
+    ]
+    articles = {"precision": 0.5, "recall": 0.25, "f1": 1 / 3}
+    summary = ljp_summary(scores, articles)
+    assert list(summary) == [
+        "n",
+        "imprisonment_hit_rate",
+        "imprisonment_rel_error",
+        "imprisonment_rel_error_sd",
+        "probation_accuracy",
+        "probation_rel_error",
+        "probation_rel_error_sd",
+        "fine_accuracy",
+        "fine_rel_error",
+        "fine_rel_error_sd",
+        "articles_precision",
+        "articles_recall",
+        "articles_f1",
+    ]
+    # errors |3 - 2| / 2 = 0.5 and |40 - 32| / 32 = 0.25: mean 0.375, population sd 0.125
+    assert summary["imprisonment_rel_error"] == 0.375 and summary["imprisonment_rel_error_sd"] == 0.125
+    # probation: predicted none against 3 months (wrong; |0 - 3| / 3 = 1), none against none (right)
+    assert (summary["probation_accuracy"], summary["probation_rel_error"], summary["probation_rel_error_sd"]) == (
+        0.5,
+        1.0,
+        0.0,
+    )
+    # fine: predicted 0 against 4000 (wrong, error 1) and against 0 (right, T = 0 left out)
+    assert (summary["fine_accuracy"], summary["fine_rel_error"]) == (0.5, 1.0)
+    assert (summary["n"], summary["imprisonment_hit_rate"], summary["articles_f1"]) == (2, 1.0, 1 / 3)
 
 
 def test_ljp_metrics_follow_simcourt():

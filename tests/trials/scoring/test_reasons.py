@@ -26,3 +26,13 @@ def test_english_readers_and_an_llm_scorers_words_are_left_as_they_are():
         assert reason_shown(STORED, capability_name) == STORED
     with translation.override("zh-hans"):
         assert reason_shown("The claims are well argued.", capability_name) == "The claims are well argued."
+
+
+def test_the_appeal_slots_reasons_read_in_chinese():
+    """LegalWorld Table 9's appellate-role and request slots (AD/AR)."""
+    with translation.override("zh-hans"):
+        named = reason_shown("names 刘芳 as appellee", capability_name)
+        unnamed = reason_shown("does not name 黄军 as appellant", capability_name)
+        requests = reason_shown("requests vary against affirm", capability_name)
+    assert named == "写明刘芳为被上诉人" and unnamed == "未写明黄军为上诉人"
+    assert requests == "请求改判；实际上诉请求为维持原判"

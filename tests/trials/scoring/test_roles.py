@@ -88,6 +88,8 @@ def test_counsel_of_the_other_side_is_scored_as_that_side():
     state = played("en-civil-traffic-accident", person="defendant_lawyer", last_stage="FIT")
     result = seat_result(state, "defendant_lawyer", scorer=RuleBasedScorer())
     assert result["kind"] == "lawyer" and result["target_side"] == "defendant"
+    stages = {item["stage"] for item in result["items"]}
+    assert stages == {"FIT"}, "the plaintiff's consultation and complaint are not the defendant's counsel's work"
     fit_items = [item for item in result["items"] if item["stage"] == "FIT"]
     assert fit_items and all(item["links"] for item in fit_items if item["score"] > 0)
     defendant_turns = {turn.seq for turn in state.turns if turn.seat == "defendant_lawyer"}

@@ -63,3 +63,14 @@ def test_llm_scorer_fails_loudly_when_the_reply_never_parses(llm_server):
     with pytest.raises(ScoringFailed, match="not within 0-10"):
         LLMScorer(client=client_for(llm_server), model="judge-model").rate([CRITERION], "en")
     assert len(llm_server.requests) == 2
+
+
+def test_llm_scorer_is_told_what_was_already_said_so_repeating_earns_nothing(llm_server):
+    llm_server.brain = scores_for
+    logicality = Criterion("MILE.1.logicality", "logicality", "Is the IOU enough?", "Keep the IOU.", "Keep the IOU.")
+    LLMScorer(client=client_for(llm_server), model="judge-model").rate([CRITERION, logicality], "en")
+    (request,) = llm_server.requests
+    sent = {item["id"]: item for item in json.loads(request["messages"][-1]["content"])}
+    assert sent["MILE.1.logicality"]["already_said"] == "Keep the IOU."
+    assert "already_said" not in sent[CRITERION.id]
+    assert "repeating it earns nothing" in request["messages"][0]["content"]

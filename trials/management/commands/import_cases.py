@@ -5,19 +5,32 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from trials.services import cases_import
+from trials.simcourt_format import SIMCOURT_FILE, simcourt_files, simcourt_record
 
 
 class Command(BaseCommand):
-    help = "Import case files (.json object or list, or .jsonl); each file atomically."
+    help = (
+        "Import case files (.json object or list, or .jsonl); each file atomically. --format simcourt reads "
+        f"SimCourt's per-case {SIMCOURT_FILE} files (a folder is searched at any depth)."
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("paths", nargs="+", type=Path, help="case files or folders of them")
+        parser.add_argument(
+            "--format", choices=("case", "simcourt"), default="case", help="case (default): docs/case-format.md"
+        )
 
-    def handle(self, *args, paths: list[Path], **options) -> None:
+    def handle(self, *args, paths: list[Path], format: str, **options) -> None:
         missing = [str(path) for path in paths if not path.exists()]
         if missing:
             raise CommandError(f"no such file: {', '.join(missing)}")
-        report = cases_import(paths=paths)
+        if format == "simcourt":
+            paths, empty = simcourt_files(paths)
+            if empty:
+                raise CommandError(f"no {SIMCOURT_FILE} under: {', '.join(empty)}")
+            report = cases_import(paths=paths, validate=simcourt_record)
+        else:
+            report = cases_import(paths=paths)
         for problem in report.problems:
             self.stderr.write(str(problem))
         self.stdout.write(f"imported {len(report.imported)} case(s)")
