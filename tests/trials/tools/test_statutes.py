@@ -7,7 +7,7 @@ from trials.engine.machine import trial_start
 from trials.engine.visibility import build_view
 from trials.tools.governing_laws import CHAPTER_OF_CHARGE, CIVIL_CAUSES, CRIMINAL_RELATED, full_name, governing_laws
 from trials.tools.statute_index import statute_index
-from trials.tools.statutes import citations_check, statute_query, statute_search
+from trials.tools.statutes import citations_check, fuse, statute_query, statute_search
 from trials.tools.toolbox import ToolBox
 
 TRAFFIC = "机动车交通事故责任纠纷"
@@ -110,3 +110,10 @@ def test_the_statute_tool_searches_the_case_cause_unless_told_otherwise():
     no_cause = json.loads(box.call("search_statutes", json.dumps({"query": INSURER_PAYS, "cause_of_action": ""})))
     assert own_cause and all(hit["law"] == full_name("民法典") for hit in own_cause)
     assert any(hit["law"] != full_name("民法典") for hit in no_cause["result"])
+
+
+def test_fusion_keeps_one_line_s_clear_answer_among_articles_two_lines_half_match():
+    shared = [{"id": article, "score": score} for article, score in zip(range(1, 7), (10, 8, 7, 6, 5, 4), strict=True)]
+    guarantee = [{"id": 99, "score": 9.0}, *({"id": row["id"], "score": row["score"] / 3} for row in shared)]
+    fused = fuse([shared, list(shared), guarantee])
+    assert 99 in sorted(fused, key=lambda article: -fused[article])[:5]
