@@ -4,12 +4,18 @@ docs/sources.md), in the shape of the agreement-report contract (docs/design.md,
 A *pair* is one human score of an item on a trajectory matched with the judge's score of the
 same item on the same trajectory. Rows (a stage, a role), group overalls and the overall row
 summarise pairs; items add correlations, concordance and the human inter-rater figures.
+
+N/A answers (an item of a stage the trajectory lacks, ``annotation.stages``) are in no figure:
+every line counts the people's N/A answers to its items as ``n_na``. A report read from the
+database counts a rater who rated an item of a trajectory in two studies once, with their
+latest score (``RatingsFrame.last_per_rater``); ``annotation.retest`` compares the two.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -25,7 +31,8 @@ class AgreementError(ValueError):
 
 @dataclass
 class RatingsFrame:
-    """Ratings of one rubric as parallel arrays; strings are coded once, here."""
+    """Ratings of one rubric as parallel arrays; strings are coded once, here. Scores only:
+    ``n_na`` counts, per item, the people's N/A answers (one per rater and trajectory)."""
 
     trajectories: list[str]
     items: list[str]
@@ -35,15 +42,21 @@ class RatingsFrame:
     rater: np.ndarray
     is_llm: np.ndarray
     score: np.ndarray
+    n_na: dict[str, int] = field(default_factory=dict)
 
     @classmethod
-    def from_rows(cls, rows: Iterable[tuple[str, str, str, str, float]]) -> RatingsFrame:
-        """Rows of (trajectory_id, item, rater, source, score)."""
+    def from_rows(cls, rows: Iterable[tuple[str, str, str, str, float | None]]) -> RatingsFrame:
+        """Rows of (trajectory_id, item, rater, source, score), ``None`` for N/A."""
         codes: list[dict[str, int]] = [{}, {}, {}]
         columns: list[list[int]] = [[], [], []]
         is_llm: list[bool] = []
         scores: list[float] = []
+        not_applicable: set[tuple[str, str, str]] = set()
         for trajectory_id, item, rater, source, score in rows:
+            if score is None:
+                if source != "llm":
+                    not_applicable.add((trajectory_id, item, rater))
+                continue
             for position, value in enumerate((trajectory_id, item, rater)):
                 table = codes[position]
                 columns[position].append(table.setdefault(value, len(table)))
@@ -58,6 +71,25 @@ class RatingsFrame:
             rater=np.asarray(columns[2], dtype=np.int64),
             is_llm=np.asarray(is_llm, dtype=bool),
             score=np.asarray(scores, dtype=float),
+            n_na=dict(Counter(item for _trajectory, item, _rater in not_applicable)),
+        )
+
+    def last_per_rater(self) -> RatingsFrame:
+        """One row per (trajectory, item, rater, source), the last: a rater who rated an item
+        of a trajectory in several studies counts once, with the score given last."""
+        key = ((self.trajectory * max(len(self.items), 1) + self.item) * max(len(self.raters), 1) + self.rater) * 2
+        key = key + self.is_llm
+        _values, first_from_end = np.unique(key[::-1], return_index=True)
+        if first_from_end.size == key.size:
+            return self
+        keep = np.sort(key.size - 1 - first_from_end)
+        return replace(
+            self,
+            trajectory=self.trajectory[keep],
+            item=self.item[keep],
+            rater=self.rater[keep],
+            is_llm=self.is_llm[keep],
+            score=self.score[keep],
         )
 
     def judges(self) -> list[str]:
@@ -133,11 +165,12 @@ def _row(
     item_codes: dict[str, int],
     subdim_items: Iterable[str],
     notes: list[str],
+    n_na: int = 0,
 ) -> dict[str, Any]:
     human, llm = pairs.human[mask], pairs.llm[mask]
     difference = human - llm
     count = int(mask.sum())
-    row: dict[str, Any] = {"id": row_id, "n_pairs": count}
+    row: dict[str, Any] = {"id": row_id, "n_pairs": count, "n_na": n_na}
     if count == 0:
         notes.append(f"{row_id}: no human-judge pairs")
         row |= dict.fromkeys(("human_avg", "llm_avg", "mean_diff", "sd_diff", "mae", "within1_pct"))
@@ -172,7 +205,7 @@ def _correlation(kind: str, human: np.ndarray, llm: np.ndarray, item: str, notes
 def _item(item: str, frame: RatingsFrame, pairs: Pairs, item_codes: dict[str, int], notes: list[str]) -> dict[str, Any]:
     code = item_codes.get(item)
     mask = pairs.item == code if code is not None else np.zeros(pairs.item.size, dtype=bool)
-    entry = _row(item, mask, pairs, item_codes, (item,), notes)
+    entry = _row(item, mask, pairs, item_codes, (item,), notes, frame.n_na.get(item, 0))
     human, llm = pairs.human[mask], pairs.llm[mask]
     entry["pearson"] = _correlation("pearson", human, llm, item, notes)
     entry["spearman"] = _correlation("spearman", human, llm, item, notes)
@@ -223,23 +256,37 @@ def agreement_compute(*, rubric: RubricDefinition, frame: RatingsFrame, judge: s
     item_codes = item_codes_of(frame)
     masks = row_masks(rubric, pairs, item_codes)
     notes: list[str] = []
+
+    def n_na(items: Iterable[str]) -> int:
+        return sum(frame.n_na.get(item, 0) for item in items)
+
     groups = []
     for group_id, _title in rubric.groups:
         rows = rubric.rows_of(group_id)
         group_items = [item for row in rows for item in row.items]
+        overall = _row(
+            f"{group_id}.overall", masks["group", group_id], pairs, item_codes, group_items, notes, n_na(group_items)
+        )
         groups.append(
             {
                 "id": group_id,
-                "rows": [_row(row.id, masks["row", row.id], pairs, item_codes, row.items, notes) for row in rows],
-                "overall": _row(f"{group_id}.overall", masks["group", group_id], pairs, item_codes, group_items, notes),
+                "rows": [
+                    _row(row.id, masks["row", row.id], pairs, item_codes, row.items, notes, n_na(row.items))
+                    for row in rows
+                ],
+                "overall": overall,
+                "n_na": overall["n_na"],
             }
         )
     report = {
         "rubric": rubric.id,
         "judge": judge,
         "groups": groups,
-        "overall": _row("overall", masks["overall", "overall"], pairs, item_codes, rubric.item_ids, notes),
+        "overall": _row(
+            "overall", masks["overall", "overall"], pairs, item_codes, rubric.item_ids, notes, n_na(rubric.item_ids)
+        ),
         "items": [_item(item, frame, pairs, item_codes, notes) for item in rubric.item_ids],
+        "test_retest": None,
         "notes": notes,
     }
     return AgreementResult(

@@ -12,7 +12,9 @@ import hashlib
 import json
 from dataclasses import dataclass
 
+from annotation.models import stage_ids_of
 from annotation.rubric import RubricDefinition
+from annotation.stages import items_not_applicable
 from legalsim.json_input import loads_untrusted
 from legalsim.llm import LLMCall, LLMClient
 
@@ -171,7 +173,10 @@ def parse_scores(text: str, rubric: RubricDefinition) -> dict[str, tuple[int, st
 
 
 def trajectory_judge(*, client: LLMClient, model: str, rubric: RubricDefinition, trajectory: dict) -> Judgment:
-    return _judge(client, model, lambda strict: judge_messages(rubric, trajectory, strict=strict), rubric, parse_scores)
+    """The items of the stages the trajectory lacks are neither asked for nor scored (N/A)."""
+    absent = items_not_applicable(rubric, trajectory.get("procedure", ""), stage_ids_of(trajectory.get("stages")))
+    asked = rubric.without_items(absent)
+    return _judge(client, model, lambda strict: judge_messages(asked, trajectory, strict=strict), asked, parse_scores)
 
 
 def pair_judge(

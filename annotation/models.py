@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -23,6 +24,9 @@ class Trajectory(models.Model):
     language = models.CharField(max_length=8)
     title = models.CharField(max_length=300)
     stages = models.JSONField()
+    stage_ids = models.JSONField(
+        default=list, editable=False, help_text="the ids of its stages, in order (read from stages when stored)"
+    )
     meta = models.JSONField(default=dict)
     trial = models.OneToOneField(
         "trials.Trial", null=True, blank=True, on_delete=models.SET_NULL, related_name="trajectory"
@@ -39,6 +43,7 @@ class Trajectory(models.Model):
     def save(self, *args, **kwargs) -> None:
         if not self._state.adding:
             raise ImmutableError(f"trajectory {self.id} is immutable; import a new one instead")
+        self.stage_ids = stage_ids_of(self.stages)
         super().save(*args, **kwargs)
 
     def as_contract(self) -> dict:
@@ -51,6 +56,13 @@ class Trajectory(models.Model):
             "stages": self.stages,
             "meta": self.meta,
         }
+
+
+def stage_ids_of(stages: object) -> list[str]:
+    """The stage ids of a trajectory's ``stages`` (the trajectory-file contract's list)."""
+    if not isinstance(stages, list):
+        return []
+    return [str(stage["stage"]) for stage in stages if isinstance(stage, dict) and "stage" in stage]
 
 
 class Rubric(models.Model):
@@ -78,7 +90,11 @@ class Rating(models.Model):
     """One score of one item of one trajectory by one rater (a person or an LLM judge).
 
     ``trajectory_id`` is a plain id: imported studies may rate trajectories that exist only
-    as ids here. For ``source=llm`` the rater is the judge's model name.
+    as ids here. For ``source=llm`` the rater is the judge's model name. ``score`` is null for
+    N/A: the item's stage is absent from the trajectory (``annotation.stages``), so there is
+    nothing to score and the report leaves it out of every figure. A questionnaire's ratings
+    belong to its study, so one rater may rate one trajectory in several studies (test-retest);
+    imported ratings and the judge's belong to none.
     """
 
     class Source(models.TextChoices):
@@ -90,8 +106,16 @@ class Rating(models.Model):
     item = models.CharField(max_length=100)
     rater = models.CharField(max_length=200)
     source = models.CharField(max_length=8, choices=Source.choices)
-    score = models.FloatField()
+    score = models.FloatField(null=True, blank=True, help_text="null: not applicable (N/A)")
     reason = models.TextField(blank=True)
+    study = models.ForeignKey(
+        "Study",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ratings",
+        help_text="the study whose questionnaire gave it (none: imported, or the LLM judge's)",
+    )
     active_seconds = models.FloatField(
         null=True, blank=True, help_text="rater's active time on the item (questionnaire)"
     )
@@ -102,13 +126,24 @@ class Rating(models.Model):
         ordering = ["rubric", "trajectory_id", "item", "rater"]
         constraints = [
             models.UniqueConstraint(
-                fields=["rubric", "trajectory_id", "item", "rater", "source"], name="one_rating_per_rater_item"
-            )
+                fields=["rubric", "trajectory_id", "item", "rater", "source"],
+                condition=models.Q(study__isnull=True),
+                name="one_rating_per_rater_item",
+            ),
+            models.UniqueConstraint(
+                fields=["study", "trajectory_id", "item", "rater"],
+                condition=models.Q(study__isnull=False),
+                name="one_rating_per_study_rater_item",
+            ),
         ]
         indexes = [models.Index(fields=["rubric", "source"])]
 
     def __str__(self) -> str:
-        return f"{self.rater} {self.trajectory_id} {self.item}={self.score}"
+        return f"{self.rater} {self.trajectory_id} {self.item}={'NA' if self.not_applicable else self.score}"
+
+    @property
+    def not_applicable(self) -> bool:
+        return self.score is None
 
 
 class JudgeFlag(models.Model):
@@ -137,6 +172,18 @@ class Study(models.Model):
     raters_per_trajectory = models.PositiveSmallIntegerField(default=3)
     trajectory_ids = models.JSONField(default=list)
     raters = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="studies")
+    instructions = models.TextField(blank=True, help_text="what raters read before they start")
+    deadline = models.DateTimeField(null=True, blank=True)
+    gold_min_within1_pct = models.FloatField(
+        default=50,
+        validators=[MinValueValidator(0), MaxValueValidator(100)],
+        help_text="a rater whose share of gold scores within ±1 of the reference is below this (percent) is flagged",
+    )
+    adjudication_threshold = models.FloatField(
+        default=3,
+        validators=[MinValueValidator(0)],
+        help_text="an item whose raters' scores differ by more than this many points goes to adjudication",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -183,8 +230,17 @@ class Assignment(models.Model):
         DRAFT = "draft", _("Draft saved")
         SUBMITTED = "submitted", _("Submitted")
 
+    class Kind(models.TextChoices):
+        """What the questionnaire is for: a unit of the study, or one of its reference
+        trajectories (``annotation.calibration``), whose answers are checked, never ratings."""
+
+        STUDY = "study", _("Study")
+        TRAINING = "training", _("Training")
+        GOLD = "gold", _("Gold")
+
     study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="assignments")
     trajectory_id = models.CharField(max_length=200)
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.STUDY)
     rater = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assignments")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ASSIGNED)
     draft = models.JSONField(default=dict, help_text="item -> {score, reason, active_ms}")
@@ -209,6 +265,66 @@ class Assignment(models.Model):
     def label(self) -> str:
         """What the rater is shown: a pair's ids would tell them which trajectory is which."""
         return gettext("pair #%(number)s") % {"number": self.pk} if self.shown_first else self.trajectory_id
+
+    @property
+    def waits_for_training(self) -> bool:
+        """Whether the rater must first submit the training round of this study: every
+        assignment but a training one waits until then."""
+        if self.kind == self.Kind.TRAINING:
+            return False
+        training = Assignment.objects.filter(study_id=self.study_id, rater_id=self.rater_id, kind=self.Kind.TRAINING)
+        return training.exclude(status=self.Status.SUBMITTED).exists()
+
+
+class Reference(models.Model):
+    """The score a training or gold trajectory of a study deserves on one item, and why
+    (``study_gold``). ``score`` is null for N/A: the item's stage is absent from it."""
+
+    study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="references")
+    kind = models.CharField(
+        max_length=8, choices=[(kind.value, kind.label) for kind in (Assignment.Kind.TRAINING, Assignment.Kind.GOLD)]
+    )
+    trajectory_id = models.CharField(max_length=200)
+    item = models.CharField(max_length=100)
+    score = models.FloatField(null=True, blank=True, help_text="null: not applicable (N/A)")
+    reason = models.TextField(blank=True)
+    imported_from = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["study", "trajectory_id", "item"]
+        constraints = [
+            models.UniqueConstraint(fields=["study", "trajectory_id", "item"], name="one_reference_per_study_item")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.trajectory_id} {self.item}={'NA' if self.score is None else self.score}"
+
+
+class Adjudication(models.Model):
+    """An instructor's resolved score of one item of one trajectory of a study on which the
+    raters' scores differ by more than the study's ``adjudication_threshold``. The raters'
+    own ratings stay as they are; exports and reports carry this score beside them."""
+
+    study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="adjudications")
+    trajectory_id = models.CharField(max_length=200)
+    item = models.CharField(max_length=100)
+    score = models.FloatField()
+    reason = models.TextField()
+    adjudicator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="adjudications"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["study", "trajectory_id", "item"]
+        constraints = [
+            models.UniqueConstraint(fields=["study", "trajectory_id", "item"], name="one_adjudication_per_study_item")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.trajectory_id} {self.item}: {self.score:g}"
 
 
 class Job(models.Model):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -35,25 +36,63 @@ ITEM_FIELDS = (
 )
 INTERVAL_FIELDS = (*ROW_FIELDS[1:], *ITEM_FIELDS[:-2])
 INTERVAL_COLUMNS = tuple(f"{name}_ci_{end}" for name in INTERVAL_FIELDS for end in ("low", "high"))
-TABLE_COLUMNS = ("level", "group", "id", *ROW_FIELDS, *ITEM_FIELDS, "subdims", *INTERVAL_COLUMNS)
+TABLE_COLUMNS = ("level", "group", "id", *ROW_FIELDS, "n_na", *ITEM_FIELDS, "subdims", *INTERVAL_COLUMNS)
+RETEST_LEVELS = (("test_retest", "overall"), ("test_retest_item", "items"), ("test_retest_rater", "raters"))
+"""The test-retest lines of the table (level, key of the report's ``test_retest``); their
+figures fill the columns of the same names (``annotation.retest.FIGURES``)."""
+VARIANTS = ("without_flagged", "adjudicated")
+"""A study report's figures again without its flagged raters and with its adjudicated items
+at their resolved scores (``selectors.agreement_build``): their lines follow the others in
+the table, their level prefixed (``without_flagged_row``, ``adjudicated_overall``...)."""
+ADJUDICATION_COLUMNS = ("trajectory_id", "item", "raw_scores", "adjudicated_score", "reason", "adjudicator")
+
+
+def _figure_lines(figures: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """(level, group, line) of a report's rows, group overalls, overall and items, in order."""
+    for group in figures["groups"]:
+        for row in group["rows"]:
+            yield "row", group["id"], row
+        yield "group", group["id"], group["overall"]
+    yield "overall", "", figures["overall"]
+    for item in figures["items"]:
+        yield "item", "", item
 
 
 def table_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every row of the report flattened into one table: rows, group overalls, overall, items."""
-    table = []
-    for group in report["groups"]:
-        for row in group["rows"]:
-            table.append(_flat("row", group["id"], row))
-        table.append(_flat("group", group["id"], group["overall"]))
-    table.append(_flat("overall", "", report["overall"]))
-    table.extend(_flat("item", "", item) for item in report["items"])
+    """Every row of the report flattened into one table: rows, group overalls, overall, items,
+    then the test-retest lines and the lines of the variants when there are any."""
+    table = [_flat(level, group, line) for level, group, line in _figure_lines(report)]
+    retest = report.get("test_retest")
+    for level, key in RETEST_LEVELS if retest else ():
+        lines = retest[key] if isinstance(retest[key], list) else [retest[key]]
+        table.extend(_flat(level, "", line) for line in lines)
+    for variant in VARIANTS:
+        if report.get(variant):
+            table.extend(
+                _flat(f"{variant}_{level}", group, line) for level, group, line in _figure_lines(report[variant])
+            )
     return table
+
+
+def adjudication_rows(report: dict[str, Any]) -> list[list[Any]]:
+    """The adjudicated items of a study's report, the raters' raw scores beside the resolved one."""
+    return [
+        [
+            entry["trajectory_id"],
+            entry["item"],
+            "; ".join(f"{rater}={score:g}" for rater, score in entry["scores"].items()),
+            entry["adjudicated_score"],
+            entry["reason"],
+            entry["adjudicator"],
+        ]
+        for entry in report.get("adjudications") or []
+    ]
 
 
 def _flat(level: str, group: str, row: dict[str, Any]) -> dict[str, Any]:
     flat = {"level": level, "group": group, "id": row["id"]}
-    flat |= {key: row.get(key) for key in (*ROW_FIELDS, *ITEM_FIELDS)}
-    flat["subdims"] = "; ".join(f"{item}={value!r}" for item, value in row["subdims"].items())
+    flat |= {key: row.get(key) for key in (*ROW_FIELDS, "n_na", *ITEM_FIELDS)}
+    flat["subdims"] = "; ".join(f"{item}={value!r}" for item, value in row.get("subdims", {}).items())
     intervals = row.get("ci95") or {}
     for name in INTERVAL_FIELDS:
         interval = intervals.get(name) or (None, None)
@@ -86,8 +125,15 @@ def render_xlsx(result: AgreementResult, rubric: RubricDefinition, reasons: list
     notes = workbook.create_sheet("notes")
     xlsx_append(notes, ["rubric", result.report["rubric"]])
     xlsx_append(notes, ["judge", result.report["judge"]])
+    for rater in result.report.get("flagged_raters") or []:
+        xlsx_append(notes, ["flagged rater", rater])
     for note in result.report["notes"]:
         xlsx_append(notes, ["note", note])
+    if result.report.get("adjudications"):
+        adjudications = workbook.create_sheet("adjudications")
+        xlsx_append(adjudications, list(ADJUDICATION_COLUMNS))
+        for row in adjudication_rows(result.report):
+            xlsx_append(adjudications, row)
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
@@ -163,6 +209,7 @@ def report_context(
     return {
         "report": report
         | {"items": [item | {"title": titles.get(item["id"], item["id"])} for item in report["items"]]},
+        "retest": _retest_lines(report.get("test_retest"), titles),
         "groups": groups,
         "difference_svg": histogram_svg(
             result.pairs.difference, low=-span, high=span, title=gettext("Human minus LLM, per pair")
@@ -177,10 +224,43 @@ def report_context(
             result.pairs.llm, low=rubric.scale_min, high=rubric.scale_max, title=gettext("LLM judge scores in pairs")
         ),
         "notes": [note_text(note, titles) for note in report["notes"]],
+        "variants": _variant_lines(report, titles),
+        "adjudications": [
+            entry | {"title": titles.get(entry["item"], entry["item"])} for entry in report.get("adjudications") or []
+        ],
         "difference_mean": float(result.pairs.difference.mean()) if result.pairs.difference.size else None,
         "difference_sd": float(result.pairs.difference.std(ddof=1)) if result.pairs.difference.size > 1 else None,
         "reasons": reasons,
     }
+
+
+def _variant_lines(report: dict[str, Any], titles: dict[str, str]) -> list[dict[str, Any]]:
+    """The report page's comparison of a study's figures: per row, group and overall, the raw
+    line beside the line without the flagged raters and the adjudicated one (``None`` where
+    the study has no such variant); empty when it has neither."""
+    if not any(report.get(variant) for variant in VARIANTS):
+        return []
+    variants = [
+        {(level, line["id"]): line for level, _group, line in _figure_lines(report[variant])}
+        if report.get(variant)
+        else {}
+        for variant in VARIANTS
+    ]
+    return [
+        {"title": titles.get(line["id"], line["id"]), "level": level, "raw": line}
+        | {variant: lines.get((level, line["id"])) for variant, lines in zip(VARIANTS, variants, strict=True)}
+        for level, _group, line in _figure_lines(report)
+        if level != "item"
+    ]
+
+
+def _retest_lines(retest: dict[str, Any] | None, titles: dict[str, str]) -> list[dict[str, Any]]:
+    """The test-retest table of a report page: per rater, per item, then overall, titled."""
+    if not retest:
+        return []
+    lines = [line | {"title": line["id"]} for line in retest["raters"]]
+    lines += [line | {"title": titles.get(line["id"], line["id"])} for line in retest["items"]]
+    return [*lines, retest["overall"] | {"title": gettext("Overall"), "overall": True}]
 
 
 def report_titles(rubric: RubricDefinition) -> tuple[dict[str, str], dict[str, str]]:
@@ -230,6 +310,10 @@ NOTES = (
     (
         r"no LLM judge answers: the judge columns are empty",
         gettext_lazy("no LLM judge answers: the judge columns are empty"),
+    ),
+    (
+        r"test-retest (?P<line>.+): figures need two or more pairs with some variation",
+        gettext_lazy("test-retest, %(line)s: QWK and ICC need two or more pairs with some variation"),
     ),
 )
 """The report's notes (data, in English, as the JSON has them) as a page shows them."""

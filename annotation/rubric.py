@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -96,6 +97,18 @@ class RubricDefinition:
             if isinstance(node.get(I18N), dict):
                 found.update(dict.fromkeys(str(code).lower() for code in node[I18N]))
         return tuple(found)
+
+    def without_items(self, items: Collection[str]) -> RubricDefinition:
+        """The rubric with ``items`` left out (a row left with none goes too): what is asked
+        about a trajectory lacking some stages."""
+        if not items:
+            return self
+        data = copy.deepcopy(self.data)
+        for group in data["groups"]:
+            for row in group["rows"]:
+                row["items"] = [item for item in row["items"] if item["id"] not in items]
+            group["rows"] = [row for row in group["rows"] if row["items"]]
+        return rubric_parse(data)
 
     def localized(self, language: str | None) -> RubricDefinition:
         """The rubric with its texts in ``language`` (a Django language code such as

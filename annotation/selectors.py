@@ -2,34 +2,71 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Collection
 from typing import Any
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Q, QuerySet
 
+from annotation.adjudication import Disagreement, adjudicated_rows, disagreements_find
 from annotation.agreement import AgreementResult, RatingsFrame, agreement_compute
 from annotation.bootstrap import REPLICATES, bootstrap_attach
+from annotation.calibration import flagged_raters
 from annotation.models import Assignment, Rating, Rubric, Study, Trajectory
+from annotation.retest import RetestPairs, retest_report
 from annotation.rubric import RubricDefinition, pair_split
 
 REASON_EXAMPLES = 8
 
 
 def ratings_in_scope(*, rubric_id: str, study: Study | None = None) -> QuerySet[Rating]:
-    """A rubric's ratings; for a study, only its trajectories, its raters and the LLM judges."""
+    """A rubric's ratings; for a study, its questionnaires' ratings, and on its trajectories
+    the LLM judges' and those imported for its raters outside any study."""
     ratings = Rating.objects.filter(rubric_id=rubric_id)
     if study is not None:
         usernames = [user.get_username() for user in study.raters.all()]
-        ratings = ratings.filter(trajectory_id__in=study.trajectory_ids).filter(
+        outside = Q(study__isnull=True, trajectory_id__in=study.trajectory_ids) & (
             Q(source=Rating.Source.LLM) | Q(rater__in=usernames)
         )
+        ratings = ratings.filter(Q(study=study) | outside)
     return ratings
 
 
-def ratings_frame(*, rubric_id: str, study: Study | None = None) -> RatingsFrame:
-    rows = ratings_in_scope(rubric_id=rubric_id, study=study).values_list(
+def ratings_frame(
+    *,
+    rubric_id: str,
+    study: Study | None = None,
+    leave_out: Collection[str] = (),
+    resolved: dict[tuple[str, str], float] | None = None,
+) -> RatingsFrame:
+    """The ratings in scope as a frame; a rater's repeated rating of an item on a trajectory
+    (two studies) comes last when it is the latest, so it is the one that counts. The people
+    named in ``leave_out`` are left out (flagged raters); each (trajectory, item) of
+    ``resolved`` counts once, at its adjudicated score, in place of the people's scores."""
+    ratings = ratings_in_scope(rubric_id=rubric_id, study=study)
+    if leave_out:
+        ratings = ratings.exclude(source=Rating.Source.HUMAN, rater__in=list(leave_out))
+    rows = ratings.order_by("trajectory_id", "item", "rater", "id").values_list(
         "trajectory_id", "item", "rater", "source", "score"
     )
-    return RatingsFrame.from_rows(rows.iterator(chunk_size=20000))
+    stream = rows.iterator(chunk_size=20000)
+    return RatingsFrame.from_rows(adjudicated_rows(stream, resolved) if resolved else stream).last_per_rater()
+
+
+def retest_pairs(*, rubric_id: str, study: Study | None = None) -> RetestPairs:
+    """People's scores of one item of one trajectory in two studies, earlier and later; for a
+    study, the pairs one of whose scores it gave."""
+    ratings = Rating.objects.filter(
+        rubric_id=rubric_id, source=Rating.Source.HUMAN, study__isnull=False, score__isnull=False
+    )
+    if study is not None:
+        usernames = [user.get_username() for user in study.raters.all()]
+        ratings = ratings.filter(rater__in=usernames, trajectory_id__in=study.trajectory_ids)
+    rows = ratings.order_by("rater", "trajectory_id", "item", "study__created_at", "study_id").values_list(
+        "rater", "trajectory_id", "item", "study_id", "score"
+    )
+    return RetestPairs.from_rows(rows.iterator(chunk_size=20000), study_id=study.pk if study else None)
 
 
 def judges_in_scope(*, rubric_id: str, study: Study | None = None) -> list[str]:
@@ -40,14 +77,104 @@ def judges_in_scope(*, rubric_id: str, study: Study | None = None) -> list[str]:
 def agreement_build(
     *, rubric: Rubric, judge: str | None, study: Study | None = None, replicates: int = REPLICATES
 ) -> AgreementResult:
-    """The agreement report with bootstrap intervals (``replicates=0``: without); raises
-    ``AgreementError`` when there is no judge to compare with."""
+    """The agreement report with its test-retest figures and bootstrap intervals
+    (``replicates=0``: without); raises ``AgreementError`` when there is no judge to compare
+    with."""
     definition = rubric.definition
     frame = ratings_frame(rubric_id=rubric.pk, study=study)
     result = agreement_compute(rubric=definition, frame=frame, judge=judge)
+    pairs = retest_pairs(rubric_id=rubric.pk, study=study)
+    result.report["test_retest"] = retest_report(pairs, definition, result.report["notes"])
+    result.report |= _quality_figures(rubric=rubric, study=study, judge=result.report["judge"])
     if replicates:
         bootstrap_attach(result, rubric=definition, frame=frame, replicates=replicates)
     return result
+
+
+def _quality_figures(*, rubric: Rubric, study: Study | None, judge: str) -> dict[str, Any]:
+    """A study's report again without its flagged raters (``annotation.calibration``) and
+    with its adjudicated items at their resolved scores (``annotation.adjudication``), each
+    ``None`` when there is nothing to leave out or resolve; the adjudications themselves with
+    the raw scores beside them. A report over a whole rubric leaves them empty: flags and
+    resolutions belong to a study."""
+    flagged = flagged_raters(study) if study is not None else []
+    adjudications = study_adjudications(study) if study is not None else []
+    resolved = {(entry["trajectory_id"], entry["item"]): entry["adjudicated_score"] for entry in adjudications}
+    definition = rubric.definition
+
+    def figures(frame: RatingsFrame) -> dict[str, Any]:
+        report = agreement_compute(rubric=definition, frame=frame, judge=judge).report
+        return {key: report[key] for key in ("groups", "overall", "items")}
+
+    return {
+        "flagged_raters": flagged,
+        "without_flagged": figures(ratings_frame(rubric_id=rubric.pk, study=study, leave_out=flagged))
+        if flagged
+        else None,
+        "adjudications": adjudications,
+        "adjudicated": figures(ratings_frame(rubric_id=rubric.pk, study=study, resolved=resolved))
+        if resolved
+        else None,
+    }
+
+
+def _human_scores(study: Study, trajectory_ids: Collection[str] | None = None) -> QuerySet:
+    """(trajectory_id, item, rater, score, reason) of the people's scores in the study's scope
+    (N/A left out), in the order they were stored."""
+    ratings = ratings_in_scope(rubric_id=study.rubric_id, study=study).filter(
+        source=Rating.Source.HUMAN, score__isnull=False
+    )
+    if trajectory_ids is not None:
+        ratings = ratings.filter(trajectory_id__in=list(trajectory_ids))
+    return ratings.order_by("id").values_list("trajectory_id", "item", "rater", "score", "reason")
+
+
+def study_disagreements(study: Study) -> list[Disagreement]:
+    """The study's adjudication queue: items on which its raters differ by more than its
+    threshold, those still to resolve first (none for a pairwise study)."""
+    if study.rubric.definition.pairwise:
+        return []
+    adjudications = {(entry.trajectory_id, entry.item): entry for entry in study.adjudications.all()}
+    return disagreements_find(
+        _human_scores(study).iterator(), threshold=study.adjudication_threshold, adjudications=adjudications
+    )
+
+
+def unit_scores(study: Study, trajectory_id: str, item: str) -> Disagreement:
+    """Every rater's score and reason of one item of one trajectory of the study, side by side,
+    and its adjudication if it has one."""
+    rows = _human_scores(study, [trajectory_id]).filter(item=item)
+    adjudication = study.adjudications.filter(trajectory_id=trajectory_id, item=item).first()
+    found = disagreements_find(rows, threshold=-1, adjudications={(trajectory_id, item): adjudication})
+    return found[0] if found else Disagreement(trajectory_id, item, (), adjudication)
+
+
+def study_adjudications(study: Study) -> list[dict[str, Any]]:
+    """Each adjudicated item of the study: the raters' raw scores and the resolved one, with
+    its reason and who gave it."""
+    stored = {
+        (entry.trajectory_id, entry.item): entry
+        for entry in study.adjudications.select_related("adjudicator").order_by("trajectory_id", "item")
+    }
+    if not stored:
+        return []
+    rows = _human_scores(study, {trajectory_id for trajectory_id, _item in stored})
+    raw = {
+        (entry.trajectory_id, entry.item): entry for entry in disagreements_find(rows, threshold=-1, adjudications={})
+    }
+    return [
+        {
+            "trajectory_id": trajectory_id,
+            "item": item,
+            "scores": {entry.rater: entry.score for entry in raw[trajectory_id, item].scores}
+            if (trajectory_id, item) in raw
+            else {},
+            "adjudicated_score": entry.score,
+            "reason": entry.reason,
+            "adjudicator": entry.adjudicator.get_username() if entry.adjudicator else "",
+        }
+        for (trajectory_id, item), entry in stored.items()
+    ]
 
 
 def score_bands(rubric: RubricDefinition) -> tuple[float, float]:
@@ -67,7 +194,7 @@ def reason_bands(
     """Human reasons in the high and low score bands: counts overall and per item, and the
     first few reasons of each item (by trajectory and rater) to read."""
     definition = rubric.definition
-    human = ratings_in_scope(rubric_id=rubric.pk, study=study).filter(source=Rating.Source.HUMAN)
+    human = ratings_in_scope(rubric_id=rubric.pk, study=study).filter(source=Rating.Source.HUMAN, score__isnull=False)
     total = human.count()
     high, low = score_bands(definition)
     bands = []
@@ -105,20 +232,66 @@ def study_units_stored(study: Study) -> list[str]:
 
 
 def studies_counted() -> QuerySet[Study]:
-    """Studies with their numbers of raters, assignments and submitted assignments."""
+    """Studies with their numbers of raters, assignments and submitted assignments (of their
+    own units: training and gold questionnaires are not counted)."""
+    own = Q(assignments__kind=Assignment.Kind.STUDY)
     return Study.objects.select_related("rubric").annotate(
         n_raters=Count("raters", distinct=True),
-        n_assignments=Count("assignments", distinct=True),
-        n_submitted=Count("assignments", filter=Q(assignments__status=Assignment.Status.SUBMITTED), distinct=True),
+        n_assignments=Count("assignments", filter=own, distinct=True),
+        n_submitted=Count(
+            "assignments", filter=own & Q(assignments__status=Assignment.Status.SUBMITTED), distinct=True
+        ),
     )
 
 
+def rater_queue(*, rater: AbstractBaseUser) -> list[Assignment]:
+    """The rater's assignments as their queue lists them: the training questionnaires still
+    open first, then the rest by status and age, each gold questionnaire at a place drawn from
+    its id among the others of its status, so that nothing tells it apart. ``queue_training``
+    marks a training questionnaire, ``queue_waits`` one that waits for its study's training
+    round."""
+    assignments = list(
+        Assignment.objects.filter(rater=rater).select_related("study").order_by("status", "created_at", "pk")
+    )
+    waiting = {
+        entry.study_id
+        for entry in assignments
+        if entry.kind == Assignment.Kind.TRAINING and entry.status != Assignment.Status.SUBMITTED
+    }
+    others: dict[str, int] = {}
+    place: dict[int, float] = {}
+    for entry in assignments:
+        entry.queue_training = entry.kind == Assignment.Kind.TRAINING
+        entry.queue_waits = not entry.queue_training and entry.study_id in waiting
+        if entry.kind == Assignment.Kind.STUDY:
+            place[entry.pk] = others[entry.status] = others.get(entry.status, -1) + 1
+    for entry in assignments:
+        if entry.kind == Assignment.Kind.GOLD:
+            place[entry.pk] = _drawn(entry.pk) * (others.get(entry.status, -1) + 2) - 0.5
+
+    def order(entry: Assignment) -> tuple:
+        open_training = entry.queue_training and entry.status != Assignment.Status.SUBMITTED
+        return (not open_training, entry.status, place.get(entry.pk, -1.0))
+
+    return sorted(assignments, key=order)
+
+
+def _drawn(pk: int) -> float:
+    """A number in [0, 1) fixed by an assignment's id: where a gold questionnaire goes."""
+    return int(hashlib.sha256(f"gold-{pk}".encode()).hexdigest()[:12], 16) / 16**12
+
+
 def study_progress(study: Study) -> list[dict]:
-    """Per rater: assignments in total, submitted and in draft."""
-    rows = study.assignments.values("rater__username").annotate(
-        total=Count("id"),
-        submitted=Count("id", filter=Q(status=Assignment.Status.SUBMITTED)),
-        drafts=Count("id", filter=Q(status=Assignment.Status.DRAFT)),
+    """Per rater: assignments of the study's units in total, submitted and in draft (training
+    and gold questionnaires are counted by ``calibration.rater_quality``)."""
+    rows = (
+        study.assignments.filter(kind=Assignment.Kind.STUDY)
+        .values("rater__username")
+        .annotate(
+            total=Count("id"),
+            submitted=Count("id", filter=Q(status=Assignment.Status.SUBMITTED)),
+            drafts=Count("id", filter=Q(status=Assignment.Status.DRAFT)),
+        )
     )
     return sorted(rows, key=lambda row: row["rater__username"])
 
@@ -133,18 +306,17 @@ def assignment_shown(assignment: Assignment) -> dict[str, str]:
 
 
 def assignment_panels(assignment: Assignment) -> list[dict[str, Any]]:
-    """The trajectories a rater reads, stage by stage. A pairwise assignment shows them as A
-    and B without ids or human/agent markers, as the questionnaire page does."""
+    """The trajectories a rater reads, stage by stage, without human/agent markers (raters
+    read blind); a pairwise assignment shows them as A and B without ids, as the
+    questionnaire page does."""
     shown = assignment_shown(assignment)
     stored = Trajectory.objects.in_bulk(list(shown.values()))
     panels = []
     for side, trajectory_id in shown.items():
         trajectory = stored.get(trajectory_id)
-        stages = trajectory.stages if trajectory else []
-        if side:
-            stages = [
-                {**stage, "turns": [{k: v for k, v in turn.items() if k != "author"} for turn in stage["turns"]]}
-                for stage in stages
-            ]
+        stages = [
+            {**stage, "turns": [{k: v for k, v in turn.items() if k != "author"} for turn in stage["turns"]]}
+            for stage in (trajectory.stages if trajectory else [])
+        ]
         panels.append({"side": side, "title": trajectory.title if trajectory else "", "stages": stages})
     return panels

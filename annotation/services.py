@@ -11,9 +11,10 @@ from django.db import DatabaseError, transaction
 from django.db.models import Q
 
 from annotation.judge import Judgment, pair_judge, trajectory_judge
-from annotation.models import JudgeFlag, Rating, Rubric, Trajectory
+from annotation.models import JudgeFlag, Rating, Rubric, Study, Trajectory
 from annotation.ratings_file import RatingRow, read_ratings
 from annotation.rubric import RubricDefinition, pair_split, rubric_load
+from annotation.stages import stored_stage_units
 from legalsim.json_input import Problem, read_records
 from legalsim.llm import LLMClient
 from trials.agents.prompts import PROMPT_VERSION
@@ -112,12 +113,14 @@ class ImportReport:
 def ratings_import(*, paths: list[Path]) -> ImportReport:
     """Import ratings files, each atomically: a file with any bad row stores nothing.
 
-    Re-importing a rating (same rubric, trajectory, item, rater and source) replaces it.
+    Re-importing a rating (same rubric, trajectory, item, rater, source and study) replaces it.
+    An ``NA`` score is checked against the stages of the trajectory when it is stored here.
     """
     report = ImportReport()
     rubrics = {rubric.id: rubric.definition for rubric in Rubric.objects.all()}
+    studies = dict(Study.objects.values_list("name", "rubric_id"))
     for path in paths:
-        rows, problems = read_ratings(path, rubrics)
+        rows, problems = read_ratings(path, rubrics, stage_units=stored_stage_units, studies=studies)
         if problems:
             report.problems.extend(problems)
             report.rejected_files.append(str(path))
@@ -134,13 +137,20 @@ def ratings_import(*, paths: list[Path]) -> ImportReport:
 
 
 def _ratings_store(rows: list[RatingRow], *, source_file: str) -> None:
+    study_ids = dict(Study.objects.filter(name__in={row.study for row in rows if row.study}).values_list("name", "pk"))
     for rubric_id in {row.rubric for row in rows}:
         keys = [row for row in rows if row.rubric == rubric_id]
         for start in range(0, len(keys), 500):
             chunk = keys[start : start + 500]
             match = Q()
             for row in chunk:
-                match |= Q(trajectory_id=row.trajectory_id, item=row.item, rater=row.rater, source=row.source)
+                match |= Q(
+                    trajectory_id=row.trajectory_id,
+                    item=row.item,
+                    rater=row.rater,
+                    source=row.source,
+                    study_id=study_ids.get(row.study),
+                )
             Rating.objects.filter(match, rubric_id=rubric_id).delete()
     Rating.objects.bulk_create(
         (
@@ -152,6 +162,7 @@ def _ratings_store(rows: list[RatingRow], *, source_file: str) -> None:
                 source=row.source,
                 score=row.score,
                 reason=row.reason,
+                study_id=study_ids.get(row.study),
                 imported_from=source_file,
             )
             for row in rows

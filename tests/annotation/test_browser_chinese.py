@@ -67,9 +67,8 @@ class QuestionnaireInChinese(WithChromium, StaticLiveServerTestCase):
         assert "Procedural compliance" not in questionnaire and "Stage authenticity" not in questionnaire
         assert page.inner_text("#questionnaire button[type=submit]") == "提交（不可更改）"
         assert page.get_attribute("textarea >> nth=0", "placeholder") == "理由"
-        page.click("details.anchors >> nth=0 >> summary")
-        assert page.inner_text("details.anchors >> nth=0 >> summary") == "评分锚点"
-        assert "程序完整或基本完整，推进自然，角色轮转清晰。" in page.inner_text("details.anchors >> nth=0")
+        assert page.inner_text(".anchors >> nth=0 >> .anchors-title") == "评分锚点"  # shown, not folded
+        assert "程序完整或基本完整，推进自然，角色轮转清晰。" in page.inner_text(".anchors >> nth=0")
         assert "评分问卷" in page.inner_text("main")
 
         # the trajectory stays in English, marked as such

@@ -299,3 +299,77 @@ def test_a_csv_file_with_cr_line_endings_is_read(tmp_path):
     path.write_bytes((HEADER + "t1,legalworld16,LC.process_coherence,ann,human,5,ok\n").replace("\n", "\r").encode())
     call_command("import_ratings", str(path))
     assert list(Rating.objects.values_list("trajectory_id", "reason")) == [("t1", "ok")]
+
+
+def trajectory_file(tmp_path, trajectory_id: str, *stages: str):
+    path = tmp_path / f"{trajectory_id}.json"
+    path.write_text(
+        json.dumps(
+            {
+                "id": trajectory_id,
+                "case_id": "case-1",
+                "procedure": "civil",
+                "language": "en",
+                "title": trajectory_id,
+                "stages": [{"stage": stage, "turns": [], "artifacts": []} for stage in stages],
+            }
+        )
+    )
+    return path
+
+
+@pytest.fixture
+def first_instance_only(tmp_path):
+    """A stored trajectory that never reached the appeal (no AD/AR, no SIT)."""
+    call_command("import_trajectories", str(trajectory_file(tmp_path, "no-appeal", "LC", "CD", "FIT")))
+
+
+def test_na_is_refused_for_a_stage_the_trajectory_has_and_a_number_for_one_it_lacks(
+    tmp_path, capsys, first_instance_only
+):
+    path = tmp_path / "ratings.csv"
+    path.write_text(
+        HEADER
+        + "no-appeal,legalworld16,SIT.process_coherence,ann,human,NA,\n"
+        + "no-appeal,legalworld16,FIT.process_coherence,ann,human,NA,\n"
+        + "no-appeal,legalworld16,AD_AR.procedural_compliance,ann,human,6,made up\n"
+        + "no-appeal,legalworld16,judge.role_distinguishability,ann,human,NA,\n"
+        + "no-appeal,legalworld16,LC.process_coherence,ann,human,8,fine\n"
+    )
+    with pytest.raises(CommandError, match="rejected 1 file"):
+        call_command("import_ratings", str(path))
+    assert capsys.readouterr().err.splitlines() == [
+        f"{path}:3: score: NA refused: trajectory no-appeal has a FIT stage; give a score",
+        f"{path}:4: score: trajectory no-appeal has no AD_AR stage; its items take NA, not a number",
+        f"{path}:5: score: NA is only for an item whose stage the trajectory lacks; this item rates no stage",
+    ]
+    assert not Rating.objects.exists(), "a file with any bad row stores nothing"
+
+
+def test_na_for_an_absent_stage_is_stored_as_no_score_and_exported_as_na(tmp_path, first_instance_only):
+    path = tmp_path / "ratings.jsonl"
+    path.write_text(
+        "\n".join(
+            json.dumps(rating(trajectory_id="no-appeal", item=item, score=score))
+            for item, score in (
+                ("SIT.process_coherence", "NA"),
+                ("AD_AR.procedural_compliance", "na"),
+                ("FIT.process_coherence", 7),
+            )
+        )
+        + "\n"
+        + json.dumps(rating(trajectory_id="only-an-id", item="SIT.procedural_compliance", score="NA"))
+        + "\n"
+    )
+    call_command("import_ratings", str(path))
+    stored = dict(Rating.objects.values_list("item", "score").filter(trajectory_id="no-appeal"))
+    assert stored == {"SIT.process_coherence": None, "AD_AR.procedural_compliance": None, "FIT.process_coherence": 7.0}
+    assert Rating.objects.get(trajectory_id="only-an-id").not_applicable, "a trajectory known by id only is not checked"
+
+    out = tmp_path / "long.csv"
+    call_command("export_ratings", "--out", str(out))
+    assert "no-appeal,legalworld16,SIT.process_coherence,ann,human,NA," in out.read_text()
+    before = sorted(Rating.objects.values_list("trajectory_id", "item", "score"))
+    Rating.objects.all().delete()
+    call_command("import_ratings", str(out))
+    assert sorted(Rating.objects.values_list("trajectory_id", "item", "score")) == before

@@ -12,7 +12,7 @@ from django.db import connection
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from annotation.models import Assignment, Job, Rating, Rubric, Study
+from annotation.models import Assignment, Job, Rating, Rubric, Study, Trajectory
 from annotation.studies import assignment_claim, study_plan
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
@@ -206,3 +206,127 @@ def test_stages_load_one_at_a_time_and_text_is_escaped(client, django_user_model
     stage = client.get(reverse("annotation:assignment_stage", args=[assignment.pk, 0])).content.decode()
     assert "<html" not in stage and 'class="turn' in stage
     assert client.get(reverse("annotation:assignment_stage", args=[assignment.pk, 99])).status_code == 404
+
+
+CIVIL_STAGES = ("LC", "CD", "FIT", "AD-Det", "AD", "SIT")
+# Each rater's scores (every item alike) per study and trajectory: rater0 moves up a point on
+# t-a and keeps t-b; rater1 keeps t-a and moves up two points on t-b.
+RETEST = {
+    "first": {"rater0": {"t-a": 8, "t-b": 6}, "rater1": {"t-a": 5, "t-b": 5}},
+    "retest": {"rater0": {"t-a": 9, "t-b": 6}, "rater1": {"t-a": 5, "t-b": 7}},
+}
+
+
+@pytest.fixture
+def two_studies(client, django_user_model, tmp_path) -> dict[str, Study]:
+    """Two studies over the same stored trajectories and the same two raters, each rated in
+    full through the questionnaire, and a judge's scores to compare with."""
+    for trajectory_id in ("t-a", "t-b"):
+        Trajectory.objects.create(
+            id=trajectory_id,
+            case_id="case-1",
+            procedure="civil",
+            language="en",
+            title=trajectory_id,
+            stages=[{"stage": stage, "turns": [], "artifacts": []} for stage in CIVIL_STAGES],
+        )
+    studies = {}
+    for name, scores in RETEST.items():
+        study = make_study(django_user_model, ["t-a", "t-b"], raters=2, k=2)
+        study.name = name
+        study.save(update_fields=["name"])
+        study_plan(study=study)
+        for username, by_trajectory in scores.items():
+            client.login(username=username, password="pw-123456")
+            for assignment in study.assignments.filter(rater__username=username):
+                answer(client, assignment, lambda item, score=by_trajectory[assignment.trajectory_id]: score)
+        studies[name] = study
+    items = Rubric.objects.get(pk="legalworld16").definition.item_ids
+    judge = tmp_path / "judge.csv"
+    judge.write_text(
+        "trajectory_id,rubric,item,rater,source,score,reason\n"
+        + "".join(f"{t},legalworld16,{item},judge-x,llm,7,\n" for t in ("t-a", "t-b") for item in items)
+    )
+    call_command("import_ratings", str(judge))
+    return studies
+
+
+def agreement_json(tmp_path, *args: str) -> dict:
+    out = tmp_path / "report.json"
+    call_command("agreement_report", "--format", "json", "--bootstrap", "0", "--out", str(out), *args)
+    return json.loads(out.read_text())
+
+
+@pytest.mark.django_db
+def test_one_rater_rates_the_same_trajectories_in_two_studies(client, two_studies, tmp_path):
+    human = Rating.objects.filter(source="human")
+    assert human.count() == 2 * 2 * 2 * 16
+    assert Assignment.objects.filter(status=Assignment.Status.SUBMITTED).count() == 8
+    for name, scores in RETEST.items():
+        for username, by_trajectory in scores.items():
+            for trajectory_id, score in by_trajectory.items():
+                mine = human.filter(study__name=name, rater=username, trajectory_id=trajectory_id)
+                assert set(mine.values_list("score", flat=True)) == {score} and mine.count() == 16
+
+    report = agreement_json(tmp_path)
+    # the rubric's report counts each rater once per item and trajectory, with the latest score
+    assert report["overall"]["n_pairs"] == 2 * 2 * 16
+    assert report["overall"]["human_avg"] == pytest.approx((9 + 6 + 5 + 7) / 4)
+    for study in two_studies.values():
+        scoped = agreement_json(tmp_path, "--study", study.name)
+        latest = RETEST[study.name]
+        expected = sum(score for by_trajectory in latest.values() for score in by_trajectory.values()) / 4
+        assert scoped["overall"]["human_avg"] == pytest.approx(expected), "a study's report is its own ratings"
+
+
+@pytest.mark.django_db
+def test_retest_figures_pair_each_raters_two_studies(client, two_studies, tmp_path):
+    retest = agreement_json(tmp_path)["test_retest"]
+    assert retest["n_pairs"] == 2 * 2 * 16 and retest["n_raters"] == 2
+    raters = {line["id"]: line for line in retest["raters"]}
+    # rater0: 16 pairs (8, 9) and 16 pairs (6, 6); Lin's concordance 2*1.5 / (1 + 2.25 + 0.5**2)
+    assert raters["rater0"]["n_pairs"] == 32 and raters["rater0"]["mean_diff"] == pytest.approx(0.5)
+    assert raters["rater0"]["qwk"] == pytest.approx(3 / 3.5) and raters["rater0"]["within1_pct"] == 100
+    # one-way ICC over the 32 pairs: unit means 8.5 and 6, MSB = 2 * 32 * 1.25**2 / 31, MSW = 8 / 32
+    msb, msw = 2 * 32 * 1.25**2 / 31, 8 / 32
+    assert raters["rater0"]["icc_1_1"] == pytest.approx((msb - msw) / (msb + msw))
+    # rater1 always gave 5 the first time: no covariance, so no agreement beyond chance
+    assert raters["rater1"]["qwk"] == pytest.approx(0) and raters["rater1"]["mae"] == pytest.approx(1)
+    assert {line["n_pairs"] for line in retest["items"]} == {4} and len(retest["items"]) == 16
+    assert agreement_json(tmp_path, "--study", "retest")["test_retest"]["n_pairs"] == 64
+
+    out = tmp_path / "report.csv"
+    call_command("agreement_report", "--format", "csv", "--bootstrap", "0", "--out", str(out))
+    lines = list(csv.DictReader(io.StringIO(out.read_text())))
+    rater0 = next(line for line in lines if line["level"] == "test_retest_rater" and line["id"] == "rater0")
+    assert float(rater0["qwk"]) == pytest.approx(3 / 3.5) and rater0["n_pairs"] == "32"
+    person("boss", Role.INSTRUCTOR, password="pw-123456")
+    client.login(username="boss", password="pw-123456")
+    page = client.get(reverse("annotation:study_report", args=[two_studies["retest"].pk])).content.decode()
+    assert "Test-retest" in page and "0.857" in page
+
+
+@pytest.mark.django_db
+def test_a_report_without_repeated_ratings_has_no_retest(client, two_studies, tmp_path):
+    Rating.objects.filter(study__name="retest").delete()
+    assert agreement_json(tmp_path)["test_retest"] is None
+
+
+@pytest.mark.django_db
+def test_both_studies_ratings_export_apart_and_import_back(two_studies, tmp_path):
+    before = sorted(Rating.objects.values_list("trajectory_id", "item", "rater", "source", "score", "study__name"))
+    out = tmp_path / "long.csv"
+    call_command("export_ratings", "--out", str(out))
+    rows = list(csv.DictReader(io.StringIO(out.read_text())))
+    assert {row["study"] for row in rows if row["source"] == "human"} == {"first", "retest"}
+    Rating.objects.all().delete()
+    call_command("import_ratings", str(out))
+    after = sorted(Rating.objects.values_list("trajectory_id", "item", "rater", "source", "score", "study__name"))
+    assert after == before
+
+    wide = tmp_path / "wide.csv"
+    call_command("export_ratings", "--layout", "wide", "--out", str(wide))
+    rows = list(csv.DictReader(io.StringIO(wide.read_text())))
+    assert sorted((row["trajectory_id"], row["rater_id"], row["study"]) for row in rows) == sorted(
+        (t, rater, name) for name in RETEST for rater in RETEST[name] for t in ("t-a", "t-b")
+    )

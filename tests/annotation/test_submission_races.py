@@ -203,10 +203,16 @@ def test_a_draft_after_submission_is_a_409_and_changes_nothing(assignment):
 
 
 def test_ratings_already_stored_from_elsewhere_are_a_409_not_a_500(assignment, default_rubric):
-    """The ratings' unique key can be taken outside this assignment (the same rater's ratings
-    of the trajectory imported from a file, or from another study on the same rubric)."""
+    """The ratings' unique key (study, trajectory, item, rater) can be taken outside this
+    assignment: the same rater's ratings of the trajectory imported into the same study."""
     Rating.objects.create(
-        rubric=default_rubric, trajectory_id="race-trajectory", item=items()[0], rater="racer", source="human", score=1
+        rubric=default_rubric,
+        study=assignment.study,
+        trajectory_id="race-trajectory",
+        item=items()[0],
+        rater="racer",
+        source="human",
+        score=1,
     )
     api, web = api_client(assignment.rater), web_client(assignment.rater)
     refused = api.post("/api/ratings/", {"assignment": assignment.pk, "answers": answers(7)}, format="json")

@@ -113,10 +113,6 @@ def study_id(world: World) -> list[Any]:
     return [world.study.pk]
 
 
-def job_id(world: World) -> list[Any]:
-    return [world.job.pk]
-
-
 def assignment_id(world: World) -> list[Any]:
     return [world.assignment.pk]
 
@@ -205,9 +201,7 @@ ROUTES: dict[str, Route] = {
     "classroom:grade_save": Route(
         Ability.TEACH, args=grade_cell, method="post", data={"grade": "not-a-number"}, mine=TAUGHT
     ),
-    "classroom:gradebook_download": Route(
-        Ability.TEACH, args=lambda world: [world.trial.course.slug, "csv"], mine=TAUGHT
-    ),
+    "classroom:gradebook_download": Route(Ability.TEACH, args=lambda w: [w.trial.course.slug, "csv"], mine=TAUGHT),
     "classroom:comment_add": Route(
         Ability.TEACH, args=trial_id, method="post", data={"seq": "not-a-turn", "text": "x"}, mine=SEATED
     ),
@@ -223,25 +217,29 @@ ROUTES: dict[str, Route] = {
     "annotation:rater_queue": Route(Ability.RATE),
     "annotation:assignment_next": Route(Ability.RATE, args=study_id, method="post", mine=OWN_ASSIGNMENT),
     "annotation:assignment": Route(Ability.RATE, args=assignment_id, mine=OWN_ASSIGNMENT),
-    "annotation:assignment_stage": Route(
-        Ability.RATE, args=lambda world: [world.assignment.pk, 0], mine=OWN_ASSIGNMENT
-    ),
+    "annotation:assignment_stage": Route(Ability.RATE, args=lambda w: [w.assignment.pk, 0], mine=OWN_ASSIGNMENT),
     "annotation:assignment_pair_stage": Route(
         Ability.RATE, args=lambda world: [world.pair_assignment.pk, "A", 0], mine=OWN_ASSIGNMENT
     ),
     "annotation:assignment_draft": Route(Ability.RATE, args=assignment_id, method="post", mine=OWN_ASSIGNMENT),
     "annotation:assignment_submit": Route(Ability.RATE, args=assignment_id, method="post", mine=OWN_ASSIGNMENT),
+    "annotation:training_feedback": Route(Ability.RATE, args=assignment_id, mine=NOBODY),  # not a training one
     "annotation:study_list": Route(Ability.TEACH),
     "annotation:study_dashboard": Route(Ability.TEACH, args=study_id),
     "annotation:study_jobs": Route(Ability.TEACH, args=study_id),
     "annotation:study_report": Route(Ability.TEACH, args=study_id),
     "annotation:study_judge": Route(Ability.TEACH, args=study_id, method="post", data={"model": "m"}),
+    "annotation:study_quality": Route(Ability.TEACH, args=study_id, method="post"),
+    "annotation:adjudication_queue": Route(Ability.TEACH, args=study_id),
+    "annotation:adjudication_item": Route(Ability.TEACH, args=lambda w: [w.study.pk, "LC.process_coherence", "traj-1"]),
     "annotation:study_export": Route(
         Ability.TEACH, args=study_id, method="post", data={"kind": "ratings_export", "layout": "long"}
     ),
-    "annotation:job": Route(Ability.TEACH, args=job_id),
-    "annotation:job_progress": Route(Ability.TEACH, args=job_id),
-    "annotation:job_download": Route(Ability.TEACH, args=job_id),
+    "annotation:study_new": Route(Ability.TEACH),
+    "annotation:study_instructions": Route(Ability.RATE, args=study_id),  # its raters and whoever teaches
+    "annotation:job": Route(Ability.TEACH, args=lambda w: [w.job.pk]),
+    "annotation:job_progress": Route(Ability.TEACH, args=lambda w: [w.job.pk]),
+    "annotation:job_download": Route(Ability.TEACH, args=lambda w: [w.job.pk]),
     "api:token": api_route(PUBLIC, method="post", data={"username": "nobody", "password": "wrong"}),
     "api:schema": api_route(PUBLIC),
     "api:docs": api_route(PUBLIC),
