@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from annotation.adjudication import AdjudicationError, adjudication_record
-from annotation.calibration import rater_quality, reference_kinds, training_feedback, training_next
+from annotation.calibration import ItemFeedback, rater_quality, reference_kinds, training_feedback, training_next
 from annotation.drift import WINDOW, drift_series, drift_svg
 from annotation.models import Assignment, Study, Trajectory
 from annotation.reports import report_titles
@@ -100,7 +100,7 @@ def training_feedback_page(request: HttpRequest, assignment_id: int) -> HttpResp
     if assignment is None:
         raise Http404("no submitted training questionnaire of yours")
     titles, _items = report_titles(assignment.study.rubric.definition)
-    feedback = training_feedback(assignment)
+    feedback = sorted(training_feedback(assignment), key=_agreed)
     scored = [entry for entry in feedback if entry.difference is not None]
     context = {
         "assignment": assignment,
@@ -171,3 +171,9 @@ def _next_to_adjudicate(study: Study) -> HttpResponse:
     return redirect(
         "annotation:adjudication_item", study_id=study.pk, item=waiting.item, trajectory_id=waiting.trajectory_id
     )
+
+
+def _agreed(entry: ItemFeedback) -> bool:
+    """Orders the feedback: the items more than a point from the reference come first, where
+    the rater cannot miss them; the rest keep the rubric's order."""
+    return entry.difference is None or entry.within1

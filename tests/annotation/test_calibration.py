@@ -4,6 +4,7 @@ feedback beside the reference, gold items hidden in the queue, accuracy and flag
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -145,6 +146,8 @@ def test_after_a_training_questionnaire_the_rater_reads_each_item_beside_the_ref
     assert response.status_code == 302 and response["Location"] == feedback_url
     page = client.get(feedback_url).content.decode()
     assert "within ±1 point of the reference on 15 of 16 items" in page
+    sections = re.findall(r'<section class="card" id="feedback-([^"]+)"', page)
+    assert sections[0] == "FIT.process_coherence" and len(sections) == 16, "the item missed comes first"
     fit = page[page.index('id="feedback-FIT.process_coherence"') :]
     fit = fit[: fit.index("</section>")]
     assert "<strong>9</strong>" in fit and "<strong>6</strong>" in fit and "3 points above the reference" in fit
