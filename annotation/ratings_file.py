@@ -49,9 +49,10 @@ StageUnits = Callable[[Iterable[str]], Mapping[str, frozenset[str]]]
 """Trajectory ids -> the stage units of those stored here (``annotation.stages``)."""
 
 
-def _raw_rows(path: Path) -> Iterator[tuple[int, object]]:
-    """(line, row) in file order, a ``Problem`` for a line that could not be read; raises
-    ``UnreadableFile`` for a file that is not UTF-8 text."""
+def table_rows(path: Path, keys: Iterable[str]) -> Iterator[tuple[int, object]]:
+    """(line, row) of a CSV (with a header naming every one of ``keys``) or JSONL file in
+    file order, a ``Problem`` for a line that could not be read; raises ``UnreadableFile``
+    for a file that is not UTF-8 text. Ratings files and study references read alike."""
     if path.suffix.lower() == ".jsonl":
         records, problems = read_records(path)
         rows = [(record.line, record.data) for record in records] + [(problem.line, problem) for problem in problems]
@@ -64,7 +65,7 @@ def _raw_rows(path: Path) -> Iterator[tuple[int, object]]:
     lines = (text if "\n" in text else text.replace("\r", "\n")).split("\n")
     reader = csv.DictReader([line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else []))
     try:
-        missing = [key for key in RATING_KEYS if key not in (reader.fieldnames or [])]
+        missing = [key for key in keys if key not in (reader.fieldnames or [])]
         if missing:
             yield 1, Problem(str(path), 1, "header", f"missing column(s): {', '.join(missing)}")
             return
@@ -100,7 +101,7 @@ def read_ratings(
     problems: list[Problem] = []
     seen: dict[tuple, int] = {}
     try:
-        raw_rows = list(_raw_rows(path))
+        raw_rows = list(table_rows(path, RATING_KEYS))
     except UnreadableFile as error:
         return [], [error.problem]
     trajectory_ids = {

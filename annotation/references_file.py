@@ -19,18 +19,16 @@ CSV cells go through ``legalsim.spreadsheet.cell_unescape`` as ``import_ratings`
 
 from __future__ import annotations
 
-import csv
-import io
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from annotation.models import Assignment, Trajectory
+from annotation.ratings_file import table_rows
 from annotation.rubric import RubricDefinition
 from annotation.stages import NA, item_stages, items_not_applicable, stage_units
-from legalsim.json_input import Problem, UnreadableFile, file_text, read_records, shown
-from legalsim.spreadsheet import cell_unescape
+from legalsim.json_input import Problem, UnreadableFile, shown
 
 REFERENCE_KEYS = ("trajectory_id", "item", "score", "reason", "kind")
 KINDS = (Assignment.Kind.TRAINING.value, Assignment.Kind.GOLD.value)
@@ -60,33 +58,12 @@ class StudyFacts:
     """Trajectory id -> its kind, for the study's reference trajectories stored already."""
 
 
-def _raw_rows(path: Path) -> Iterator[tuple[int, object]]:
-    """(line, row) in file order, or (line, ``Problem``) for what cannot be read."""
-    if path.suffix.lower() == ".jsonl":
-        records, problems = read_records(path)
-        rows = [(record.line, record.data) for record in records] + [(problem.line, problem) for problem in problems]
-        yield from sorted(rows, key=lambda row: row[0])
-        return
-    try:
-        text = file_text(path)
-    except UnreadableFile as error:
-        yield error.problem.line, error.problem
-        return
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    try:
-        missing = [key for key in REFERENCE_KEYS if key not in (reader.fieldnames or [])]
-        if missing:
-            yield 1, Problem(str(path), 1, "header", f"missing column(s): {', '.join(missing)}")
-            return
-        for row in reader:
-            yield reader.line_num, {key: cell_unescape(value) for key, value in row.items()}
-    except csv.Error as error:
-        yield max(reader.line_num, 1), Problem(str(path), max(reader.line_num, 1), "csv", f"cannot be read: {error}")
-
-
 def references_read(path: Path, facts: StudyFacts) -> tuple[list[ReferenceRow], list[Problem]]:
     """Every row checked; the rows only when the whole file is right (else every problem)."""
-    raw_rows = list(_raw_rows(path))
+    try:
+        raw_rows = list(table_rows(path, REFERENCE_KEYS))
+    except UnreadableFile as error:
+        return [], [error.problem]
     if not raw_rows:
         return [], [Problem(str(path), 1, "file", "lists no reference score (one row per item of a trajectory)")]
     wanted = {str(raw.get("trajectory_id", "")).strip() for _line, raw in raw_rows if isinstance(raw, dict)}
