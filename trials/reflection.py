@@ -8,12 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.conf import settings
-
 from legalsim.llm import LLMCall, LLMClient
 from trials.agents import skill_notes as notes
 from trials.agents.prompts import materials
-from trials.agents.routing import seat_route
+from trials.agents.routing import sampling, seat_route
 from trials.engine.visibility import build_view
 from trials.models import Case, SkillNote, Trial, TrialScore
 from trials.procedures import procedure_for
@@ -61,20 +59,12 @@ def trial_reflect(trial: Trial, *, client: LLMClient | None = None) -> Reflectio
     role = seat_info(trial.procedure, seat).role
     stages = procedure_for(trial.procedure).stage_ids
     route = seat_route(trial.procedure, seat, is_target=True, target_model=trial.target_model)
-    client = client or LLMClient.from_settings(base_url=route.base_url, api_key=route.api_key)
+    client = client or route.client()
     existing = list(SkillNote.objects.filter(cause_of_action=trial.case.cause_of_action))
     messages = notes.reflection_messages(
         trajectory_summary(trial, seat, existing), language=trial.case.language, role=role, stages=stages
     )
-    call = LLMCall(
-        route.model,
-        messages,
-        temperature=settings.LEGALSIM_TEMPERATURE,
-        top_p=settings.LEGALSIM_TOP_P,
-        max_tokens=settings.LEGALSIM_MAX_TOKENS,
-        seed=settings.LEGALSIM_SEED,
-    )
-    result, _ = client.complete(call)
+    result, _ = client.complete(LLMCall(route.model, messages, **sampling()))
     try:
         candidate = notes.candidate_read(result.text, roles=(role,), stages=stages)
     except notes.CandidateRejected as rejected:

@@ -14,7 +14,7 @@ from django.db import DatabaseError, transaction
 from legalsim.json_input import Problem, Record, read_records
 from legalsim.llm import LLMClient, LLMError
 from trials.agents.openai_agent import OpenAIAgent
-from trials.agents.routing import Route, seat_route, supervisor_route
+from trials.agents.routing import Route, sampling, seat_route, supervisor_route
 from trials.agents.scripted import ScriptedAgent
 from trials.agents.skill_notes import SkillNote
 from trials.agents.supervisor import Supervisor
@@ -195,17 +195,11 @@ def agent_participants(
         server = (route.base_url, route.api_key)
         if server not in clients:
             try:
-                clients[server] = LLMClient.from_settings(base_url=route.base_url, api_key=route.api_key)
+                clients[server] = route.client()
             except LLMError as error:
                 raise BackendUnavailable(str(error)) from None
         return clients[server]
 
-    options = {
-        "temperature": settings.LEGALSIM_TEMPERATURE,
-        "top_p": settings.LEGALSIM_TOP_P,
-        "max_tokens": settings.LEGALSIM_MAX_TOKENS,
-        "seed": settings.LEGALSIM_SEED,
-    }
     supervisor = None
     if supervised:
         route = supervisor_route()
@@ -218,7 +212,7 @@ def agent_participants(
             case_search=case_library_search,
             supervisor=supervisor,
             skill_notes=skill_notes if seat == target else (),
-            **options,
+            **sampling(),
         )
         for seat, route in routes.items()
     }

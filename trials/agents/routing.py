@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
+from legalsim.llm import LLMClient
 from trials.procedures import procedure_for
 from trials.procedures.seats import seat_info
 
@@ -31,13 +32,22 @@ class Route:
 
     def meta(self) -> dict:
         """What the trajectory records of it (never the key)."""
-        return {
-            "model": self.model,
-            "base_url": self.base_url,
-            "temperature": settings.LEGALSIM_TEMPERATURE,
-            "top_p": settings.LEGALSIM_TOP_P,
-            "seed": settings.LEGALSIM_SEED,
-        }
+        recorded = {name: value for name, value in sampling().items() if name != "max_tokens"}
+        return {"model": self.model, "base_url": self.base_url, **recorded}
+
+    def client(self) -> LLMClient:
+        """A client of the route's server (``LLMError`` when it cannot be made)."""
+        return LLMClient.from_settings(base_url=self.base_url, api_key=self.api_key)
+
+
+def sampling() -> dict:
+    """The sampling settings of every call a seat makes: temperature, top_p, max_tokens, seed."""
+    return {
+        "temperature": settings.LEGALSIM_TEMPERATURE,
+        "top_p": settings.LEGALSIM_TOP_P,
+        "max_tokens": settings.LEGALSIM_MAX_TOKENS,
+        "seed": settings.LEGALSIM_SEED,
+    }
 
 
 def route_keys() -> tuple[str, ...]:
