@@ -20,6 +20,7 @@ from annotation.drift import WINDOW, drift_series, drift_svg
 from annotation.models import Assignment, Study, Trajectory
 from annotation.reports import report_titles
 from annotation.selectors import study_disagreements, unit_scores
+from annotation.stages import stages_read_for
 from legalsim.roles import Ability, ability_required
 
 
@@ -152,11 +153,15 @@ def adjudication_item(request: HttpRequest, study_id: int, item: str, trajectory
             messages.success(request, _("Resolved score recorded."))
             return _next_to_adjudicate(study)
     titles, _items = report_titles(definition)
+    trajectory = Trajectory.objects.filter(pk=trajectory_id).first()
+    reading, rates_a_stage = stages_read_for(definition, item, trajectory) if trajectory else ([], False)
     context = {
         "study": study,
         "unit": unit_scores(study, trajectory_id, item),
         "title": titles.get(item, item),
-        "trajectory": Trajectory.objects.filter(pk=trajectory_id).first(),
+        "trajectory": trajectory,
+        "reading": reading,
+        "rates_a_stage": rates_a_stage,
         "scale": definition,
         "problems": problems,
         "posted": request.POST if problems else {},

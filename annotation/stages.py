@@ -62,6 +62,17 @@ def items_not_applicable(rubric: RubricDefinition, procedure: str, stage_ids: It
     return {item: unit for item, unit in item_stages(rubric).items() if unit not in present}
 
 
+def stages_read_for(rubric: RubricDefinition, item: str, trajectory: Trajectory) -> tuple[list[dict], bool]:
+    """The trajectory's stages a reader weighs ``item`` on, and whether the item rates a stage:
+    the stages of its unit (both of CD_DD), or every stage for an item that rates none (a
+    role's, read across the whole trial)."""
+    unit = item_stages(rubric).get(item)
+    if unit is None:
+        return list(trajectory.stages), False
+    known = _stage_units().get(trajectory.procedure, {})
+    return [stage for stage in trajectory.stages if known.get(stage["stage"], stage["stage"]) == unit], True
+
+
 def trajectory_not_applicable(rubric: RubricDefinition, trajectory: Trajectory | None) -> dict[str, str]:
     """``items_not_applicable`` of a stored trajectory; nothing for one known only by its id."""
     if trajectory is None:

@@ -31,8 +31,21 @@ def items() -> tuple[str, ...]:
     return Rubric.objects.get(pk="legalworld16").definition.item_ids
 
 
+def spoken_in(stage: str) -> dict:
+    """The one turn of ``stage``: its words name the stage."""
+    return {
+        "seq": 1,
+        "phase": "opening",
+        "role": "judge",
+        "side": "court",
+        "speaker": "Judge",
+        "author": "agent",
+        "text": f"Words spoken in {stage}",
+    }
+
+
 def trajectories_store(tmp_path: Path, stages_of: dict[str, list[str]]) -> None:
-    """Import one trajectory per id, with the stages given."""
+    """Import one trajectory per id, with the stages given, each with one turn."""
     path = tmp_path / "trajectories.json"
     path.write_text(
         json.dumps(
@@ -43,7 +56,7 @@ def trajectories_store(tmp_path: Path, stages_of: dict[str, list[str]]) -> None:
                     "procedure": "civil",
                     "language": "en",
                     "title": f"Title of {trajectory_id}",
-                    "stages": [{"stage": stage, "turns": [], "artifacts": []} for stage in stages],
+                    "stages": [{"stage": stage, "turns": [spoken_in(stage)], "artifacts": []} for stage in stages],
                 }
                 for trajectory_id, stages in stages_of.items()
             ]

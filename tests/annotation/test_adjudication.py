@@ -135,3 +135,13 @@ def test_the_report_gives_raw_and_adjudicated_figures_and_lists_the_resolutions(
     assert [cell.value for cell in sheet[2]] == ["case.u1", WIDE, "ann=2; bo=7", 5, "resolved", "boss"]
     page = instructor.get(reverse("annotation:study_report", args=[study.pk])).content.decode()
     assert "Adjudicated items" in page and "ann: 2 · bo: 7" in page
+
+
+def test_the_adjudicator_reads_the_stage_the_item_rates_or_the_whole_trial_for_a_role(study, instructor):
+    page = instructor.get(item_url(study)).content.decode()
+    assert "The stage this item rates" in page
+    assert "Words spoken in FIT" in page and "Words spoken in LC" not in page
+    role_item = reverse("annotation:adjudication_item", args=[study.pk, "judge.stance_authenticity", "case.u1"])
+    page = instructor.get(role_item).content.decode()
+    assert "The trajectory, stage by stage" in page
+    assert all(f"Words spoken in {stage}" in page for stage in FULL)
