@@ -223,7 +223,7 @@ def report_context(
         "llm_svg": histogram_svg(
             result.pairs.llm, low=rubric.scale_min, high=rubric.scale_max, title=gettext("LLM judge scores in pairs")
         ),
-        "notes": [note_text(note, titles) for note in report["notes"]],
+        "notes": notes_shown(report["notes"], titles),
         "variants": _variant_lines(report, titles),
         "adjudications": [
             entry | {"title": titles.get(entry["item"], entry["item"])} for entry in report.get("adjudications") or []
@@ -320,19 +320,36 @@ NOTES = (
 CORRELATIONS = {"pearson": gettext_lazy("Pearson"), "spearman": gettext_lazy("Spearman")}
 
 
-def note_text(note: str, titles: dict[str, str]) -> str:
-    """A note of the report in the interface language, its line named by its title; a note
-    of another shape as it is."""
-    for pattern, text in NOTES:
+def notes_shown(notes: list[str], titles: dict[str, str]) -> list[str]:
+    """The report's notes as a page shows them, in the interface language: notes that say the
+    same of several lines are said once, naming the lines by their titles (in a small study
+    most items lack a correlation, and a line each buried the other notes); a note of another
+    shape is kept as it is."""
+    lines_of: dict[tuple[int, tuple], list[str]] = {}
+    for note in notes:
+        index, values = _note_match(note)
+        line = values.pop("line", None)
+        lines_of.setdefault((index, tuple(values.items())), []).extend([titles.get(line, line)] if line else [])
+    return [_note_said(index, dict(values), lines) for (index, values), lines in lines_of.items()]
+
+
+def _note_match(note: str) -> tuple[int, dict[str, str]]:
+    """The index of the ``NOTES`` pattern ``note`` matches and its values; -1 and the note."""
+    for index, (pattern, _text) in enumerate(NOTES):
         match = re.fullmatch(pattern, note)
         if match:
-            values = match.groupdict()
-            if "line" in values:
-                values["line"] = titles.get(values["line"], values["line"])
-            if "kind" in values:
-                values["kind"] = CORRELATIONS[values["kind"]]
-            return str(text) % values
-    return note
+            return index, match.groupdict()
+    return -1, {"note": note}
+
+
+def _note_said(index: int, values: dict[str, str], lines: list[str]) -> str:
+    if index < 0:
+        return values["note"]
+    if lines:
+        values["line"] = "; ".join(lines)
+    if "kind" in values:
+        values["kind"] = CORRELATIONS[values["kind"]]
+    return str(NOTES[index][1]) % values
 
 
 def _dimension_mean(row: dict[str, Any], dimension: str) -> float | None:
@@ -414,8 +431,12 @@ def pairwise_context(report: dict[str, Any], rubric: RubricDefinition) -> dict[s
     ]
     summary = [line for group in report["groups"] for line in (*group["rows"], group["overall"])]
     summary = [line | {"title": titles.get(line["id"], line["id"])} for line in [*summary, report["overall"]]]
-    notes = [note_text(note, titles) for note in report["notes"]]
-    return {"report": report, "pairwise_groups": groups, "summary": summary, "notes": notes}
+    return {
+        "report": report,
+        "pairwise_groups": groups,
+        "summary": summary,
+        "notes": notes_shown(report["notes"], titles),
+    }
 
 
 def _pairwise_html(report: dict[str, Any], rubric: RubricDefinition) -> bytes:

@@ -1,0 +1,34 @@
+"""How a report's notes read on a page: one sentence per thing said, naming every line it
+concerns, in the interface language."""
+
+from __future__ import annotations
+
+from django.utils import translation
+
+from annotation.reports import notes_shown
+
+TITLES = {"LC.procedural_compliance": "LC · Procedural compliance", "FIT.process_coherence": "FIT · Process coherence"}
+UNDEFINED = "{line}: {kind} undefined (fewer than two pairs or constant scores)"
+
+
+def test_a_note_about_several_lines_is_said_once_naming_them_all():
+    notes = [
+        UNDEFINED.format(line="LC.procedural_compliance", kind="pearson"),
+        UNDEFINED.format(line="FIT.process_coherence", kind="pearson"),
+        UNDEFINED.format(line="FIT.process_coherence", kind="spearman"),
+        "confidence intervals need at least two trajectories",
+        "a note of 100% another shape",
+    ]
+    assert notes_shown(notes, TITLES) == [
+        "LC · Procedural compliance; FIT · Process coherence: Pearson undefined (fewer than two pairs or constant "
+        "scores)",
+        "FIT · Process coherence: Spearman undefined (fewer than two pairs or constant scores)",
+        "confidence intervals need at least two trajectories",
+        "a note of 100% another shape",
+    ]
+
+
+def test_notes_read_in_the_interface_language():
+    with translation.override("zh-hans"):
+        shown = notes_shown([UNDEFINED.format(line="FIT.process_coherence", kind="pearson")], TITLES)
+    assert shown[0].startswith("FIT · Process coherence") and "undefined" not in shown[0]
