@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -223,7 +223,7 @@ def report_context(
         "llm_svg": histogram_svg(
             result.pairs.llm, low=rubric.scale_min, high=rubric.scale_max, title=gettext("LLM judge scores in pairs")
         ),
-        "notes": notes_shown(report["notes"], titles),
+        "notes": notes_shown(report["notes"], titles, item_titles),
         "variants": _variant_lines(report, titles),
         "adjudications": [
             entry | {"title": titles.get(entry["item"], entry["item"])} for entry in report.get("adjudications") or []
@@ -320,17 +320,32 @@ NOTES = (
 CORRELATIONS = {"pearson": gettext_lazy("Pearson"), "spearman": gettext_lazy("Spearman")}
 
 
-def notes_shown(notes: list[str], titles: dict[str, str]) -> list[str]:
+def notes_shown(notes: list[str], titles: dict[str, str], items: Iterable[str] = ()) -> list[str]:
     """The report's notes as a page shows them, in the interface language: notes that say the
-    same of several lines are said once, naming the lines by their titles (in a small study
-    most items lack a correlation, and a line each buried the other notes); a note of another
-    shape is kept as it is."""
+    same of several lines are said once, naming the lines by their titles, or as every item
+    (but a few) of the rubric's ``items`` (in a small study most items lack a correlation, and
+    a line each buried the other notes); a note of another shape is kept as it is."""
     lines_of: dict[tuple[int, tuple], list[str]] = {}
     for note in notes:
         index, values = _note_match(note)
         line = values.pop("line", None)
-        lines_of.setdefault((index, tuple(values.items())), []).extend([titles.get(line, line)] if line else [])
-    return [_note_said(index, dict(values), lines) for (index, values), lines in lines_of.items()]
+        lines_of.setdefault((index, tuple(values.items())), []).extend([line] if line else [])
+    every = list(items)
+    return [
+        _note_said(index, dict(values), _lines_named(lines, titles, every))
+        for (index, values), lines in lines_of.items()
+    ]
+
+
+def _lines_named(lines: list[str], titles: dict[str, str], items: list[str]) -> str:
+    """``lines`` by title; "Every item", or "Every item but ...", when they are most items."""
+    if items and set(lines) <= set(items):
+        missing = [item for item in items if item not in lines]
+        if not missing:
+            return gettext("Every item")
+        if len(missing) < len(items) / 2:
+            return gettext("Every item but %(items)s") % {"items": "; ".join(titles[item] for item in missing)}
+    return "; ".join(titles.get(line, line) for line in lines)
 
 
 def _note_match(note: str) -> tuple[int, dict[str, str]]:
@@ -342,11 +357,11 @@ def _note_match(note: str) -> tuple[int, dict[str, str]]:
     return -1, {"note": note}
 
 
-def _note_said(index: int, values: dict[str, str], lines: list[str]) -> str:
+def _note_said(index: int, values: dict[str, str], lines: str) -> str:
     if index < 0:
         return values["note"]
     if lines:
-        values["line"] = "; ".join(lines)
+        values["line"] = lines
     if "kind" in values:
         values["kind"] = CORRELATIONS[values["kind"]]
     return str(NOTES[index][1]) % values
@@ -435,7 +450,7 @@ def pairwise_context(report: dict[str, Any], rubric: RubricDefinition) -> dict[s
         "report": report,
         "pairwise_groups": groups,
         "summary": summary,
-        "notes": notes_shown(report["notes"], titles),
+        "notes": notes_shown(report["notes"], titles, item_titles),
     }
 
 

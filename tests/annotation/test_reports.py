@@ -32,3 +32,18 @@ def test_notes_read_in_the_interface_language():
     with translation.override("zh-hans"):
         shown = notes_shown([UNDEFINED.format(line="FIT.process_coherence", kind="pearson")], TITLES)
     assert shown[0].startswith("FIT · Process coherence") and "undefined" not in shown[0]
+
+
+def test_a_note_about_most_items_says_every_item_and_names_the_others():
+    items = [f"item{number}" for number in range(5)]
+    titles = {item: item.title() for item in items}
+    every = [UNDEFINED.format(line=item, kind="pearson") for item in items]
+    most = [UNDEFINED.format(line=item, kind="spearman") for item in items[1:]]
+    few = [UNDEFINED.format(line=item, kind="pearson") for item in items[:2]]
+    assert notes_shown(every + most, titles, items) == [
+        "Every item: Pearson undefined (fewer than two pairs or constant scores)",
+        "Every item but Item0: Spearman undefined (fewer than two pairs or constant scores)",
+    ]
+    assert notes_shown(few, titles, items) == [
+        "Item0; Item1: Pearson undefined (fewer than two pairs or constant scores)"
+    ]
