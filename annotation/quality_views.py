@@ -130,8 +130,9 @@ def adjudication_queue(request: HttpRequest, study_id: int) -> HttpResponse:
 
 @ability_required(Ability.TEACH)
 def adjudication_item(request: HttpRequest, study_id: int, item: str, trajectory_id: str) -> HttpResponse:
-    """The raters' scores and reasons of one item side by side, and the resolved score: shown,
-    then recorded (POST); an item or trajectory that is not the study's is a 404."""
+    """The raters' scores and reasons of one item side by side, the transcript they scored it
+    on, and the resolved score: shown, then recorded (POST); an item or trajectory that is not
+    the study's is a 404."""
     study = get_object_or_404(Study.objects.select_related("rubric"), pk=study_id)
     definition = study.rubric.definition
     if definition.pairwise or trajectory_id not in study.trajectory_ids or item not in definition.item_ids:

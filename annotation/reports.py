@@ -322,9 +322,9 @@ CORRELATIONS = {"pearson": gettext_lazy("Pearson"), "spearman": gettext_lazy("Sp
 
 def notes_shown(notes: list[str], titles: dict[str, str], items: Iterable[str] = ()) -> list[str]:
     """The report's notes as a page shows them, in the interface language: notes that say the
-    same of several lines are said once, naming the lines by their titles, or as every item
-    (but a few) of the rubric's ``items`` (in a small study most items lack a correlation, and
-    a line each buried the other notes); a note of another shape is kept as it is."""
+    same of several lines are said once, naming the lines by their titles, most of the rubric's
+    ``items`` as every item (but a few) (in a small study most items lack a correlation, and a
+    line each buried the other notes); a note of another shape is kept as it is."""
     lines_of: dict[tuple[int, tuple], list[str]] = {}
     for note in notes:
         index, values = _note_match(note)
@@ -332,20 +332,26 @@ def notes_shown(notes: list[str], titles: dict[str, str], items: Iterable[str] =
         lines_of.setdefault((index, tuple(values.items())), []).extend([line] if line else [])
     every = list(items)
     return [
-        _note_said(index, dict(values), _lines_named(lines, titles, every))
+        _note_said(index, dict(values), _lines_named(list(dict.fromkeys(lines)), titles, every))
         for (index, values), lines in lines_of.items()
     ]
 
 
 def _lines_named(lines: list[str], titles: dict[str, str], items: list[str]) -> str:
-    """``lines`` by title; "Every item", or "Every item but ...", when they are most items."""
-    if items and set(lines) <= set(items):
-        missing = [item for item in items if item not in lines]
-        if not missing:
-            return gettext("Every item")
-        if len(missing) < len(items) / 2:
-            return gettext("Every item but %(items)s") % {"items": "; ".join(titles[item] for item in missing)}
-    return "; ".join(titles.get(line, line) for line in lines)
+    """``lines`` by title, the items among them as "Every item" or "Every item (except ...)" when
+    they are most of ``items``; the other lines (rows, groups) after them."""
+    named = [line for line in lines if line in items]
+    missing = [item for item in items if item not in named]
+    if not items or len(missing) >= len(items) / 2:
+        return "; ".join(titles.get(line, line) for line in lines)
+    others = [titles.get(line, line) for line in lines if line not in items]
+    if missing:
+        every = gettext("Every item (except %(items)s)") % {
+            "items": "; ".join(titles.get(item, item) for item in missing)
+        }
+    else:
+        every = gettext("Every item")
+    return "; ".join([every, *others])
 
 
 def _note_match(note: str) -> tuple[int, dict[str, str]]:

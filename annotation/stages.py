@@ -42,10 +42,14 @@ def _units_of_any_procedure() -> frozenset[str]:
 
 
 def stage_units(procedure: str, stage_ids: Iterable[str]) -> frozenset[str]:
-    """The units a trajectory's stages cover. A stage its procedure does not know (a file
-    naming stages by unit, ``CD_DD``) stands for itself; a transition for nothing."""
-    known = _stage_units().get(procedure, {})
-    return frozenset(unit for stage_id in stage_ids if (unit := known.get(stage_id, stage_id)))
+    """The units a trajectory's stages cover."""
+    return frozenset(unit for stage_id in stage_ids if (unit := _unit_of(procedure, stage_id)))
+
+
+def _unit_of(procedure: str, stage_id: str) -> str | None:
+    """The unit a stage is rated under. A stage its procedure does not know (a file naming
+    stages by unit, ``CD_DD``) stands for itself; a transition for nothing (``None``)."""
+    return _stage_units().get(procedure, {}).get(stage_id, stage_id)
 
 
 def item_stages(rubric: RubricDefinition) -> dict[str, str]:
@@ -69,8 +73,7 @@ def stages_read_for(rubric: RubricDefinition, item: str, trajectory: Trajectory)
     unit = item_stages(rubric).get(item)
     if unit is None:
         return list(trajectory.stages), False
-    known = _stage_units().get(trajectory.procedure, {})
-    return [stage for stage in trajectory.stages if known.get(stage["stage"], stage["stage"]) == unit], True
+    return [stage for stage in trajectory.stages if _unit_of(trajectory.procedure, stage["stage"]) == unit], True
 
 
 def trajectory_not_applicable(rubric: RubricDefinition, trajectory: Trajectory | None) -> dict[str, str]:

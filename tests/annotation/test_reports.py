@@ -42,8 +42,18 @@ def test_a_note_about_most_items_says_every_item_and_names_the_others():
     few = [UNDEFINED.format(line=item, kind="pearson") for item in items[:2]]
     assert notes_shown(every + most, titles, items) == [
         "Every item: Pearson undefined (fewer than two pairs or constant scores)",
-        "Every item but Item0: Spearman undefined (fewer than two pairs or constant scores)",
+        "Every item (except Item0): Spearman undefined (fewer than two pairs or constant scores)",
     ]
     assert notes_shown(few, titles, items) == [
         "Item0; Item1: Pearson undefined (fewer than two pairs or constant scores)"
+    ]
+
+
+def test_rows_sharing_the_note_follow_every_item_and_a_line_is_named_once():
+    items = ["item0", "item1", "item2"]
+    titles = {item: item.title() for item in items} | {"group": "Group"}
+    lines = [*items, "group", "item0"]
+    notes = [UNDEFINED.format(line=line, kind="pearson") for line in lines]
+    assert notes_shown(notes, titles, items) == [
+        "Every item; Group: Pearson undefined (fewer than two pairs or constant scores)"
     ]

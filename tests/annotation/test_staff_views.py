@@ -78,6 +78,8 @@ def test_the_report_page_keeps_to_the_study_and_escapes_reasons(staff, study):
     assert "&lt;b&gt;t1&lt;/b&gt; reason" in page and "<b>t1</b>" not in page
     assert "Scores ≥ 9: 1 rating (50.0 %)" in page and "Scores ≤ 6: 1 rating (50.0 %)" in page
     assert "not in this study" not in page
+    notes = page[page.index("<h2>Notes</h2>") :]
+    assert "Every item (except First-instance trial (FIT) · Process coherence); Legal consultation (LC)" in notes
 
 
 def test_a_ratings_export_runs_as_a_job_and_downloads(staff, study, settings, tmp_path):

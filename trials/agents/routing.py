@@ -31,9 +31,10 @@ class Route:
     api_key: str
 
     def meta(self) -> dict:
-        """What the trajectory records of it (never the key)."""
-        recorded = {name: value for name, value in sampling().items() if name != "max_tokens"}
-        return {"model": self.model, "base_url": self.base_url, **recorded}
+        """What the trajectory records of it (never the key): the model, the server and the
+        sampling settings, the reply-length limit among them (a reply cut short by it is part
+        of the record)."""
+        return {"model": self.model, "base_url": self.base_url, **sampling()}
 
     def client(self) -> LLMClient:
         """A client of the route's server (``LLMError`` when it cannot be made)."""

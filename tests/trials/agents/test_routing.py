@@ -45,6 +45,7 @@ def test_each_server_receives_exactly_the_calls_of_its_seats(openai_settings, ll
         "base_url": bench.base_url,
         "temperature": 0.7,
         "top_p": 0.95,
+        "max_tokens": 4096,
         "seed": None,
     }
     assert meta["plaintiff_lawyer"]["model"] == "target-model"
