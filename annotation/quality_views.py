@@ -19,7 +19,7 @@ from annotation.calibration import ItemFeedback, rater_quality, reference_kinds,
 from annotation.drift import WINDOW, drift_series, drift_svg
 from annotation.models import Assignment, Study, Trajectory
 from annotation.reports import report_titles
-from annotation.selectors import study_disagreements, unit_scores
+from annotation.selectors import study_disagreements, unit_scores, units_named
 from annotation.stages import stages_read_for
 from legalsim.roles import Ability, ability_required
 
@@ -119,10 +119,14 @@ def adjudication_queue(request: HttpRequest, study_id: int) -> HttpResponse:
     study = get_object_or_404(Study.objects.select_related("rubric"), pk=study_id)
     titles, _items = report_titles(study.rubric.definition)
     disagreements = study_disagreements(study)
+    named = units_named(entry.trajectory_id for entry in disagreements)
     context = {
         "study": study,
         "pairwise": study.rubric.definition.pairwise,
-        "disagreements": [{"title": titles.get(entry.item, entry.item), "entry": entry} for entry in disagreements],
+        "disagreements": [
+            {"title": titles.get(entry.item, entry.item), "entry": entry, "case": named.get(entry.trajectory_id)}
+            for entry in disagreements
+        ],
         "n_open": sum(entry.adjudication is None for entry in disagreements),
     }
     return render(request, "annotation/adjudication_queue.html", context)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Collection
-from typing import Any
+from collections.abc import Collection, Iterable
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Q, QuerySet
@@ -18,6 +18,11 @@ from annotation.retest import RetestPairs, retest_report
 from annotation.rubric import RubricDefinition, pair_split
 
 REASON_EXAMPLES = 8
+
+
+class UnitName(NamedTuple):
+    title: str
+    language: str
 
 
 def ratings_in_scope(*, rubric_id: str, study: Study | None = None) -> QuerySet[Rating]:
@@ -273,7 +278,20 @@ def rater_queue(*, rater: AbstractBaseUser) -> list[Assignment]:
         open_training = entry.queue_training and entry.status != Assignment.Status.SUBMITTED
         return (not open_training, entry.status, place.get(entry.pk, -1.0))
 
+    named = units_named(entry.trajectory_id for entry in assignments)
+    for entry in assignments:
+        entry.queue_name = named.get(entry.trajectory_id)
     return sorted(assignments, key=order)
+
+
+def units_named(units: Iterable[str]) -> dict[str, UnitName]:
+    """The case title and language of each unit (a trajectory id, or a pair ``A|B`` named by
+    its first trajectory, both being of one case), so that a list of units of several cases
+    says which case each one is; a unit whose trajectory is not stored has no entry."""
+    first_of = {unit: (pair_split(unit) or (unit, ""))[0] for unit in units}
+    stored = Trajectory.objects.filter(pk__in=set(first_of.values())).values_list("pk", "title", "language")
+    names = {pk: UnitName(title=title, language=language) for pk, title, language in stored}
+    return {unit: names[first] for unit, first in first_of.items() if first in names}
 
 
 def _drawn(pk: int) -> float:

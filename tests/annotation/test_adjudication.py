@@ -50,6 +50,7 @@ def test_only_items_beyond_the_threshold_wait_for_adjudication(study, instructor
     page = instructor.get(reverse("annotation:adjudication_queue", args=[study.pk])).content.decode()
     assert "differ by more than 3 points: 1 item." in page and "1 to resolve." in page
     assert "ann: 2 · bo: 7" in page and item_url(study) in page
+    assert '<span lang="en">Title of case.u1</span><br><code class="small">case.u1</code>' in page, "the case is named"
     study.adjudication_threshold = 1.5  # now every item of both trajectories (4 and 6) is too
     study.save(update_fields=["adjudication_threshold"])
     page = instructor.get(reverse("annotation:adjudication_queue", args=[study.pk])).content.decode()

@@ -147,6 +147,19 @@ def test_the_queue_shows_each_studys_deadline_and_one_that_has_passed(assignment
     assert "has passed" in client.get(reverse("annotation:rater_queue")).content.decode()
 
 
+def test_the_queue_names_the_case_of_each_trajectory(assignment):
+    Trajectory.objects.create(
+        id="sale-1", case_id="case-2", procedure="civil", language="zh", title="买卖合同纠纷", stages=[]
+    )
+    Assignment.objects.create(study=assignment.study, trajectory_id="sale-1", rater=assignment.rater)
+    queue = rater(assignment).get(reverse("annotation:rater_queue")).content.decode()
+    rows = re.findall(r"<tr><td>comfort</td><td>(.*?)</td>", queue)
+    assert sorted(rows) == [
+        '<span lang="en">A lease</span><br><span class="small muted">no-appeal</span>',
+        '<span lang="zh">买卖合同纠纷</span><br><span class="small muted">sale-1</span>',
+    ]
+
+
 def test_the_judge_button_is_off_with_the_reason_without_a_model_server(assignment, settings):
     client = Client()
     client.force_login(person("boss", Role.INSTRUCTOR))
