@@ -288,7 +288,7 @@ def units_named(units: Iterable[str]) -> dict[str, UnitName]:
     """The case title and language of each unit (a trajectory id, or a pair ``A|B`` named by
     its first trajectory, both being of one case), so that a list of units of several cases
     says which case each one is; a unit whose trajectory is not stored has no entry."""
-    first_of = {unit: (pair_split(unit) or (unit, ""))[0] for unit in units}
+    first_of = {unit: (pair_split(unit) or (unit,))[0] for unit in units}
     stored = Trajectory.objects.filter(pk__in=set(first_of.values())).values_list("pk", "title", "language")
     names = {pk: UnitName(title=title, language=language) for pk, title, language in stored}
     return {unit: names[first] for unit, first in first_of.items() if first in names}

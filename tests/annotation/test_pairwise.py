@@ -15,7 +15,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from annotation.agreement import RatingsFrame
-from annotation.models import Assignment, Job, Rating, Rubric, Study
+from annotation.models import Assignment, Job, Rating, Rubric, Study, Trajectory
 from annotation.pairwise import fleiss_kappa, kappa_from_confusion, pairwise_report
 from annotation.reliability import cohen_kappa
 from annotation.rubric import RUBRIC_DIR, RubricError, pair_key, rubric_load, rubric_parse
@@ -145,6 +145,7 @@ def test_raters_compare_blind_and_answers_count_for_the_trajectory_they_preferre
         queue = client.get(reverse("annotation:rater_queue")).content.decode()
         assert "Trajectory A" in page and "Trajectory B" in page and 'value="draw"' in page
         assert first not in page + queue and second not in page + queue, "the ids would unblind the pair"
+        assert Trajectory.objects.get(pk=first).title in queue, "the pair's case is named"
         stage = client.get(reverse("annotation:assignment_pair_stage", args=[assignment.pk, "B", 0]))
         assert stage.status_code == 200 and 'class="turn' in stage.content.decode()
         data = {f"score__{item}": "A" for item in SIMCOURT.item_ids} | {
