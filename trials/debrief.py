@@ -8,9 +8,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from trials.agents.scripted.context import Ctx
+from trials.agents.scripted.record import civil_record, criminal_record
+from trials.agents.scripted.ruling import Counterfactual, what_moved
 from trials.documents import document_sections
+from trials.engine.machine import JUDGE_SEAT
 from trials.engine.state import TrialState
+from trials.engine.visibility import build_view
 from trials.procedures.names import sentence_words
+from trials.procedures.seats import seat_info
+from trials.scoring.text import EN_ARTICLE, ENGLISH_LAW_NAMES, article_citations, normalise
+from trials.tools.statutes import citations_check
 
 OUTCOME_KINDS = ("first_instance_judgment", "mediation_record", "second_instance_judgment", "criminal_judgment")
 """Documents that decide a case; the last one a trial filed is its outcome."""
@@ -69,3 +77,80 @@ def _real_sentence(case: dict[str, Any], zh: bool) -> list[tuple[str, str]]:
     if case.get("legal_references"):
         real.append(("法律依据" if zh else "Legal basis", "; ".join(case["legal_references"])))
     return real
+
+
+@dataclass(frozen=True)
+class OutcomeMoves:
+    """What moved the offline court's outcome for one side: the points the side made that
+    changed it, and those it left on the table, each with the outcome the other way."""
+
+    side: str
+    outcome: str
+    moved: list[Counterfactual]
+    missed: list[Counterfactual]
+
+
+def outcome_moves(state: TrialState, seats: list[str]) -> OutcomeMoves | None:
+    """For the side of ``seats``, what the scripted court's rule says moved the judgment of
+    the last hearing that decided the case (None when no hearing judged it: a mediation, a
+    consultation, a trial still running, or a seat of the court)."""
+    judged = next((turn for turn in reversed(state.turns) if turn.act == "pronounce_judgment"), None)
+    sides = {seat_info(state.procedure, seat).side for seat in seats} - {"court", "clerk"}
+    if not state.finished or judged is None or len(sides) != 1:
+        return None
+    side = sides.pop()
+    ctx = Ctx(build_view(state, JUDGE_SEAT, stage=judged.stage, phase=judged.phase))
+    record = criminal_record(ctx) if state.procedure == "criminal" else civil_record(ctx)
+    outcome, found = what_moved(record, side)
+    return OutcomeMoves(side, outcome, [item for item in found if item.made], [item for item in found if not item.made])
+
+
+@dataclass(frozen=True)
+class ArticleMissed:
+    citation: str
+    gist: str
+    """The article's first sentence, from the statute corpus (empty when the corpus lacks it)."""
+
+
+def articles_missed(state: TrialState, seats: list[str]) -> list[ArticleMissed]:
+    """The articles the courts cited (the real court's references, and the trial's own
+    judgment) that nobody at ``seats`` cited, each with what it says."""
+    said = "\n".join(turn.text for turn in state.turns if turn.seat in seats)
+    said += "\n".join(artifact.text for artifact in state.artifacts if artifact.side in _sides(state, seats))
+    cited = article_citations(said)
+    references = list(_real_references(state.case))
+    for artifact in state.artifacts:
+        if artifact.kind in OUTCOME_KINDS:
+            references += [check.citation for check in citations_check(artifact.text)]
+    missed, seen = [], set(cited)
+    for reference in references:
+        keys = article_citations(reference)
+        if not keys or keys <= seen:
+            continue
+        seen |= keys
+        missed.append(ArticleMissed(reference, _first_sentence(_article_text(reference))))
+    return missed
+
+
+def _article_text(reference: str) -> str:
+    """The article's text from the (Chinese) statute corpus; an English citation is looked up
+    under the Chinese name of its law."""
+    checks = citations_check(reference)
+    if not checks and (match := EN_ARTICLE.search(reference)):
+        law = ENGLISH_LAW_NAMES.get(normalise(match["law"]).replace(" of the people's republic of china", ""))
+        checks = citations_check(f"《{law}》第{match['number']}条") if law else []
+    return checks[0].text or "" if checks and checks[0].exists else ""
+
+
+def _sides(state: TrialState, seats: list[str]) -> set[str]:
+    return {seat_info(state.procedure, seat).side for seat in seats}
+
+
+def _real_references(case: dict[str, Any]) -> list[str]:
+    block = case if case.get("procedure") == "criminal" else case.get("first_instance") or {}
+    return list(block.get("legal_references") or [])
+
+
+def _first_sentence(text: str, limit: int = 140) -> str:
+    sentence = text.strip().split("。")[0]
+    return sentence if len(sentence) <= limit else sentence[: limit - 1] + "…"

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from legalsim.roles import Ability, ability_required, can
 from trials.access import BadInvitation, invitation_read, seat_invite, trial_overseer, trials_readable
 from trials.batches import batch_progress
-from trials.debrief import debrief_for
+from trials.debrief import OutcomeMoves, articles_missed, debrief_for, outcome_moves
 from trials.engine.machine import stage_participants
 from trials.engine.objections import GROUNDS, OBJECTING_ROLES
 from trials.engine.visibility import case_brief, public_header
@@ -201,10 +201,21 @@ def trial_room(request: HttpRequest, trial_id: int) -> HttpResponse:
         "objection_grounds": _objection_grounds(trial, my_seats),
         "objection_grace_ms": int(settings.LEGALSIM_OBJECTION_GRACE_S * 1000),
         "debrief": debrief_for(state),
+        "outcome_moves": _outcome_moves(trial, my_seats),
+        "articles_missed": articles_missed(state, my_seats) if state.finished and my_seats else [],
         "timeline": timeline_for(state),
         "stages_played": ", ".join(stage_name(stage, trial.case.language) for stage in state.stage_history),
     }
     return render(request, "trials/room.html", context)
+
+
+def _outcome_moves(trial: Trial, my_seats: list[str]) -> OutcomeMoves | None:
+    """What moved the outcome, when the scripted court decided it (a model's or a person's
+    judgment follows no rule the app can replay)."""
+    state = trial.engine_state
+    if trial.backend != "scripted" or "judge" in state.human_seats or not my_seats:
+        return None
+    return outcome_moves(state, my_seats)
 
 
 def _trial_for_member(request: HttpRequest, trial_id: int) -> tuple[Trial, bool, list[str]]:

@@ -154,6 +154,12 @@ class TrialRoomInTheBrowser(RoomPlayer, WithChromium, LiveRoomServer, ChannelsLi
         debrief = page.inner_text("#debrief")
         assert "Your trial decided" in debrief and "What the real court decided" in debrief
         assert "32 months' imprisonment" in debrief and "Fraud" in debrief
+        moves = page.inner_text("#debrief-moves")
+        assert "What moved the outcome" in moves
+        missed = page.inner_text("#debrief-moves .moves-missed")
+        assert "Not raised: restitution" in missed, "the restitution the indictment records, never argued"
+        assert "months' imprisonment" in missed, "with the sentence it would have brought"
+        assert "Articles the court cited that you did not" in debrief
         assert not page.locator("#composer").count(), "nothing left to do in the room"
         card = self.scorecard_from_the_debrief("attorney", "As counsel you are scored")
         assert "Position consistency" in card and "Sentence" in card

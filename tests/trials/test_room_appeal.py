@@ -13,9 +13,16 @@ from trials.models import Trial
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-async def follow(student: WebsocketCommunicator, seat: str, *, until, decision: str | None = None) -> list[dict]:
-    """Answer each await of ``seat`` once (an appeal answer with ``decision``) and collect the
-    frames until ``until(frame)``."""
+async def follow(
+    student: WebsocketCommunicator,
+    seat: str,
+    *,
+    until,
+    decision: str | None = None,
+    lines: dict[str, str] | None = None,
+) -> list[dict]:
+    """Answer each await of ``seat`` once (with ``lines[act]`` when given; an appeal answer with
+    ``decision``) and collect the frames until ``until(frame)``."""
     frames: list[dict] = []
     answered: set[int] = set()
     while True:
@@ -25,7 +32,8 @@ async def follow(student: WebsocketCommunicator, seat: str, *, until, decision: 
             return frames
         if frame["type"] == "await" and frame["seat"] == seat and frame["seq"] not in answered:
             answered.add(frame["seq"])
-            say = {"type": "say", "text": f"Counsel on {frame['act']}.", "client_id": f"s{frame['seq']}"}
+            text = (lines or {}).get(frame["act"], f"Counsel on {frame['act']}.")
+            say = {"type": "say", "text": text, "client_id": f"s{frame['seq']}"}
             if frame["act"] == "answer_appeal":
                 say["decision"] = decision
             await student.send_json_to(say)
@@ -36,18 +44,29 @@ def state_of(trial: Trial):
     return Trial.objects.get(pk=trial.pk).engine_state
 
 
+PROVED_DIVISION = {
+    "state_claims": "请求依法分割被告名下证券账户内离婚时的资产480000元，原告分得60%即288000元。",
+    "present_evidence": "原告出示：离婚协议书及离婚证；法院调取的证券账户对账单；被告工资卡向证券账户转账的银行流水。",
+}
+
+
 async def test_counsel_whose_claims_were_all_granted_is_not_asked_and_answers_the_other_sides_appeal():
-    """The real landlord appealed, but this trial granted every claim: the tenant's agent
-    counsel appeals and the student responds (the bug: they were told to draft an appeal)."""
-    trial = await make_trial({"plaintiff_lawyer": "student"}, stages=("FIT", "AR"), case_id="en-civil-commercial-lease")
+    """The real ex-wife appealed, but this trial granted her claim on the evidence her counsel
+    produced: the ex-husband's agent counsel appeals and the student responds (the bug: they
+    were told to draft an appeal)."""
+    trial = await make_trial(
+        {"plaintiff_lawyer": "student"}, stages=("FIT", "AR"), case_id="zh-civil-post-divorce-property"
+    )
     student = await connect(trial, "student")
-    frames = await follow(student, "plaintiff_lawyer", until=lambda frame: frame["type"] == "end")
+    frames = await follow(
+        student, "plaintiff_lawyer", lines=PROVED_DIVISION, until=lambda frame: frame["type"] == "end"
+    )
     await student.disconnect()
 
     asked = [(frame["stage"], frame["act"]) for frame in frames if frame["type"] == "await"]
     assert not any(act == "answer_appeal" for _stage, act in asked)
     assert ("AR", "draft_appeal_response") in asked and not any(stage == "AD" for stage, _act in asked)
-    assert {"type": "artifact", "kind": "appeal_determination", "title": "Appeal determination"} in frames
+    assert {"type": "artifact", "kind": "appeal_determination", "title": "上诉审查决定"} in frames
     assert not any(f["type"] == "turn.end" and f["stage"] == "AD-Det" for f in frames), "the other side decides alone"
     state = await state_of(trial)
     decided = [(turn.seat, turn.author, turn.decision) for turn in state.turns if turn.stage == "AD-Det"]

@@ -313,6 +313,7 @@ def build_view(state: TrialState, seat: str, *, stage: str | None = None, phase:
             if value and visible(rule, owner):
                 fields.setdefault(rule.field, {})[owner or "shared"] = value
 
+    sitting = sitting_stages(procedure.stages, stage_obj)
     artifact_rules = {rule.field: rule for rule in matrix.artifact_rules}
     artifacts = [
         {
@@ -350,12 +351,27 @@ def build_view(state: TrialState, seat: str, *, stage: str | None = None, phase:
                 "text": turn.text,
             }
             for turn in state.turns
-            if turn.stage == stage_obj.id and seat in stage_audience(state, stage_obj)
+            if turn.stage in sitting and seat in stage_audience(state, stage_obj)
         ],
         memory=_copy_memory(state.memory.get(seat)),
         persona=_persona(state.case, info.role, info.side),
         appellant_side=state.appellant_side,
     )
+
+
+def sitting_stages(stages: tuple[Stage, ...], stage: Stage) -> frozenset[str]:
+    """The stages whose dialogue a seat at ``stage`` has heard: the stage itself, and for a
+    hearing the hearing stages held before it in the same sitting (the run of consecutive
+    hearing stages it ends). A criminal trial is one sitting of six stages, so the court
+    pronouncing judgment has heard the evidence and the debate; a civil appeal is heard at a
+    sitting of its own, apart from the first instance."""
+    index = stages.index(stage)
+    if stage.kind != "trial":
+        return frozenset({stage.id})
+    start = index
+    while start > 0 and stages[start - 1].kind == "trial":
+        start -= 1
+    return frozenset(item.id for item in stages[start : index + 1])
 
 
 def stage_audience(state: TrialState, stage: Stage) -> frozenset[str]:

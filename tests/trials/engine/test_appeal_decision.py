@@ -4,6 +4,7 @@ appeal; a benchmark run follows the real case's appeal."""
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 
 import pytest
 
@@ -14,14 +15,23 @@ from trials.engine.machine import trial_start
 from trials.engine.participants import MemoryRequest, TurnRequest
 from trials.engine.runner import End, trial_run
 from trials.engine.state import TrialState
-from trials.engine.steps import ArtifactDraft, MemoryUpdate, Reply, StageStart
+from trials.engine.steps import MemoryUpdate, Reply, StageStart
 from trials.procedures.civil import APPEAL_ANSWER, CIVIL_SEATS
 
 REAL_APPEAL = CIVIL_CASE["second_instance"]["appeal_requests"][0]
 
 
+def unopposed(seed: dict) -> dict:
+    """The defence asserts the repayment but brings no evidence of it: the scripted court
+    grants every claim (``trials.agents.scripted.ruling``)."""
+    evidence = seed["first_instance"]["evidence"]
+    seed["first_instance"]["evidence"] = [item for item in evidence if item["side"] != "defendant"]
+    return seed
+
+
 class Student:
-    """A person in a seat: answers whatever the trial asks, deciding ``appeal`` as told."""
+    """A person in a seat: argues the side's case as its scripted counsel would, deciding
+    ``appeal`` as told."""
 
     def __init__(self, appeal: str = "decline") -> None:
         self.appeal = appeal
@@ -30,9 +40,8 @@ class Student:
     def respond(self, request: TurnRequest, *, on_delta=None) -> Reply:
         step = request.step
         self.asked.append((step.stage, step.act))
-        words = f"My words for {step.act}."
-        draft = ArtifactDraft(step.act, words) if step.artifact else None
-        return Reply(text=words, artifact=draft, decision=self.appeal if step.act == APPEAL_ANSWER else None)
+        reply = ScriptedAgent().respond(request)
+        return replace(reply, decision=self.appeal if step.act == APPEAL_ANSWER else reply.decision)
 
     def update_memory(self, request: MemoryRequest) -> MemoryUpdate:
         return MemoryUpdate()
@@ -70,7 +79,7 @@ def test_a_person_whose_claims_were_all_granted_is_never_asked_and_answers_the_l
     civil_seed["second_instance"]["appellant_side"] = "plaintiff"
     student = Student(appeal="appeal")
     seen: list[str] = []
-    state = play(civil_seed, target_side="plaintiff", seat="plaintiff_lawyer", student=student, seen=seen)
+    state = play(unopposed(civil_seed), target_side="plaintiff", seat="plaintiff_lawyer", student=student, seen=seen)
 
     assert ("AD-Det", APPEAL_ANSWER) not in student.asked
     assert decisions(state) == {"defendant_lawyer": "appeal"}, "the losing side's agent counsel appealed"
@@ -84,7 +93,7 @@ def test_a_person_whose_claims_were_all_granted_is_never_asked_and_answers_the_l
 
 def test_a_person_who_lost_is_asked_and_declining_ends_the_case_with_a_final_judgment(civil_seed):
     student = Student(appeal="decline")
-    state = play(civil_seed, target_side="defendant", seat="defendant_lawyer", student=student)
+    state = play(unopposed(civil_seed), target_side="defendant", seat="defendant_lawyer", student=student)
 
     assert ("AD-Det", APPEAL_ANSWER) in student.asked
     assert decisions(state) == {"defendant_lawyer": "decline"}, "the plaintiff, who won everything, is not asked"
@@ -98,7 +107,7 @@ def test_a_person_who_lost_and_appeals_drafts_the_appeal_from_the_orders_they_lo
     civil_seed["second_instance"]["appellant_side"] = "plaintiff"
     student = Student(appeal="appeal")
     seen: list[str] = []
-    state = play(civil_seed, target_side="defendant", seat="defendant_lawyer", student=student, seen=seen)
+    state = play(unopposed(civil_seed), target_side="defendant", seat="defendant_lawyer", student=student, seen=seen)
 
     assert state.appellant_side == "defendant"
     assert state.stage_history == ["LC", "DD", "FIT", "AD-Det", "AD", "SIT"]
@@ -116,9 +125,7 @@ def test_a_person_who_lost_and_appeals_drafts_the_appeal_from_the_orders_they_lo
     ],
 )
 def test_when_both_sides_lost_the_persons_decision_comes_first(civil_seed, answer, seat, appellant, stage):
-    civil_seed["first_instance"]["evidence"] = [
-        item for item in civil_seed["first_instance"]["evidence"] if item["side"] != "plaintiff"
-    ]
+    """The defence proves RMB 30,000 of the 50,000 repaid: the plaintiff gets the rest."""
     state = play(civil_seed, target_side="plaintiff", seat=seat, student=Student(appeal=answer))
 
     assert decisions(state) == {seat: answer, "defendant_lawyer": "appeal"}
@@ -144,7 +151,7 @@ def test_no_evaluation_only_field_reaches_a_seat_when_the_trial_takes_another_ap
 
 def test_a_benchmark_run_follows_the_real_cases_appeal_whatever_the_judgment(civil_seed):
     civil_seed["second_instance"]["appellant_side"] = "plaintiff"
-    state = trial_start(case=copy.deepcopy(civil_seed), target_side="plaintiff")
+    state = trial_start(case=unopposed(copy.deepcopy(civil_seed)), target_side="plaintiff")
     assert isinstance(trial_run(state, {seat: ScriptedAgent() for seat in CIVIL_SEATS}), End)
     assert state.appellant_side == "plaintiff", "the plaintiff won everything here, yet appeals as in the case file"
     assert state.stage_history == ["LC", "CD", "FIT", "AD-Det", "AD", "SIT"]
@@ -156,7 +163,7 @@ def test_a_person_starting_at_the_appeal_gets_the_stage_the_judgment_gives_their
     student's seat, and still follow the judgment: the plaintiff won everything below, so the
     plaintiff's counsel who chose to draft the appeal answers the defendant's instead."""
     civil_seed["second_instance"]["appellant_side"] = "plaintiff"
-    state = trial_start(case=civil_seed, target_side="plaintiff")
+    state = trial_start(case=unopposed(civil_seed), target_side="plaintiff")
     state.seated = True
     agents = {seat: ScriptedAgent() for seat in CIVIL_SEATS}
     stopped = trial_run(state, agents, stop_before="AD")

@@ -69,8 +69,11 @@ def test_claims_the_judgment_recites_are_not_its_orders():
 
 @pytest.mark.parametrize("seed", [s for s in demo_case_seeds() if s["procedure"] == "civil"], ids=lambda s: s["id"])
 def test_the_scripted_judge_granting_every_claim_leaves_only_the_defendant_a_loser(seed):
-    """The demo cases' plaintiffs bring at least as much evidence as the defence, so the
-    scripted judge grants every claim: the plaintiff lost nothing (the costs order aside)."""
+    """The defence brings no evidence, so the scripted judge grants every claim the plaintiff
+    proved: the plaintiff lost nothing (the costs order aside)."""
+    seed["first_instance"]["evidence"] = [
+        item for item in seed["first_instance"]["evidence"] if item["side"] == "plaintiff"
+    ]
     judgment = scripted_judgment(seed)
     lost = orders_lost(judgment)
     assert lost["plaintiff"] == [] and lost["defendant"], judgment
@@ -80,11 +83,8 @@ def test_the_scripted_judge_granting_every_claim_leaves_only_the_defendant_a_los
 
 
 def test_the_scripted_judge_granting_part_of_the_claims_leaves_both_sides_losers(civil_seed):
-    seed = copy.deepcopy(civil_seed)
-    seed["first_instance"]["evidence"] = [
-        item for item in seed["first_instance"]["evidence"] if item["side"] != "plaintiff"
-    ]
-    judgment = scripted_judgment(seed)
+    """The defence proves RMB 30,000 of the loan repaid: the plaintiff gets the rest."""
+    judgment = scripted_judgment(copy.deepcopy(civil_seed))
     assert sides_that_lost(judgment) == BOTH
     assert orders_lost(judgment)["plaintiff"] == ["The plaintiff's other claims are dismissed"]
 

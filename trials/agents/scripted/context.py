@@ -181,6 +181,8 @@ def retrieved_statute(ctx: Ctx, query: str) -> StatuteHit | None:
     words = re.sub(
         r"[0-9０-９.,，。；;：:（）()年月日元%？?！!“”]+", " ", f"{ctx.view.case['cause_of_action']} {query}"
     )
+    if not re.search(r"[\u4e00-\u9fff]", words):
+        return None  # a case marked Chinese but written in English: the corpus has nothing to match
     found = statute_search(words, top_k=5, cause_of_action=ctx.view.case["cause_of_action"])
     hits = [hit for hit in found if "诉讼" not in hit.law and "程序" not in hit.law]
     return hits[0] if hits else None

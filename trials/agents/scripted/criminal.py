@@ -16,6 +16,8 @@ from trials.agents.scripted.context import (
     numbered,
     split_sentences,
 )
+from trials.agents.scripted.record import criminal_record
+from trials.agents.scripted.ruling import criminal_decision
 from trials.engine.steps import ArtifactDraft
 
 
@@ -220,25 +222,35 @@ def final_statement(ctx: Ctx) -> str:
 
 
 def pronounce_judgment(ctx: Ctx) -> tuple[str, ArtifactDraft]:
-    """Adopts the prosecution's recommendation: the scripted court accepts a guilty plea's terms."""
+    """Decide on the trial as heard (``ruling``): acquit when the prosecution proved nothing,
+    else sentence from the recommendation's baseline, moved by the circumstances argued."""
     indictment = indictment_of(ctx)
     charges = ctx.sep().join(as_list(indictment.get("charges")))
-    sentence = _describe_sentence(ctx, _recommendation(ctx))
-    mitigation = ctx.sep().join(item["name"] for item in ctx.evidence("defendant"))
+    decision = criminal_decision(criminal_record(ctx))
     title = ctx.say("刑事判决书", "Criminal judgment")
-    body = ctx.say(
-        f"{title}\n\n公诉机关：{ctx.name('prosecution')}\n被告人：{ctx.name('defendant')}\n\n经审理查明：{indictment.get('indictment', '')}\n\n"
-        f"本院认为：被告人{ctx.name('defendant')}的行为构成{charges}。被告人自愿认罪认罚{('，并有' + mitigation + '等情节') if mitigation else ''}，可以从轻处罚。\n\n"
-        f"法律依据：{ctx.rule('criminal')}\n\n判决如下：\n被告人{ctx.name('defendant')}犯{charges}，判处{sentence}。",
-        f"{title}\n\nProsecution: {ctx.name('prosecution')}\nDefendant: {ctx.name('defendant')}\n\nFacts found: {indictment.get('indictment', '')}\n\n"
-        f"Reasoning: the defendant's conduct constitutes {charges}. The defendant pleaded guilty"
-        f"{(' and the court notes ' + mitigation) if mitigation else ''}, which warrants leniency.\n\nLegal basis: {ctx.rule('criminal')}\n\n"
-        f"The court orders:\nThe defendant {ctx.name('defendant')} is convicted of {charges} and sentenced to {sentence}.",
+    defendant = ctx.name("defendant")
+    reasons = ctx.sep().join(decision.reasons) or ctx.say(
+        "辩方未提出有证据支持的量刑情节", "the defence raised no supported circumstance"
     )
-    return ctx.say(
-        f"现在宣判：被告人{ctx.name('defendant')}犯{charges}，判处{sentence}。",
-        f"Judgment: the defendant is convicted of {charges} and sentenced to {sentence}.",
-    ), ArtifactDraft(title, body)
+    if decision.acquitted:
+        verdict = ctx.say(f"被告人{defendant}无罪。", f"The defendant {defendant} is acquitted.")
+        reasoning = ctx.say(f"{reasons}。", f"{reasons}.")
+    else:
+        verdict = ctx.say(
+            f"被告人{defendant}犯{charges}，判处{decision.summary}。",
+            f"The defendant {defendant} is convicted of {charges} and sentenced to {decision.summary}.",
+        )
+        reasoning = ctx.say(
+            f"被告人{defendant}的行为构成{charges}。关于量刑：{reasons}。",
+            f"The defendant's conduct constitutes {charges}. As to sentence: {reasons}.",
+        )
+    body = ctx.say(
+        f"{title}\n\n公诉机关：{ctx.name('prosecution')}\n被告人：{defendant}\n\n经审理查明：{indictment.get('indictment', '')}\n\n"
+        f"本院认为：{reasoning}\n\n法律依据：{ctx.rule('criminal')}\n\n判决如下：\n{verdict}",
+        f"{title}\n\nProsecution: {ctx.name('prosecution')}\nDefendant: {defendant}\n\nFacts found: {indictment.get('indictment', '')}\n\n"
+        f"Reasoning: {reasoning}\n\nLegal basis: {ctx.rule('criminal')}\n\nThe court orders:\n{verdict}",
+    )
+    return ctx.say(f"现在宣判：{verdict}", f"Judgment: {verdict}"), ArtifactDraft(title, body)
 
 
 def write_trial_record(ctx: Ctx) -> tuple[str, ArtifactDraft]:

@@ -18,6 +18,8 @@ from trials.agents.scripted.context import (
     numbered,
     retrieved_statute,
 )
+from trials.agents.scripted.record import civil_record
+from trials.agents.scripted.ruling import PAYMENT, CivilDecision, ClaimRuling, civil_decision, money
 from trials.engine.steps import ArtifactDraft
 from trials.procedures.seats import opposite
 
@@ -253,81 +255,94 @@ def write_mediation_record(ctx: Ctx) -> tuple[str, ArtifactDraft]:
     ), ArtifactDraft(ctx.say("民事调解书", "Mediation agreement"), body)
 
 
-def _first_instance_orders(ctx: Ctx) -> tuple[list[str], str]:
-    """Decide on the visible record: claims stand when the plaintiff's proof outweighs the defence's."""
-    claims = ctx.claims()
-    plaintiff_evidence, defendant_evidence = (
-        ctx.evidence("plaintiff"),
-        ctx.evidence("defendant"),
-    )
-    if plaintiff_evidence and len(plaintiff_evidence) >= len(defendant_evidence):
-        orders = [
+def _civil_orders(ctx: Ctx) -> tuple[list[str], str]:
+    """Decide on the record as heard (``ruling``): the orders, and the reasoning naming the
+    points that decided each."""
+    decision = civil_decision(civil_record(ctx))
+    if ctx.view.stage == "SIT":
+        return _appeal_orders(ctx, decision), _reasoning(ctx, decision)
+    claimant, respondent = ctx.name("plaintiff"), ctx.name("defendant")
+    orders = []
+    if decision.total:
+        orders.append(
             ctx.say(
-                f"支持原告诉讼请求：{claim}",
-                f"The plaintiff's claim is granted: {claim}",
+                f"被告{respondent}于本判决生效之日起十日内向原告{claimant}支付{money(decision.total, True)}",
+                f"The defendant {respondent} shall pay the plaintiff {claimant} {money(decision.total, False)} within ten days of this judgment taking effect",
             )
-            for claim in claims
-        ]
-        reason = ctx.say(
-            "原告提交的证据能够相互印证，被告的抗辩缺乏足以推翻的证据，本院予以采信原告主张。",
-            "The plaintiff's evidence is mutually corroborating and the defence has not produced evidence capable of rebutting it.",
         )
-    else:
-        orders = (
-            [
-                ctx.say(
-                    f"支持原告诉讼请求：{claims[0]}",
-                    f"The plaintiff's claim is granted: {claims[0]}",
-                )
-            ]
-            if claims
-            else []
-        )
+    for ruling in decision.rulings:
+        if ruling.amount is None and ruling.granted >= 0.5 and not _is_money_claim(ruling):
+            orders.append(
+                ctx.say(f"支持原告诉讼请求：{ruling.claim}", f"The plaintiff's claim is granted: {ruling.claim}")
+            )
+    if not orders:
+        orders.append(ctx.say("驳回原告的全部诉讼请求", "The plaintiff's claims are dismissed in full"))
+    elif _anything_refused(decision):
         orders.append(ctx.say("驳回原告的其他诉讼请求", "The plaintiff's other claims are dismissed"))
-        reason = ctx.say(
-            "原告仅就部分主张完成举证，其余主张证据不足，本院不予支持。",
-            "The plaintiff has proved only part of the claims; the rest lack sufficient evidence.",
-        )
-    return orders, reason
+    return orders, _reasoning(ctx, decision)
 
 
-def _second_instance_orders(ctx: Ctx) -> tuple[list[str], str]:
-    """Modify when the appellant brought new evidence to the appeal, otherwise affirm."""
-    appellant = ctx.view.appellant_side or "plaintiff"
-    requests = as_list((ctx.field("appeal") or {}).get("appeal_requests"))
-    if ctx.field("new_evidence", appellant, []):
-        orders = [ctx.say(f"改判：{request}", f"Varied on appeal: {request}") for request in requests]
-        reason = ctx.say(
-            "上诉人二审提交的新证据足以影响原审认定，原判相应部分应予改判。",
-            "The appellant's new evidence changes the facts found below; the affected orders are varied.",
+def _is_money_claim(ruling: ClaimRuling) -> bool:
+    return ruling.amount is not None or bool(PAYMENT.search(ruling.claim) and ruling.granted <= 0)
+
+
+def _anything_refused(decision: CivilDecision) -> bool:
+    return decision.share < 1 or any(ruling.granted < 1 for ruling in decision.rulings) or bool(decision.deductions)
+
+
+def _appeal_orders(ctx: Ctx, decision: CivilDecision) -> list[str]:
+    varied = [ruling.claim for ruling in decision.rulings if ruling.granted >= 0.5]
+    if not varied:
+        return [ctx.say("驳回上诉，维持原判", "The appeal is dismissed and the judgment below affirmed")]
+    orders = [ctx.say(f"改判：{request}", f"Varied on appeal: {request}") for request in varied]
+    if len(varied) < len(decision.rulings):
+        orders.append(ctx.say("驳回上诉人的其他上诉请求", "The appellant's other requests are dismissed"))
+    return orders
+
+
+def _reasoning(ctx: Ctx, decision: CivilDecision) -> str:
+    lines = []
+    for ruling in decision.rulings:
+        verdict = (
+            ctx.say("予以支持", "granted")
+            if ruling.granted >= 1
+            else ctx.say("不予支持", "dismissed")
+            if ruling.granted <= 0
+            else ctx.say(f"支持{round(ruling.granted * 100)}%", f"granted as to {round(ruling.granted * 100)} %")
         )
-    else:
-        orders = [
+        because = ctx.sep().join(ruling.reasons)
+        lines.append(
+            ctx.say(f"关于“{ruling.claim}”：{because}，{verdict}。", f'As to "{ruling.claim}": {because}; {verdict}.')
+        )
+    if decision.share_reason:
+        share = round(decision.share * 100)
+        lines.append(
             ctx.say(
-                "驳回上诉，维持原判",
-                "The appeal is dismissed and the judgment below affirmed",
+                f"关于责任比例：{decision.share_reason}，被告承担{share}%的责任。",
+                f"As to liability: {decision.share_reason}; the defendant bears {share} %.",
             )
-        ]
-        reason = ctx.say(
-            "上诉人未提交足以推翻原判的新证据，一审认定事实清楚，适用法律正确。",
-            "The appellant brought no new evidence capable of disturbing the judgment, which is correct in fact and law.",
         )
-    return orders, reason
+    for deduction in decision.deductions:
+        lines.append(
+            ctx.say(
+                f"已经支付的{money(deduction, True)}予以扣除。", f"{money(deduction, False)} already paid is deducted."
+            )
+        )
+    return "\n".join(lines)
 
 
 def pronounce_judgment(ctx: Ctx) -> tuple[str, ArtifactDraft]:
     if ctx.view.procedure == "criminal":
         return criminal.pronounce_judgment(ctx)
     first, second = _first_second(ctx)
+    orders, reason = _civil_orders(ctx)
     if ctx.first_instance_trial:
-        orders, reason = _first_instance_orders(ctx)
         rule, title = (
             ctx.rule("civil_first"),
             ctx.say("民事判决书（一审）", "Civil judgment (first instance)"),
         )
         requested = ctx.claims()
     else:
-        orders, reason = _second_instance_orders(ctx)
         rule, title = (
             ctx.rule("civil_second"),
             ctx.say("民事判决书（二审）", "Civil judgment (second instance)"),
@@ -341,11 +356,11 @@ def pronounce_judgment(ctx: Ctx) -> tuple[str, ArtifactDraft]:
     body = ctx.say(
         f"{title}\n\n一、当事人\n{ctx.name(first)}；{ctx.name(second)}\n\n二、诉讼请求\n{numbered(ctx, requested)}\n\n"
         f"三、本院查明\n经庭审举证质证，双方提交的{ctx.sep().join(evidence)}已当庭出示。{found[0]}\n\n"
-        f"四、本院认为\n{reason}\n\n五、法律依据\n{rule}\n\n判决如下：\n{numbered(ctx, orders)}\n\n案件受理费由败诉方负担。",
+        f"四、本院认为\n{reason}\n\n五、法律依据\n{rule}\n\n判决如下：\n{numbered(ctx, orders)}\n\n案件受理费按各方胜诉比例负担。",
         f"{title}\n\n1. Parties\n{ctx.name(first)}; {ctx.name(second)}\n\n2. Claims\n{numbered(ctx, requested)}\n\n"
         f"3. Facts found\nThe evidence adduced ({ctx.sep().join(evidence)}) was examined in court. {found[0]}\n\n"
         f"4. Reasoning\n{reason}\n\n5. Legal basis\n{rule}\n\nThe court orders:\n{numbered(ctx, orders)}\n\n"
-        "Court fees are borne by the losing party.",
+        "Court fees are borne in proportion to each side's success.",
     )
     spoken = ctx.say(f"现在宣判：{ctx.sep().join(orders)}。", f"Judgment: {ctx.sep().join(orders)}.")
     return spoken, ArtifactDraft(title, body)
