@@ -89,19 +89,6 @@ def _warning_what(turn: TurnRecord) -> str:
     return f"{turn.act}: no DECISION line and no clear answer in the words; '{turn.decision}' taken by default"
 
 
-def case_library_search(query: str, *, limit: int = 5) -> list[dict[str, str]]:
-    """Cases whose title or cause of action shares a word with ``query``: public header only,
-    never another case's real judgment."""
-    words = [word for word in query.replace("，", " ").replace(",", " ").split() if len(word) >= 2] or [query]
-    match = Q()
-    for word in words[:8]:
-        match |= Q(title__icontains=word) | Q(cause_of_action__icontains=word)
-    return [
-        {"id": case.pk, "title": case.title, "cause_of_action": case.cause_of_action, "procedure": case.procedure}
-        for case in Case.objects.filter(match).order_by("pk")[:limit]
-    ]
-
-
 def split_case_ids(*, split: str, procedure: str) -> list[str]:
     """The library's case ids in ``split`` (light, medium, full) for ``procedure``."""
     cases = Case.objects.filter(procedure=procedure).values_list("id", "cause_of_action")

@@ -27,8 +27,8 @@ from trials.models import Case, Seat, Trial
 from trials.procedures import procedure_for
 from trials.procedures.seats import target_seat
 from trials.reflection import cause_notes
-from trials.selectors import case_library_search
 from trials.store import progress_store
+from trials.tools.precedents import precedent_search
 
 
 @dataclass
@@ -209,7 +209,7 @@ def agent_participants(
         seat: OpenAIAgent(
             client_of(route),
             route.model,
-            case_search=case_library_search,
+            case_search=precedent_search,
             supervisor=supervisor,
             skill_notes=skill_notes if seat == target else (),
             **sampling(),

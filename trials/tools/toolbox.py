@@ -22,7 +22,9 @@ from trials.engine.visibility import SeatView
 from trials.tools.statutes import citations_check, statute_search
 
 MAX_TOOL_CALLS = 8
-CaseSearch = Callable[[str], list[dict[str, str]]]
+CaseSearch = Callable[..., dict[str, Any]]
+"""``(query, *, exclude, cause_of_action, top_k)`` -> ``{"cases", "searched", "message"?}``
+(``trials.tools.precedents.precedent_search``); ``exclude`` is the case being tried."""
 
 
 def _schema(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
@@ -48,8 +50,16 @@ TOOL_SPECS: dict[str, tuple[str, dict[str, Any]]] = {
         _schema({"text": _STRING}, ["text"]),
     ),
     "search_cases": (
-        "Search the case library (titles and causes of action) for similar cases.",
-        _schema({"query": _STRING}, ["query"]),
+        "Search the case library for precedents: cases like this one by their facts and holdings (BM25, "
+        "re-ranked by agreement of the cause of action or charge and by the key fact terms shared). Give "
+        "the facts, claims or charge as the query; the cause of action is this case's unless you give one "
+        "(an empty string for none). Returns up to top_k cases, each with its id, title, cause of action "
+        "(charges), key facts, holding and outcome (that case's disposition or sentence), and a message when "
+        "nothing matched or the query was cut. The case being tried is never among them.",
+        _schema(
+            {"query": _STRING, "top_k": {"type": "integer", "minimum": 1, "maximum": 5}, "cause_of_action": _STRING},
+            ["query"],
+        ),
     ),
     "read_memory": ("Read your own global case memory.", _schema({}, [])),
     "memory_expand": (
@@ -131,10 +141,13 @@ class ToolBox:
     def _tool_check_citations(self, text: str) -> list[dict]:
         return [check.__dict__ for check in citations_check(str(text))]
 
-    def _tool_search_cases(self, query: str) -> list[dict[str, str]]:
+    def _tool_search_cases(self, query: str, top_k: int = 3, cause_of_action: str | None = None) -> dict[str, Any]:
         if self.case_search is None:
             raise ValueError("the case library is not available in this run")
-        return self.case_search(str(query))
+        cause = self.view.case.get("cause_of_action", "") if cause_of_action is None else str(cause_of_action)
+        return self.case_search(
+            str(query), exclude=str(self.view.case.get("id", "")), cause_of_action=cause, top_k=int(top_k)
+        )
 
     def _tool_read_memory(self) -> dict[str, list[str]]:
         if self.view.memory is None:

@@ -82,3 +82,22 @@ def test_exporter_orders_sections_and_reports_missing_ones():
     assert text.startswith(DOCUMENTS["complaint"].title(language)), "the document's title comes first"
     assert text.index(f"{headings['parties']}\nZhang v. Li") < text.index(f"{headings['claims']}\nRepay RMB 50,000")
     assert exported["result"]["missing_sections"] == ["facts_and_reasons", "court"]
+
+
+def test_search_cases_excludes_the_case_being_tried_and_defaults_to_its_cause():
+    calls = []
+
+    def case_search(query: str, **options) -> dict:
+        calls.append((query, options))
+        return {"cases": [], "searched": 0}
+
+    box = ToolBox(
+        build_view(trial_start(case=CIVIL_CASE, target_side="plaintiff"), "plaintiff_lawyer", phase="intake"),
+        case_search,
+    )
+    assert results(box, "search_cases", query="unpaid loan")["ok"]
+    assert results(box, "search_cases", query="unpaid loan", cause_of_action="", top_k=2)["ok"]
+    assert calls == [
+        ("unpaid loan", {"exclude": "test-civil-loan", "cause_of_action": "Private lending dispute", "top_k": 3}),
+        ("unpaid loan", {"exclude": "test-civil-loan", "cause_of_action": "", "top_k": 2}),
+    ]
