@@ -14,7 +14,6 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import NotFound, ValidationError
-from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
@@ -26,6 +25,7 @@ from annotation.reports import report_file
 from annotation.selectors import assignment_panels, studies_counted, study_progress
 from annotation.studies import StudyError, assignment_claim, assignment_submit, draft_save
 from api import serializers as s
+from api.parsers import FormParser, JSONParser, MultiPartParser
 from api.permissions import PUBLIC, HasAbility
 from legalsim.roles import Ability
 from trials.access import trials_readable
@@ -43,6 +43,7 @@ class TokenObtainView(ObtainAuthToken):
     permission_classes = (HasAbility,)
     throttle_classes = (ScopedRateThrottle,)
     throttle_scope = "login"
+    parser_classes = (FormParser, MultiPartParser, JSONParser)  # ObtainAuthToken's, with the text rule
 
     @extend_schema(request=s.TokenRequestSerializer, responses={200: s.TokenSerializer}, auth=[])
     def post(self, request: Request, *args, **kwargs) -> Response:

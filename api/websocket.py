@@ -4,18 +4,24 @@ A script sends ``Authorization: Token KEY`` or ``?token=KEY``. The origin check 
 against cross-site pages riding on a browser's cookies, so it applies to cookie connections
 only: a handshake that carries a token is authenticated by that token alone (an unknown
 token is anonymous, never the cookie's user), and may come without an ``Origin`` header.
+
+The site's text rule (``legalsim.text_input``) holds here too: a token or a cookie holding NUL
+or a lone surrogate is treated as absent, before any database lookup (PostgreSQL would raise).
 """
 
 from __future__ import annotations
 
 from urllib.parse import parse_qs
 
-from channels.auth import AuthMiddlewareStack
+from channels.auth import AuthMiddleware
 from channels.db import database_sync_to_async
 from channels.middleware import BaseMiddleware
 from channels.security.websocket import AllowedHostsOriginValidator
+from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from rest_framework.authtoken.models import Token
+
+from legalsim.text_input import text_problem
 
 
 def token_key_of(scope: dict) -> str | None:
@@ -31,6 +37,8 @@ def token_key_of(scope: dict) -> str | None:
 
 @database_sync_to_async
 def user_for_token(key: str) -> AbstractBaseUser | AnonymousUser:
+    if text_problem(key):
+        return AnonymousUser()
     token = Token.objects.select_related("user").filter(key=key).first()
     if token is None or not token.user.is_active:
         return AnonymousUser()
@@ -44,6 +52,18 @@ class TokenAuthMiddleware(BaseMiddleware):
         key = token_key_of(scope)
         if key is not None:
             scope = dict(scope, user=await user_for_token(key))
+        return await super().__call__(scope, receive, send)
+
+
+class ForbiddenTextCookiesDropped(BaseMiddleware):
+    """Between cookie parsing and the session: a cookie that breaks the text rule is ignored,
+    as ``TextInputMiddleware`` ignores it for HTTP requests."""
+
+    async def __call__(self, scope, receive, send):
+        cookies = scope.get("cookies", {})
+        kept = {name: value for name, value in cookies.items() if not (text_problem(name) or text_problem(value))}
+        if len(kept) != len(cookies):
+            scope = dict(scope, cookies=kept)
         return await super().__call__(scope, receive, send)
 
 
@@ -61,5 +81,7 @@ class OriginCheckedUnlessToken:
 
 
 def websocket_auth_stack(inner):
-    """Origin check (cookie connections), session auth, then token auth, around ``inner``."""
-    return OriginCheckedUnlessToken(AuthMiddlewareStack(TokenAuthMiddleware(inner)))
+    """Origin check (cookie connections), session auth, then token auth, around ``inner``
+    (channels' ``AuthMiddlewareStack`` with the cookie check inside)."""
+    session = SessionMiddleware(AuthMiddleware(TokenAuthMiddleware(inner)))
+    return OriginCheckedUnlessToken(CookieMiddleware(ForbiddenTextCookiesDropped(session)))

@@ -8,6 +8,16 @@ the window that began with its first failure has passed. The forms say so with t
 minutes; ``ThrottledModelBackend`` refuses the same attempts for every other caller of
 ``authenticate()``. The counters live in the default cache, so several processes must share
 one (Redis, see settings.CACHES).
+
+The address is ``client_address``: behind ``LEGALSIM_TRUSTED_PROXIES`` reverse proxies it is
+the entry the outermost trusted proxy appended to X-Forwarded-For, counted from the right
+(DRF's ``NUM_PROXIES`` rule, which the API's own throttle uses with the same count); what the
+client wrote to the left of it is ignored, so rotating or forging entries changes nothing.
+
+An account hammered from many addresses is locked by its own counter. Its owner recovers by
+waiting: the lock lifts when the window (``LEGALSIM_LOGIN_WINDOW_MIN``, 15 minutes) that began
+with the first failure has passed; someone who keeps guessing can keep the account locked
+for as long as they keep guessing, the usual price of a per-account limit.
 """
 
 from __future__ import annotations
@@ -29,14 +39,33 @@ from django.dispatch import receiver
 from django.http import HttpRequest
 from django.utils.translation import ngettext
 
+from legalsim.text_input import TextCheckedForm
+
+
+def client_address(request: HttpRequest) -> str:
+    """The address of whoever sent ``request``, as the trusted proxies saw it.
+
+    With no trusted proxy (``LEGALSIM_TRUSTED_PROXIES=0``, the default), REMOTE_ADDR. Behind
+    N of them, each appending the address it received the request from (nginx's
+    ``$proxy_add_x_forwarded_for``), the N-th X-Forwarded-For entry from the right; with fewer
+    entries than N, the left-most one. The same rule as DRF's ``get_ident`` with NUM_PROXIES.
+    """
+    remote = request.META.get("REMOTE_ADDR", "")
+    proxies = settings.LEGALSIM_TRUSTED_PROXIES
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    if not proxies or not forwarded.strip():
+        return remote
+    entries = forwarded.split(",")
+    return entries[-min(proxies, len(entries))].strip() or remote
+
 
 def _keys(request: HttpRequest | None, username: str) -> list[tuple[str, int]]:
-    """(cache key, limit) for the username and for the client address."""
+    """(cache key, limit) for the username (the account) and for the client address."""
     keys = []
     if username:
-        digest = hashlib.sha256(username.strip().lower().encode()).hexdigest()[:32]
+        digest = hashlib.sha256(username.strip().lower().encode("utf-8", "surrogatepass")).hexdigest()[:32]
         keys.append((f"login-failures:user:{digest}", settings.LEGALSIM_LOGIN_MAX_FAILURES))
-    address = request.META.get("REMOTE_ADDR", "") if request is not None else ""
+    address = client_address(request) if request is not None else ""
     if address:
         keys.append((f"login-failures:ip:{address}", settings.LEGALSIM_LOGIN_MAX_FAILURES_PER_IP))
     return keys
@@ -102,7 +131,7 @@ class ThrottledModelBackend(ModelBackend):
         return super().authenticate(request, username=username, password=password, **kwargs)
 
 
-class ThrottledAuthenticationForm(AuthenticationForm):
+class ThrottledAuthenticationForm(TextCheckedForm, AuthenticationForm):
     """The login form, which names the wait instead of "didn't match" while locked out."""
 
     def clean(self) -> dict[str, Any]:
@@ -115,7 +144,7 @@ class ThrottledAuthenticationForm(AuthenticationForm):
         return cleaned
 
 
-class ThrottledPasswordChangeForm(PasswordChangeForm):
+class ThrottledPasswordChangeForm(TextCheckedForm, PasswordChangeForm):
     """Guessing the old password on the change form counts like a failed login."""
 
     def __init__(self, user: Any, *args: Any, request: HttpRequest | None = None, **kwargs: Any) -> None:

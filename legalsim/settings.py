@@ -59,6 +59,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "legalsim.csp.ContentSecurityPolicyMiddleware",
     "legalsim.uploads.UploadLimitMiddleware",
+    "legalsim.text_input.TextInputMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -101,7 +102,13 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory: the browser tests' daphne process must open the test database too.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
+    # A DATABASE_URL naming its own SQLite file gets its own test file beside it, so test runs
+    # sharing one checkout do not share (and break) one test database.
+    DATABASES["default"]["TEST"] = {
+        "NAME": f"{DATABASES['default']['NAME']}.test"
+        if env_str("DATABASE_URL")
+        else str(BASE_DIR / ".test-db.sqlite3")
+    }
     # SQLite ignores SELECT ... FOR UPDATE; immediate transactions serialise writers instead.
     # WAL lets readers go on while one writes; NORMAL syncs at checkpoints, not every commit
     # (a power cut may lose the last commits, never corrupt the file).
@@ -189,9 +196,18 @@ SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", False)
 # Joining the browsers' preload list cannot be undone quickly, so it is a deliberate opt-in;
 # without it `check --deploy` would warn (W021) on every deployment.
 SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+# How many reverse proxies stand in front of daphne, each appending the address it received a
+# request from to X-Forwarded-For (deploy/nginx.conf: one). The client's address is the N-th
+# entry from the right (legalsim.login_throttle.client_address; DRF's NUM_PROXIES below); 0
+# means no proxy: REMOTE_ADDR. daphne runs without --proxy-headers, which would take the
+# left-most entry, the one a client writes itself.
+LEGALSIM_TRUSTED_PROXIES = env_int("LEGALSIM_TRUSTED_PROXIES", 0, minimum=0)
 # Behind a TLS-terminating proxy Django sees plain http; trust the proxy's header only when
-# told to, since a client could set it itself when nothing strips it.
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("DJANGO_BEHIND_PROXY", False) else None
+# told to (or when a trusted proxy is configured), since a client could set it itself when
+# nothing strips it.
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("DJANGO_BEHIND_PROXY", LEGALSIM_TRUSTED_PROXIES > 0) else None
+)
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 # Request bodies. Form posts (the longest is a 30-item questionnaire: ~90 fields) stay far
@@ -261,11 +277,16 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["api.permissions.HasAbility"],
+    # DRF's parsers with the site's text rule on everything they decode (legalsim/text_input.py).
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser", "api.parsers.FormParser", "api.parsers.MultiPartParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_THROTTLE_RATES": {"login": env_str("LEGALSIM_API_LOGIN_RATE", "10/minute")},
+    # The throttle's client address: the same count as the login throttle (0: REMOTE_ADDR;
+    # DRF's default, None, would key on the whole X-Forwarded-For, which the client writes).
+    "NUM_PROXIES": LEGALSIM_TRUSTED_PROXIES,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "LegalSim API",

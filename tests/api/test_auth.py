@@ -174,3 +174,30 @@ async def test_cookie_connections_stay_origin_checked(trial, client):
     assert connected
     assert (await first_frames_until_await(communicator))["seat"] == "plaintiff_lawyer"
     await communicator.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    "path, headers",
+    [
+        ("?token=a%00b", []),
+        ("?token=a%ED%A0%80b", []),
+        ("", [(b"authorization", b"Token a\x00b")]),
+        ("", [(b"cookie", b'sessionid="abcdefgh\\000ijkl"'), (b"origin", b"http://127.0.0.1:8000")]),
+    ],
+    ids=["nul-query-token", "broken-utf8-query-token", "nul-header-token", "nul-session-cookie"],
+)
+async def test_a_handshake_carrying_nul_is_anonymous_not_an_error(trial, path, headers):
+    """The site's text rule (legalsim/text_input.py) on the socket's credentials: a token or
+    session key holding NUL never reaches the database (PostgreSQL would raise)."""
+    created, _, _ = trial
+    communicator, connected = await open_socket(f"/ws/trials/{created.pk}/{path}", headers)
+    assert connected
+    assert (await communicator.receive_json_from(timeout=5))["code"] == "not_authenticated"
+    assert (await communicator.receive_output(timeout=5))["code"] == 4401
+
+
+def test_the_http_api_treats_a_token_holding_nul_as_no_token(db):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION="Token a\x00b")
+    assert client.get("/api/cases/").status_code == 401

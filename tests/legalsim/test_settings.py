@@ -152,3 +152,13 @@ def test_development_runs_on_plain_http(settings):
 def test_a_redis_url_gives_the_shared_redis_cache():
     [caches] = setting_values({"REDIS_URL": "redis://cache:6379/1"}, "CACHES")
     assert caches["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+
+
+def test_the_trusted_proxy_count_reaches_both_throttles_and_the_https_header():
+    names = ("LEGALSIM_TRUSTED_PROXIES", "SECURE_PROXY_SSL_HEADER", "REST_FRAMEWORK")
+    count, header, framework = setting_values({}, *names)
+    assert (count, header, framework["NUM_PROXIES"]) == (0, None, 0)
+    count, header, framework = setting_values({"LEGALSIM_TRUSTED_PROXIES": "1"}, *names)
+    assert (count, header, framework["NUM_PROXIES"]) == (1, ["HTTP_X_FORWARDED_PROTO", "https"], 1)
+    [header] = setting_values({"LEGALSIM_TRUSTED_PROXIES": "1", "DJANGO_BEHIND_PROXY": "0"}, "SECURE_PROXY_SSL_HEADER")
+    assert header is None
