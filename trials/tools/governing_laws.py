@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from trials.tools.statute_headings import charge_full_name, charge_names
+
 CORPUS_PREFIX = "中华人民共和国"
 
 
@@ -189,13 +191,14 @@ every charge (any cause ending in 罪)."""
 
 
 def _charge(charge: str) -> GoverningLaws:
-    """The Criminal Law (its general part and, for a charge the table places, that charge's
-    chapter only) and the Criminal Procedure Law."""
-    chapter = CHAPTER_OF_CHARGE.get(charge)
-    confined = (("刑法", (*CRIMINAL_LAW_GENERAL_PART, chapter)),) if chapter else ()
-    return GoverningLaws(
-        ("刑法",), ("刑事诉讼法", *CRIMINAL_RELATED.get(charge, ())), CRIMINAL_GENERAL, confined, charge=True
-    )
+    """The Criminal Law (its general part and, when the table places every charge named, those
+    charges' chapters only) and the Criminal Procedure Law. A cause may name several charges
+    (盗窃罪、诈骗罪) or one act of a selective charge (贩卖毒品罪, of 走私、贩卖、运输、制造毒品罪)."""
+    names = [charge_full_name(name) for name in charge_names(charge)] or [charge]
+    chapters = [CHAPTER_OF_CHARGE.get(name) for name in names]
+    confined = (("刑法", (*CRIMINAL_LAW_GENERAL_PART, *dict.fromkeys(chapters))),) if all(chapters) else ()
+    related = tuple(dict.fromkeys(law for name in names for law in CRIMINAL_RELATED.get(name, ())))
+    return GoverningLaws(("刑法",), ("刑事诉讼法", *related), CRIMINAL_GENERAL, confined, charge=True)
 
 
 @cache

@@ -23,7 +23,7 @@ docs/precedents.md gives the method and its figures (``benchmarks/precedents.py`
   its facts that hold most of the query's key terms), its holding and its outcome (disposition
   or sentence). A library case's own judgment is what a precedent is for; the case being tried
   is never returned: not by its id, and not under another id (the same case number or the
-  same facts), so no evaluation-only field of it (DESIGN.md §2) reaches the search's reader.
+  same facts), so no evaluation-only field of it (`EVALUATION_ONLY` in trials/engine/visibility.py) reaches the search's reader.
 
 ``PrecedentIndex`` is plain data (built from case-file records, no database, no request);
 ``precedent_search`` searches the library, whose index is rebuilt only when the library

@@ -116,4 +116,36 @@ def headings(article: dict) -> Iterator[str]:
         yield civil_code_book(number)
     if law == CRIMINAL_LAW:
         label = article_label(number, article["article_no"])
-        yield from (charge for charge, articles in CHARGE_ARTICLES.items() if label in articles)
+        for charge, articles in CHARGE_ARTICLES.items():
+            if label in articles:
+                yield from dict.fromkeys([charge, *charge_forms(charge)])
+
+
+def charge_forms(charge: str) -> list[str]:
+    """The single charges a selective one names (选择性罪名): 走私、贩卖、运输、制造毒品罪 is
+    charged as 贩卖毒品罪 where only selling is proved, and a judgment names it so. The acts
+    before the last share its length (走私, 贩卖, 运输 and 制造); the rest of the last part is
+    the object every act takes (毒品罪)."""
+    parts = charge.split("、")
+    width = len(parts[0])
+    if len(parts) < 2 or any(len(part) != width for part in parts[:-1]) or len(parts[-1]) <= width + 1:
+        return []
+    target = parts[-1][width:]
+    return [f"{act}{target}" for act in (*parts[:-1], parts[-1][:width])]
+
+
+def charge_names(charges: str) -> list[str]:
+    """The charges a cause names: 贩卖、运输毒品罪 is one charge, 盗窃罪、诈骗罪 are two."""
+    return [name.strip() for name in re.split(r"(?<=罪)[、，,和及]", charges or "") if name.strip().endswith("罪")]
+
+
+def charge_full_name(charge: str) -> str:
+    """The name the charge provisions give ``charge``: 贩卖毒品罪 -> 走私、贩卖、运输、制造毒品罪."""
+    if charge in CHARGE_ARTICLES:
+        return charge
+    return next((name for name in CHARGE_ARTICLES if charge in charge_forms(name)), charge)
+
+
+def charge_articles(charge: str) -> tuple[str, ...]:
+    """The articles defining ``charge``, named in full or as one act of a selective charge."""
+    return CHARGE_ARTICLES.get(charge_full_name(charge), ())

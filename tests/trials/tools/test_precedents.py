@@ -82,7 +82,7 @@ def test_a_hit_gives_the_precedents_cause_key_facts_and_outcome(library):
 
 
 def evaluation_only_texts(seed: dict) -> list[str]:
-    """Every evaluation-only value of ``seed`` (DESIGN.md §2), as text."""
+    """Every evaluation-only value of ``seed`` (`EVALUATION_ONLY` in trials/engine/visibility.py), as text."""
     texts = []
     for block, name in EVALUATION_ONLY[seed["procedure"]]:
         holder = seed if block is None else seed.get(block) or {}
