@@ -19,6 +19,14 @@ statements are scored per phase on three dimensions, one per advocacy capability
 
 A stage counts for the subject when it was the subject's to play: the consultation it gave,
 the drafting stage of its side, every hearing (a phase without its statement scores 0).
+
+What the subject says counts as far as it is about this case (``trials.scoring.grounding``):
+a statement or document without legal content of the case scores 0 on every item, whoever
+rates it, and a drafting stage's exact slots count only in a document of the case. Position
+consistency is judged against the side's position as the case file records it
+(``references.pleaded_position``), never against the subject's own pleading, which would
+make any pleading consistent with its own echo. A "not raised" list holds the reference
+points the subject's side made nowhere in the trial (``items.not_raised``).
 """
 
 from __future__ import annotations
@@ -28,15 +36,15 @@ from statistics import fmean
 from typing import Any
 
 from trials.engine.state import TrialState
-from trials.scoring.drafting import DRAFTING_KINDS, drafting_items
-from trials.scoring.items import Item, Pending, own_turns, rated_item, seat_of_subject, turn_links
+from trials.scoring.drafting import DRAFTING_KINDS, coherence_capped, drafting_items
+from trials.scoring.items import Item, Pending, not_raised, own_turns, rated_items, seat_of_subject, turn_links
 from trials.scoring.references import (
     CRIMINAL_COUNSEL_STAGES,
     civil_hearing_references,
     criminal_hearing_references,
     sentences,
 )
-from trials.scoring.scorers import Criterion, Scorer, points_raised
+from trials.scoring.scorers import Criterion, Scorer
 
 CAPABILITIES = (
     "issue_spotting",
@@ -116,7 +124,7 @@ def _lc_pending(state: TrialState) -> list[Pending]:
         parts = _answer_parts(references.get(question, ""))
         for dimension in LC_DIMENSIONS:
             candidate = answer.text if answer else ""
-            _, missing = points_raised(sentences(parts[dimension]), candidate, state.language)
+            missing = not_raised(state, sentences(parts[dimension]))
             criterion = Criterion(
                 f"LC.q{index + 1}.{dimension}",
                 f"Consultation question {index + 1} ({question}): {dimension} of the answer",
@@ -153,7 +161,7 @@ def _trial_pending(state: TrialState, stage: str) -> tuple[list[Item], list[Pend
             continue
         candidate = "\n".join(turn.text for turn in statements)
         for capability, instruction in TRIAL_DIMENSIONS.items():
-            _, missing = points_raised(references[capability], candidate, state.language)
+            missing = not_raised(state, references[capability])
             criterion = Criterion(
                 f"{prefix}.{capability}",
                 f"{phase or stage} {'phase' if phase else 'stage'}: {instruction}",
@@ -193,9 +201,8 @@ def capability_items(state: TrialState, scorer: Scorer) -> tuple[list[Item], dic
         if scored is None:
             continue
         exact, pending = scored
-        ratings = scorer.rate([entry.criterion for entry in pending], state.language)
-        items += exact + [rated_item(entry, ratings[entry.criterion.id]) for entry in pending]
-    return items, skipped
+        items += exact + rated_items(pending, state, scorer)
+    return coherence_capped(items), skipped
 
 
 def capability_scores(items: list[Item]) -> dict[str, Any]:

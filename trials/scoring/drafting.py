@@ -21,14 +21,16 @@ stage has closed without a document from the subject, every field of it scores 0
 from __future__ import annotations
 
 from dataclasses import replace
+from statistics import fmean
 
 from trials.documents import DOCUMENTS, document_sections
 from trials.engine.state import ArtifactRecord, TrialState
 from trials.procedures.seats import opposite
 from trials.scoring.alignment import action_requested, disposition_items
-from trials.scoring.items import Item, Pending, doc_link, own_turns, seat_of_subject, turn_links, zero_item
+from trials.scoring.grounding import of_this_case, substance
+from trials.scoring.items import Item, Pending, doc_link, not_raised, own_turns, seat_of_subject, turn_links, zero_item
 from trials.scoring.references import evidence_points, listing, sentences
-from trials.scoring.scorers import Criterion, points_raised
+from trials.scoring.scorers import Criterion
 from trials.scoring.text import normalise, party_roles
 
 DRAFTING_KINDS = {"CD": "complaint", "DD": "defence", "AD": "appeal", "AR": "appeal_response"}
@@ -76,9 +78,17 @@ def _closed(state: TrialState, stage: str) -> bool:
 
 
 def _fields(state: TrialState, stage: str, document: ArtifactRecord) -> Fields:
-    if stage in ("CD", "DD"):
-        return _first_instance(state, stage, document)
-    return _second_instance(state, stage, document)
+    exact, pending = (_first_instance if stage in ("CD", "DD") else _second_instance)(state, stage, document)
+    return grounded_slots(exact, document.text, state), pending
+
+
+def grounded_slots(exact: list[Item], text: str, state: TrialState) -> list[Item]:
+    """Exact slots count only in a text of this case (``grounding.of_this_case``): a party's
+    name or "vary" in a document of nothing else, or another case's document, fills no slot."""
+    if of_this_case(text, state.case, state.language):
+        return exact
+    why = substance(text, state.case, state.language).note()
+    return [replace(item, score=0.0, reason=f"{item.reason}; {why}") if item.score else item for item in exact]
 
 
 def _first_instance(state: TrialState, stage: str, document: ArtifactRecord) -> Fields:
@@ -230,7 +240,7 @@ def _request_slot(state: TrialState, stage: str, document: ArtifactRecord) -> li
         return []
     section = REQUEST_SECTIONS[document.kind]
     asked = action_requested(sentences(_section(document, section)))
-    _, missing = points_raised(points, document.text, state.language)
+    missing = not_raised(state, points)
     reason = f"requests {asked or 'none'} against {expected}"
     return [
         Item(
@@ -260,6 +270,30 @@ def coherence_pending(state: TrialState, stage: str, document: ArtifactRecord) -
         document.text,
     )
     return Pending(stage, "fact_marshalling", criterion, [doc_link(document)], [])
+
+
+def coherence_capped(items: list[Item]) -> list[Item]:
+    """A drafting stage's coherence is at most the mean of the document's content fields: the
+    sections the editor sets out are no coherence of their own, and a document is coherent
+    only as far as it pleads this case (headings over "asdf", or over another case's text,
+    were scored as perfectly organised)."""
+    capped = []
+    for item in items:
+        if item.stage in DRAFTING_KINDS and item.id == f"{item.stage}.coherence":
+            content = [
+                other.score
+                for other in items
+                if other.stage == item.stage and other.kind == "semantic" and other is not item
+            ]
+            ceiling = fmean(content) if content else 0.0
+            if item.score > ceiling:
+                item = replace(
+                    item,
+                    score=round(ceiling, 6),
+                    reason=f"{item.reason}; capped at the mean of the document's content fields",
+                )
+        capped.append(item)
+    return capped
 
 
 def sections_item(stage: str, document: ArtifactRecord, language: str) -> Item:
@@ -292,7 +326,7 @@ def _semantic(
     candidate: str,
     links: list,
 ) -> Pending:
-    _, missing = points_raised(points, candidate, state.language)
+    missing = not_raised(state, points)
     criterion = Criterion(f"{stage}.{item}", instruction, "\n".join(points), candidate)
     return Pending(stage, capability, criterion, links, missing)
 

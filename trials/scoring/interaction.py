@@ -9,7 +9,9 @@ vocabulary and citations of the case's own legal references (professionality); f
 logicality, a reply that follows on from the other party's words "without repeating any of
 the previously discussed topics" (B.1), the lawyer's earlier replies in the stage given as
 what was already said, so a reply that says again what the lawyer said before scores less,
-never more. Scores are normalised to [0,1].
+never more. A reply counts as far as it is about this case (``grounding.substance``): one
+without legal content of the case scores 0 on every aspect, whoever rates it. Scores are
+normalised to [0,1].
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 
 from trials.engine.state import TrialState, TurnRecord
 from trials.scoring.capabilities import stage_author, subject_of
+from trials.scoring.grounding import substance
 from trials.scoring.items import seat_of_subject
 from trials.scoring.scorers import Criterion, Scorer
 
@@ -82,8 +85,17 @@ def interaction_quality(state: TrialState, scorer: Scorer) -> dict[str, Any]:
     count = len(criteria) // len(ASPECTS)
     if not count:
         return {aspect: None for aspect in ASPECTS} | {"windows": 0}
-    ratings = scorer.rate(criteria, state.language)
+    grounds = [substance(reply.text, state.case, state.language).value for _, reply in windows(state)]
+    ratings = scorer.rate([criterion for criterion in criteria if grounds[_index(criterion)]], state.language)
     result: dict[str, Any] = {
-        aspect: fmean(ratings[f"MILE.{index}.{aspect}"].score / 10 for index in range(count)) for aspect in ASPECTS
+        aspect: fmean(
+            ratings[f"MILE.{index}.{aspect}"].score / 10 * grounds[index] if grounds[index] else 0.0
+            for index in range(count)
+        )
+        for aspect in ASPECTS
     }
     return result | {"windows": count}
+
+
+def _index(criterion: Criterion) -> int:
+    return int(criterion.id.split(".")[1])

@@ -1,9 +1,11 @@
 """What the reference holds for a side, as points of substance (claims, facts, evidence, law).
 
 A scorecard's "not raised" list is made of these points, so they never include a document's
-boilerplate (its title, the parties' block, the court addressed): a filed pleading counts
-through its substantive sections only (``PLEADING_SECTIONS``), and the case file's own
-fields stand in when a pleading has no recognisable section.
+boilerplate (its title, the parties' block, the court addressed), nor anything the subject
+wrote: the points come from the case file (LegalWorld, Table 9's reference sources;
+docs/sources.md), never from the subject's own pleadings, so a pleading cannot become the
+reference its author is measured against (a pleading of "asdf" made "asdf" at the hearing
+perfectly consistent).
 """
 
 from __future__ import annotations
@@ -11,19 +13,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from trials.documents import document_sections
 from trials.engine.state import TrialState
-from trials.procedures.seats import target_seat
 
 SENTENCE_END = re.compile(r"(?<=[。！？；!?;])|(?<=[a-z)\]]\.)\s+|\n+")
 LIST_MARK = re.compile(r"^\s*(?:\d+[.、)]|[一二三四五六七八九十]+、|[(（]\d+[)）])\s*")
-PLEADING_SECTIONS = {
-    "complaint": ("claims", "facts_and_reasons"),
-    "defence": ("response_to_claims", "facts_and_reasons"),
-    "appeal": ("appeal_requests", "grounds", "new_evidence"),
-    "appeal_response": ("response_to_grounds", "relief_sought"),
-}
-"""The sections of each pleading that carry its position; the rest is form."""
 CRIMINAL_COUNSEL_STAGES = ("investigation", "evidence", "debate")
 """The stages of SimCourt's trial in which counsel makes statements (its Table 3's three)."""
 
@@ -46,25 +39,27 @@ def evidence_points(items: list[dict[str, Any]], side: str) -> list[str]:
 
 
 def pleaded_position(state: TrialState, stage: str) -> list[str]:
-    """The target side's position at a hearing: the substance of the pleading its lawyer
-    filed for it, else what the case file says that side pleaded."""
-    kinds = ("complaint", "defence") if stage == "FIT" else ("appeal", "appeal_response")
-    seat = target_seat(state.procedure, state.target_side)
-    filed = [
-        body
-        for artifact in state.artifacts
-        if artifact.kind in kinds and artifact.author_seat == seat
-        for section, body in document_sections(artifact.text, artifact.kind).items()
-        if section in PLEADING_SECTIONS[artifact.kind]
-    ]
-    if filed:
-        return sentences("\n".join(filed))
-    block = state.case.get("first_instance" if stage == "FIT" else "second_instance") or {}
-    if stage == "FIT":
-        return (
-            listing(block.get("claims")) if state.target_side == "plaintiff" else sentences(block.get("defenses", ""))
-        )
-    return [*listing(block.get("appeal_requests")), *sentences(block.get("appeal_reasons", ""))]
+    """The target side's position at a hearing as the case file records it (Table 9: "the
+    pleaded claims/defenses", "the appeal/response"): at FIT the plaintiff's claims or the
+    defendant's defences; at SIT, when the side holds on appeal the part it held in the real
+    case, the real appeal's requests and reasons (appellant) or the appellee's answer; a side
+    whose part differs from the real one (it appeals where the other side did), or a file
+    without the second-instance block, keeps its first-instance position."""
+    first = state.case.get("first_instance") or {}
+    side = state.target_side
+    position = listing(first.get("claims")) if side == "plaintiff" else sentences(first.get("defenses", ""))
+    if stage != "SIT":
+        return position
+    second = state.case.get("second_instance") or {}
+    real = second.get("appellant_side")
+    appellant = state.appellant_side or real
+    if side == appellant == real:
+        appeal = [*listing(second.get("appeal_requests")), *sentences(second.get("appeal_reasons", ""))]
+    elif side != appellant and side != real:
+        appeal = sentences(second.get("appellee_defenses", ""))
+    else:
+        appeal = []
+    return appeal or position
 
 
 def civil_hearing_references(state: TrialState, stage: str) -> dict[str, list[str]]:

@@ -27,7 +27,8 @@ from trials.procedures import procedure_for
 from trials.procedures.seats import CIVIL_SIDES, seat_info
 from trials.scoring.alignment import judgment_alignment
 from trials.scoring.drafting import party_slots, sections_item
-from trials.scoring.items import Item, Pending, rated_item, turn_links
+from trials.scoring.grounding import names_a_party, of_this_case, substance
+from trials.scoring.items import Item, Pending, rated_items, turn_links
 from trials.scoring.prediction import sentence_extract, sentence_from_case
 from trials.scoring.references import evidence_points, listing, sentences
 from trials.scoring.scorers import Criterion, Scorer, points_raised
@@ -64,10 +65,11 @@ def scored_stages(state: TrialState, seat: str) -> tuple[list[str], dict[str, st
 def role_items(state: TrialState, seat: str, scorer: Scorer) -> tuple[list[Item], dict[str, str]]:
     stages, skipped = scored_stages(state, seat)
     if seat_info(state.procedure, seat).role == "judge":
-        return [item for stage in stages for item in _judge_items(state, seat, stage)], skipped
+        # a civil hearing (FIT, SIT) is judged on its own; a criminal trial's stages are one hearing
+        hearings = [[stage] for stage in stages] if state.procedure == "civil" else [stages]
+        return [item for hearing in hearings for item in _judge_hearing(state, seat, hearing)], skipped
     pending = [entry for stage in stages for entry in _client_pending(state, seat, stage)]
-    ratings = scorer.rate([entry.criterion for entry in pending], state.language)
-    return [rated_item(entry, ratings[entry.criterion.id]) for entry in pending], skipped
+    return rated_items(pending, state, scorer), skipped
 
 
 def dimension_scores(items: list[Item], dimensions: tuple[str, ...]) -> dict[str, float | None]:
@@ -80,12 +82,34 @@ def dimension_scores(items: list[Item], dimensions: tuple[str, ...]) -> dict[str
 # --- Judge ------------------------------------------------------------------------------------
 
 
-def _judge_items(state: TrialState, seat: str, stage: str) -> list[Item]:
-    items = _phases_conducted(state, seat, stage) + _neutrality(state, seat, stage)
-    for judgment in (artifact for artifact in state.artifacts if artifact.stage == stage):
-        if judgment.kind in JUDGMENTS and judgment.author_seat == seat:
-            items += _judgment_items(state, stage, judgment)
-    return items
+def _judge_hearing(state: TrialState, seat: str, stages: list[str]) -> list[Item]:
+    items, said = [], []
+    for stage in stages:
+        items += _phases_conducted(state, seat, stage) + _neutrality(state, seat, stage)
+        said += [turn.text for turn in seat_turns(state, seat, stage)]
+        for judgment in state.artifacts:
+            if judgment.stage == stage and judgment.kind in JUDGMENTS and judgment.author_seat == seat:
+                items += _judgment_items(state, stage, judgment)
+                said.append(judgment.text)
+    return _conducted_this_case(items, "\n".join(said), state)
+
+
+def _conducted_this_case(items: list[Item], said: str, state: TrialState) -> list[Item]:
+    """A judge's conduct counts when what the judge said and wrote at the hearing is of this
+    case (``grounding.of_this_case``: it names the parties and more of the case): phases
+    "conducted" with "asdf", or with another case's text, were not conducted. The judgment's
+    alignment with the real one is left as it is: it measures the court's output, not the
+    conduct."""
+    if of_this_case(said, state.case, state.language):
+        return items
+    named = names_a_party(said, state.case)
+    why = substance(said, state.case, state.language).note() if named else "names none of this case's parties"
+    return [
+        replace(item, score=0.0, reason=f"{item.reason}; {why}")
+        if item.score and item.capability != "judgment_alignment"
+        else item
+        for item in items
+    ]
 
 
 def _phases_conducted(state: TrialState, seat: str, stage: str) -> list[Item]:

@@ -3,9 +3,10 @@ deterministic rule-based scorer.
 
 Both rate the same ``Criterion`` objects (what is judged, the reference, the candidate
 text), so the formulas and the scorecard never ask which scorer ran. The rule-based scorer
-measures **coverage**: the share of the reference's content terms the candidate contains,
-and where the reference cites statutes, half of the score is the share of those articles
-the candidate cites. It rewards raising what the reference raises; it cannot judge quality,
+measures **coverage**: the share of the reference's specific terms (its content terms less
+the vocabulary every case shares, ``grounding.generic_terms``: "the court", "the plaintiff",
+"within ten days" cover nothing of a point) the candidate contains, and where the reference
+cites statutes, half of the score is the share of those articles the candidate cites. It rewards raising what the reference raises; it cannot judge quality,
 which is why the UI labels its scores as rule-based. A criterion may carry what its author
 said before (``already_said``, MILE's logicality): repeating it earns nothing, so the
 rule-based score is scaled by the share of the candidate's sentences that say something new.
@@ -20,8 +21,9 @@ from typing import Protocol
 
 from legalsim.json_input import loads_untrusted
 from legalsim.llm import LLMCall, LLMClient
+from trials.scoring.grounding import reference_terms, specific_coverage
 from trials.scoring.references import sentences
-from trials.scoring.text import article_citations, coverage, terms
+from trials.scoring.text import article_citations, terms
 
 RAISED = 0.5
 """A reference point counts as raised when the candidate covers half of its terms."""
@@ -61,7 +63,7 @@ def points_raised(points: list[str], candidate: str, language: str) -> tuple[lis
     """Split reference points (claims, evidence items, sentences) into raised and not raised."""
     raised, missing = [], []
     for point in points:
-        share = coverage(point, candidate, language)
+        share = specific_coverage(point, candidate, language)
         (raised if share is None or share >= RAISED else missing).append(point)
     return raised, missing
 
@@ -76,13 +78,15 @@ class RuleBasedScorer:
     def _rate(criterion: Criterion, language: str) -> Rating:
         if not criterion.candidate.strip():
             return Rating(0.0, "nothing was said or written for this item")
-        wanted_terms = terms(criterion.reference, language)
+        wanted_terms = reference_terms(criterion.reference, language)
         found = len(wanted_terms & terms(criterion.candidate, language))
         share = found / len(wanted_terms) if wanted_terms else 0.0
         wanted = article_citations(criterion.reference)
         reason = f"covers {found} of {len(wanted_terms)} reference terms"
         if wanted:
-            cited = wanted & article_citations(criterion.candidate)
+            laws = {key.rpartition("#")[0] for key in wanted}
+            default = laws.pop() if len(laws) == 1 else None
+            cited = wanted & article_citations(criterion.candidate, default_law=default)
             share = (share + len(cited) / len(wanted)) / 2
             reason += f"; cites {len(cited)} of {len(wanted)} reference articles"
         if criterion.already_said:

@@ -29,27 +29,12 @@ EN_STOPWORDS = frozenset(
     "other into under over upon also only more most very there here about after before between".split()
 )
 EN_WORD = re.compile(r"[a-z][a-z'-]+|\d[\d,.]*")
-EN_ARTICLE = re.compile(
-    r"(?P<law>(?:[A-Z][\w'’]*\s+)*?(?:Law|Code|Provisions|Interpretation)(?: of the People['’]s Republic of China)?)"
-    r",?\s+Article\s+(?P<number>\d+)",
-)
-EN_ARTICLES = re.compile(
-    r"(?P<law>(?:[A-Z][\w'’]*\s+)*?(?:Law|Code|Provisions|Interpretation)(?: of the People['’]s Republic of China)?)"
-    r",?\s+Articles?\s+(?P<numbers>\d+(?:(?:\s*,\s*|\s+and\s+|\s*,\s*and\s+)(?:Article\s+)?\d+)*)",
-)
-"""``EN_ARTICLE`` with several articles under one law ("Civil Code, Articles 1179, 1183 and 1208")."""
-CN_NUMBER = r"[一二三四五六七八九十百千零〇0-9]+"
-TITLED_ARTICLES = re.compile(
-    rf"《(?P<law>[^《》]{{2,80}})》(?P<articles>(?:\s*[、，,和及与]?\s*第\s*{CN_NUMBER}\s*条(?:\s*第\s*{CN_NUMBER}\s*[款项])*)+)"
-)
-"""A law's title and the articles cited under it (《民法典》第六百六十七条、第六百七十五条): titles
-of judicial interpretations run past the 30 characters ``retrieval.ARTICLE_RE`` reads, and
-judgments list several articles under one title."""
-ARTICLE_NUMBER = re.compile(rf"第\s*({CN_NUMBER})\s*条")
 LAW_TITLE = re.compile(
     r"《(?P<law>[^《》]{1,80}(?:法|法典|规定|解释|条例|办法|决定)(?:（[一二三四五六七八九十]+）)?)》"
 )
 """A law's title cited without an article; 《借款合同》 (a contract, not a law) is not one."""
+STATUTE_TITLE_END = re.compile(r"(?:法|法典|规定|解释|条例|办法|决定)(?:[（(][一二三四五六七八九十]+[)）])?\s*$")
+"""How the title of a statute or interpretation ends: 《借款合同》第三条 cites a contract's clause."""
 ENGLISH_LAW_NAMES = {
     "civil code": "中华人民共和国民法典",
     "criminal law": "中华人民共和国刑法",
@@ -137,29 +122,162 @@ def overlap_f1(reference: set | frozenset, generated: set | frozenset) -> float 
     return 2 * precision * recall / (precision + recall)
 
 
-_ZH_NUMBER = r"[一二三四五六七八九十百千零〇0-9]+"
-_ZH_ARTICLE = rf"第\s*{_ZH_NUMBER}\s*条(?:之{_ZH_NUMBER})?(?:第{_ZH_NUMBER}[款项])*"
+_ZH_NUMBER = r"[一二三四五六七八九十百千零〇0-9０-９]+"
+_ZH_ARTICLE = rf"第\s*{_ZH_NUMBER}\s*条(?:\s*之\s*{_ZH_NUMBER})?(?:\s*第\s*[(（]?{_ZH_NUMBER}[)）]?\s*[款项])*"
+_ZH_JOIN = r"\s*(?:[、，,及和与]|以及|至|到|—|－|-|~|～)\s*"
 ZH_ARTICLES = re.compile(
-    rf"《(?P<law>[^》]{{2,30}})》\s*(?P<articles>{_ZH_ARTICLE}(?:\s*[、，,及和与]\s*{_ZH_ARTICLE})*)"
+    rf"《(?P<law>[^《》]{{2,80}})》\s*(?:的)?\s*(?P<articles>{_ZH_ARTICLE}(?:{_ZH_JOIN}{_ZH_ARTICLE})*)"
 )
 """A Chinese citation of one law's articles: 《刑法》第一百三十三条之一、第六十七条第三款、第五十二条
-cites three articles, the law named once as courts write it."""
-ZH_ARTICLE_NUMBER = re.compile(rf"第\s*({_ZH_NUMBER})\s*条(?:之({_ZH_NUMBER}))?")
+cites three articles, the law named once as courts write it; 第七百一十二条至第七百一十三条 cites
+the run."""
+ZH_BARE_LAW_ARTICLES = re.compile(
+    rf"(?P<law>[\u4e00-\u9fff]{{1,24}}?(?:法典|法))\s*(?P<articles>{_ZH_ARTICLE}(?:{_ZH_JOIN}{_ZH_ARTICLE})*)"
+)
+"""A law named without 《》 before its articles (民法典第五百八十五条, 依照刑法第六十七条第三款): the
+name is the longest tail of the characters before 第 that the statute corpus knows, else those
+characters less a leading verb (依照, 根据…)."""
+ZH_ARTICLE_RUN = re.compile(rf"(?P<articles>{_ZH_ARTICLE}(?:{_ZH_JOIN}{_ZH_ARTICLE})*)")
+ZH_ARTICLE_NUMBER = re.compile(rf"第\s*({_ZH_NUMBER})\s*条(?:\s*之\s*({_ZH_NUMBER}))?")
+ZH_RANGE = re.compile(rf"第\s*({_ZH_NUMBER})\s*条\s*(?:至|到|—|－|-|~|～)\s*第\s*({_ZH_NUMBER})\s*条")
+ZH_LEADING_VERBS = re.compile(
+    r"^(?:依照|依据|根据|按照|参照|适用|违反|援引|对照|符合|结合|即|及|和|与|并|且|由|经|应|按|依|据)+"
+)
+_EN_NUMBER = r"\d+(?:\s*(?:-|–|—|to|through)\s*\d+)?"
+_EN_MARK = r"(?:(?i:articles?|arts?\.?)|§§?)"
+_EN_LIST = (
+    rf"{_EN_MARK}\s*{_EN_NUMBER}(?:\s*\(\d+\))*"
+    rf"(?:(?:\s*,\s*|\s+and\s+|\s*,\s*and\s+|\s*&\s*)(?:{_EN_MARK}\s*)?{_EN_NUMBER}(?:\s*\(\d+\))*)*"
+)
+_EN_KNOWN_LAWS = "|".join(
+    sorted((re.escape(name).replace(r"\ ", r"\s+") for name in ENGLISH_LAW_NAMES), key=len, reverse=True)
+)
+_EN_LAW = (
+    r"(?:(?i:the|prc|china's)\s+)?"
+    rf"(?P<law>(?:(?i:{_EN_KNOWN_LAWS})|(?:[A-Z][\w'’]*\s+){{0,8}}?(?:Law|Code|Provisions|Interpretation))"
+    r"(?:\s+(?i:of\s+(?:the\s+)?(?:People's\s+Republic\s+of\s+China|PRC|China)))?)"
+)
+EN_ARTICLE = re.compile(
+    r"(?P<law>(?:[A-Z][\w'’]*\s+)*?(?:Law|Code|Provisions|Interpretation)(?: of the People['’]s Republic of China)?)"
+    r",?\s+Article\s+(?P<number>\d+)",
+)
+"""A law followed by one article ("Civil Code of the People's Republic of China, Article 667"):
+the form the case files' legal references take, read by the debrief to look one up."""
+EN_ARTICLES = re.compile(rf"{_EN_LAW},?\s+(?P<numbers>{_EN_LIST})")
+"""A law, then its articles: "Civil Code, Articles 1179, 1183 and 1208", "Criminal Law Article
+67", "Civil Code § 585", "PRC Civil Code Arts. 712-713"."""
+EN_ARTICLES_OF = re.compile(
+    rf"(?P<numbers>{_EN_LIST})(?:\s*,?\s*(?:paragraph|para\.?|item|clause)\s*\d+)?,?\s+of\s+{_EN_LAW}"
+)
+"""Articles, then their law: "Article 585 of the Civil Code", "Arts. 712-713 of the Civil Code
+of the PRC", "Article 67, paragraph 3, of the Criminal Law"."""
+EN_BARE_ARTICLES = re.compile(rf"(?<![\w§])(?P<numbers>{_EN_LIST})")
+EN_LAW_NAME = re.compile(_EN_LAW)
+MAX_RANGE = 50
+"""The longest run of articles a range cites (712-713 cites both); a longer one is a typo."""
 
 
-def article_citations(text: str) -> frozenset[str]:
-    """Statute citations as ``LAW#N`` keys (``LAW#N-M`` for 第N条之M), so 《民法典》第六百六十七条 and 《中华人民共和国民法典》
-    第667条 are one article; English "Civil Code of the People's Republic of China, Article 667"
-    too. Paragraphs and items are not distinguished (the article is the unit compared)."""
-    found = set()
-    for citation in ZH_ARTICLES.finditer(text or ""):
-        for number, sub in ZH_ARTICLE_NUMBER.findall(citation["articles"]):
-            arabic, after = number_parse(number), number_parse(sub) if sub else None
-            if arabic is not None:
-                found.add(f"{_law_key(citation['law'])}#{int(arabic)}" + (f"-{int(after)}" if after else ""))
-    for match in EN_ARTICLE.finditer(text or ""):
-        found.add(f"{_law_key(match['law'])}#{int(match['number'])}")
-    return frozenset(found)
+def _article_numbers(text: str) -> list[tuple[int, int | None]]:
+    """The article numbers of an English citation, ranges expanded: (number, None)."""
+    found = []
+    for match in re.finditer(r"(\d+)(?:\s*(?:-|–|—|to|through)\s*(\d+))?", re.sub(r"\(\d+\)", "", text)):
+        first = int(match[1])
+        last = int(match[2]) if match[2] else first
+        found += [(number, None) for number in _run(first, last)]
+    return found
+
+
+def _run(first: int, last: int) -> range:
+    return range(first, last + 1) if first <= last <= first + MAX_RANGE else range(first, first + 1)
+
+
+def _zh_numbers(articles: str) -> list[tuple[int, int | None]]:
+    """The article numbers of a Chinese citation: 第N条之M as (N, M), runs 第N条至第M条
+    expanded; paragraphs and items (第三款, 第（二）项) are not articles."""
+    found: list[tuple[int, int | None]] = []
+    for match in ZH_RANGE.finditer(articles):
+        first, last = number_parse(match[1]), number_parse(match[2])
+        if first is not None and last is not None:
+            found += [(number, None) for number in _run(int(first), int(last))]
+    for number, sub in ZH_ARTICLE_NUMBER.findall(articles):
+        arabic, after = number_parse(number), number_parse(sub) if sub else None
+        if arabic is not None:
+            found.append((int(arabic), int(after) if after else None))
+    return found
+
+
+def _zh_law_name(before: str) -> str:
+    """The law named by the characters before 第 (see ``ZH_BARE_LAW_ARTICLES``)."""
+    for start in range(len(before) - 1):
+        tail = before[start:]
+        resolved = retrieval.resolve_law(tail)
+        if resolved and _unqualified(normalise(resolved)) == _unqualified(normalise(tail)):
+            return tail
+    return ZH_LEADING_VERBS.sub("", before) or before
+
+
+def _citations(text: str, default_law: str | None = None) -> list[tuple[str, bool, int, int | None]]:
+    """Every article cited in ``text``: (the law as written, whether it is a title in 《》,
+    article, 之 sub-article). An article whose law is not named beside it (Arts. 712-713,
+    第五百八十五条) belongs to the law named last before it, else the first named after it,
+    else to ``default_law``, else it is left out."""
+    text = unicodedata.normalize("NFKC", text or "").replace("’", "'")
+    cited: list[tuple[int, str, bool, list[tuple[int, int | None]]]] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(start: int, end: int) -> bool:
+        return all(end <= left or start >= right for left, right in taken)
+
+    for match in ZH_ARTICLES.finditer(text):
+        taken.append(match.span("articles"))
+        if STATUTE_TITLE_END.search(match["law"]):
+            cited.append((match.start(), match["law"], True, _zh_numbers(match["articles"])))
+    for match in ZH_BARE_LAW_ARTICLES.finditer(text):
+        if free(*match.span("articles")) and "》" not in match["law"]:
+            cited.append((match.start(), _zh_law_name(match["law"]), False, _zh_numbers(match["articles"])))
+            taken.append(match.span("articles"))
+    for pattern in (EN_ARTICLES_OF, EN_ARTICLES):
+        for match in pattern.finditer(text):
+            if free(*match.span("numbers")):
+                cited.append((match.start(), match["law"], False, _article_numbers(match["numbers"])))
+                taken.append(match.span("numbers"))
+    laws = sorted(
+        [(match.start(), match["law"], False) for match in EN_LAW_NAME.finditer(text)]
+        + [(start, law, titled) for start, law, titled, _ in cited]
+    )
+    orphans = [
+        (match.start(), _zh_numbers(match["articles"]))
+        for match in ZH_ARTICLE_RUN.finditer(text)
+        if free(*match.span())
+    ]
+    orphans += [
+        (match.start(), _article_numbers(match["numbers"]))
+        for match in EN_BARE_ARTICLES.finditer(text)
+        if free(*match.span("numbers"))
+    ]
+    for start, numbers in orphans:
+        before = [law for law in laws if law[0] < start]
+        after = [law for law in laws if law[0] > start]
+        law = before[-1] if before else (after[0] if after else None)
+        if law is None and default_law:
+            law = (start, default_law, False)
+        if law is not None:
+            cited.append((start, law[1], law[2], numbers))
+    return [(law, titled, number, sub) for _, law, titled, numbers in cited for number, sub in numbers]
+
+
+def article_citations(text: str, *, default_law: str | None = None) -> frozenset[str]:
+    """Statute citations as ``LAW#N`` keys (``LAW#N-M`` for 第N条之M), so 《民法典》第六百六十七条,
+    民法典第667条 and 《中华人民共和国民法典》第667条 are one article, and "Civil Code of the
+    People's Republic of China, Article 667", "Article 667 of the Civil Code" and "Civil Code
+    Art. 667" another (the keys of the two languages differ). Ranges cite every article in
+    them; paragraphs and items are not distinguished (the article is the unit compared).
+    Articles cited with no law named anywhere in ``text`` are ``default_law``'s when one is
+    given (a statement's "Arts. 712-713" in a case that applies one code)."""
+    return frozenset(
+        f"{_title_key(law) if titled else _law_key(law)}#{number}" + (f"-{sub}" if sub else "")
+        for law, titled, number, sub in _citations(text, default_law)
+    )
 
 
 def _law_key(name: str) -> str:
@@ -171,9 +289,19 @@ def _law_key(name: str) -> str:
 
 
 def _unqualified(name: str) -> str:
-    for qualifier in ("中华人民共和国", " of the people's republic of china", "《", "》", "〈", "〉"):
+    for qualifier in (
+        "中华人民共和国",
+        " of the people's republic of china",
+        " of the prc",
+        " of china",
+        "《",
+        "》",
+        "〈",
+        "〉",
+    ):
         name = name.replace(qualifier, "")
-    return name.strip(" ,")
+    name = re.sub(r"^(?:the|prc|china's)\s+", "", name.strip(" ,"))
+    return re.sub(r"\s+", " ", name)
 
 
 def _title_key(name: str) -> str:
@@ -201,17 +329,8 @@ def legal_reference_keys(text: str) -> frozenset[str]:
 
 
 def _cited_articles(text: str) -> set[tuple[str, int]]:
-    found = set()
-    for match in TITLED_ARTICLES.finditer(text):
-        law = _title_key(match["law"])
-        for number in ARTICLE_NUMBER.findall(match["articles"]):
-            arabic = int(number) if number.isdigit() else retrieval.cn2num(number)
-            if arabic is not None:
-                found.add((law, arabic))
-    for match in EN_ARTICLES.finditer(text):
-        law = _law_key(match["law"])
-        found |= {(law, int(number)) for number in re.findall(r"\d+", match["numbers"])}
-    return found
+    """(law key, article) of every article cited, sub-articles (第N条之M) as their article N."""
+    return {(_title_key(law) if titled else _law_key(law), number) for law, titled, number, _ in _citations(text)}
 
 
 def provision_family(law: str, number: int) -> str | None:

@@ -30,6 +30,13 @@ def turn(seq: int, stage: str, phase: str, seat: str, act: str, text: str, autho
     return TurnRecord(seq, stage, phase, seat, seat.split("_")[-1], seat.split("_")[0], seat, author, act, text)
 
 
+YES = "Yes: Zhang Wei lent Li Na RMB 50,000 on 1 March 2022, and the IOU and bank transfer record prove the loan."
+IT_HELPS = "The IOU proves the loan of RMB 50,000 to Li Na; keep the bank transfer record of the delivery too."
+CLAIM = "We claim the RMB 50,000 principal Zhang Wei lent Li Na, with interest at the LPR from 1 March 2023."
+ARGUMENT = "The IOU and the bank transfer record prove Zhang Wei lent Li Na RMB 50,000; she has not repaid the loan."
+"""Statements about the case: what a person says is scored as far as it is (``grounding``)."""
+
+
 def small_trial(author: str = "agent", fit_author: str | None = None) -> TrialState:
     """LC with both plaintiff questions answered, a complaint, and a FIT in which counsel says
     nothing in the evidence phase. ``author`` played the target seat in LC and CD,
@@ -41,20 +48,21 @@ def small_trial(author: str = "agent", fit_author: str | None = None) -> TrialSt
         "CD",
         "complaint",
         "Civil complaint",
-        "Civil complaint\nparties: Zhang Wei\nclaims: repay\nfacts and reasons: lent",
+        "Civil complaint\nparties: Zhang Wei\nclaims: repay the RMB 50,000 principal with interest at the LPR\n"
+        "facts and reasons: Zhang Wei lent the borrower RMB 50,000 on 1 March 2022; the IOU proves the loan.",
         "plaintiff_lawyer",
         "plaintiff",
     )
     turns = [
         turn(1, "LC", "questions", "plaintiff_client", "ask_question", "Can I get my money back?"),
-        turn(2, "LC", "questions", "plaintiff_lawyer", "answer_question", "Yes.", author),
+        turn(2, "LC", "questions", "plaintiff_lawyer", "answer_question", YES, author),
         turn(3, "LC", "questions", "plaintiff_client", "ask_question", "Is the IOU enough?"),
-        turn(4, "LC", "questions", "plaintiff_lawyer", "answer_question", "It helps.", author),
+        turn(4, "LC", "questions", "plaintiff_lawyer", "answer_question", IT_HELPS, author),
         turn(5, "CD", "pronouncement", "plaintiff_lawyer", "draft_complaint", "Filed.", author),
         turn(6, "FIT", "investigation", "judge", "invite_statement", "Plaintiff, state your claims."),
-        turn(7, "FIT", "investigation", "plaintiff_lawyer", "state_claims", "We claim RMB 50,000.", fit_author),
+        turn(7, "FIT", "investigation", "plaintiff_lawyer", "state_claims", CLAIM, fit_author),
         turn(8, "FIT", "evidence", "judge", "invite_evidence", "Present your evidence."),
-        turn(9, "FIT", "debate", "plaintiff_lawyer", "argue", "The IOU proves the loan.", fit_author),
+        turn(9, "FIT", "debate", "plaintiff_lawyer", "argue", ARGUMENT, fit_author),
     ]
     return TrialState(
         case=case,
@@ -85,6 +93,10 @@ RATINGS = {
     "FIT.debate.legal_reasoning": 6,
 }
 
+COHERENCE = min(0.9, (0.8 + 0.6 + 0.4 + 0.7) / 4)
+"""A document is coherent only as far as it pleads the case: its coherence is at most the
+mean of its content fields (``drafting.coherence_capped``)."""
+
 
 def test_the_three_stage_formulas_match_a_hand_computation():
     items, skipped = capability_items(small_trial(), FixedScorer(RATINGS))
@@ -93,8 +105,8 @@ def test_the_three_stage_formulas_match_a_hand_computation():
     # S_LC = (0.7 + 0.5) / 2
     assert stages["LC"] == pytest.approx(0.6)
     # S_CD = (exact: plaintiff 1 + defendant 0; semantic: claims 0.8 + facts 0.6 + evidence 0.4
-    #   + requested disposition 0.7 + coherence 0.9) / 7
-    assert stages["CD"] == pytest.approx((1 + 0 + 0.8 + 0.6 + 0.4 + 0.7 + 0.9) / 7)
+    #   + requested disposition 0.7 + coherence 0.9, capped at the mean of the four content fields) / 7
+    assert stages["CD"] == pytest.approx((1 + 0 + 0.8 + 0.6 + 0.4 + 0.7 + COHERENCE) / 7)
     # S_FIT = (0.6 + 0 + 0.8) / 3: the evidence phase without a statement scores 0
     assert stages["FIT"] == pytest.approx((0.6 + 0 + 0.8) / 3)
 
@@ -104,7 +116,7 @@ def test_capabilities_group_the_items_and_keep_the_halves_apart():
     assert capabilities["issue_spotting"] == pytest.approx(0.6)
     assert capabilities["party_identification"] == {"first": pytest.approx(0.5), "second": None}
     assert capabilities["claim_construction"]["first"] == pytest.approx((0.8 + 0.7) / 2)
-    assert capabilities["fact_marshalling"]["first"] == pytest.approx((0.6 + 0.9) / 2)
+    assert capabilities["fact_marshalling"]["first"] == pytest.approx((0.6 + COHERENCE) / 2)
     assert capabilities["evidence_marshalling"]["first"] == pytest.approx(0.4)
     assert capabilities["position_consistency"]["first"] == pytest.approx((0.9 + 0 + 1.0) / 3)
     assert capabilities["evidentiary_advocacy"]["first"] == pytest.approx((0.6 + 0 + 0.8) / 3)

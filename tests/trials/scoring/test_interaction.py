@@ -51,13 +51,20 @@ def test_each_aspect_is_the_mean_over_the_windows_on_a_ten_point_scale_mile_sect
         "MILE.1.professionality": 2,
         "MILE.1.logicality": 10,
     }
-    result = interaction_quality(dialogue("First answer.", "Second answer."), FixedScorer(scores))
+    replies = ("The IOU proves the RMB 50,000 loan to Li Na.", "Keep the bank transfer record of the RMB 50,000 loan.")
+    result = interaction_quality(dialogue(*replies), FixedScorer(scores))
     assert result == {
         "interactivity": pytest.approx(0.7),
         "professionality": pytest.approx(0.3),
         "logicality": pytest.approx(0.8),
         "windows": 2,
     }
+
+
+def test_a_reply_without_legal_content_of_the_case_scores_zero_on_every_aspect_whoever_rates_it():
+    scores = {f"MILE.0.{aspect}": 10 for aspect in ("interactivity", "professionality", "logicality")}
+    result = interaction_quality(dialogue("asdf asdf asdf"), FixedScorer(scores))
+    assert result == {"interactivity": 0.0, "professionality": 0.0, "logicality": 0.0, "windows": 1}
 
 
 def test_without_a_dialogue_every_aspect_is_unavailable():

