@@ -53,13 +53,13 @@ def trial_overseer(trial: Trial, user: User) -> bool:
 
 def trials_readable(*, user: User) -> QuerySet[Trial]:
     """The trials ``user`` may read, as a queryset: the same rule as ``trial_overseer`` plus
-    the trials they hold a seat in (the lists of trials: API, case pages)."""
+    the trials they hold a seat in or handed one back in (the lists of trials: API, case pages)."""
     trials = Trial.objects.select_related("case")
     if not user.is_authenticated or not user.is_active:
         return trials.none()
     if can(user, Ability.ADMINISTER):
         return trials
-    rule = Q(seats__user=user) | Q(course__instructors=user)
+    rule = Q(seats__user=user) | Q(seats__handed_back_by=user) | Q(course__instructors=user)
     if can(user, Ability.TEACH):
         research = Q(live=False) & ~Q(pk__in=Seat.objects.filter(user__isnull=False).values("trial_id"))
         rule |= Q(created_by=user) | research

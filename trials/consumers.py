@@ -208,13 +208,15 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json(error_frame(ErrorCode.UNSUPPORTED, f"control {message.action!r} is not supported"))
             return
         try:
-            await in_pool(trial_pause_set)(trial_id=self.trial_id, user=self.user, paused=message.action == "pause")
+            by = await in_pool(trial_pause_set)(
+                trial_id=self.trial_id, user=self.user, paused=message.action == "pause"
+            )
         except LiveError as error:
             await self.send_json(error_frame(error.code, str(error)))
             return
         driver.ensure_driver(self.trial_id)
         await driver.wake_driver(self.trial_id)
-        await broadcast(self.trial_id, control_frame(message.action))
+        await broadcast(self.trial_id, control_frame(message.action, by=by))
 
     async def _steer(self, message: Control) -> None:
         """Waits for the statement being made to end, then changes the procedure."""
@@ -320,6 +322,8 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             return True
         if not self.seats:
             return False
+        if frame.get("type") == "notice":  # the parties' (visibility: appeal_determination)
+            return any(seat.endswith(("_lawyer", "_client")) for seat in self.seats)
         if frame.get("type") not in ("turn.start", "turn.delta", "turn.end"):
             return True
         if frame["type"] == "turn.delta":

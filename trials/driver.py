@@ -18,15 +18,19 @@ from typing import Any
 
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import transaction
 
 from trials import objecting
 from trials.agents.skills import skill_for
-from trials.engine.machine import (
-    next_step,
-    step_apply,
+from trials.driver_store import (
+    STALE,
+    cached_states,
+    status_move,
+    status_set,
+    step_record,
+    trial_pause,
+    trial_snapshot,
 )
-from trials.engine.objections import objectors
+from trials.engine.objections import objectors, statement_resumed
 from trials.engine.participants import (
     DeltaSink,
     GenerationCancelled,
@@ -49,7 +53,7 @@ from trials.fanout import (
 )
 from trials.leases import lease_hand_back, lease_renew, lease_take, orphans
 from trials.models import Trial
-from trials.objecting import Raised
+from trials.objecting import Raised, Resumption
 from trials.pool import in_pool
 from trials.protocol import (
     END,
@@ -57,13 +61,14 @@ from trials.protocol import (
     artifact_frame,
     await_frame,
     error_frame,
+    notice_frame,
+    objection_refused_frame,
     stage_frame,
     turn_delta,
     turn_end,
     turn_start,
 )
 from trials.services import trial_agents
-from trials.store import progress_store
 
 logger = logging.getLogger(__name__)
 POLL_S = 2.0
@@ -202,71 +207,8 @@ async def stop_all() -> None:
     _drivers.clear()
     _wakeups.clear()
     _step_locks.clear()
-    _states.clear()
+    cached_states.clear()
     in_progress.clear()
-
-
-_states: dict[int, tuple[int, TrialState]] = {}
-"""trial id -> (version, state) as this process last read or stored it: a step reads the
-trial's row without its state (which grows with every turn) unless another writer (a
-person's say, a control, another process) stored a newer version."""
-
-
-def _state_of(trial: Trial) -> TrialState:
-    """The state of ``trial`` (read without its ``state`` column), taken out of the cache:
-    whoever changes it puts it back only once the change is stored."""
-    cached = _states.pop(trial.pk, None)
-    if cached is not None and cached[0] == trial.version:
-        return cached[1]
-    return TrialState.from_dict(Trial.objects.values_list("state", flat=True).get(pk=trial.pk))
-
-
-@in_pool
-def _snapshot(trial_id: int) -> tuple[Trial, TrialState, Step]:
-    """The trial, its state and next step, decoded off the event loop."""
-    trial = Trial.objects.defer("state").get(pk=trial_id)
-    state = _state_of(trial)
-    _states[trial_id] = (trial.version, state)
-    return trial, state, next_step(state)
-
-
-STALE = object()
-"""What ``_record`` returns when the step was no longer the one the engine asked for."""
-
-
-@in_pool
-def _record(trial_id: int, step: Step, outcome: Any = None, calls: list[dict] | None = None) -> Any:
-    """Apply ``step`` under a row lock if it is still the step the engine asks for, and store
-    it with the model ``calls`` that produced it; what it recorded (``step_apply``), or ``STALE``."""
-    with transaction.atomic():
-        trial = Trial.objects.select_for_update().defer("state").get(pk=trial_id)
-        state = _state_of(trial)
-        if next_step(state) != step:
-            return STALE
-        recorded = step_apply(state, step, outcome)
-        progress_store(trial, state, calls=calls or ())
-    _states[trial_id] = (trial.version, state)
-    return recorded
-
-
-@in_pool
-def _set_status(trial_id: int, status: str, reason: str = "") -> None:
-    Trial.objects.filter(pk=trial_id).update(status=status, pause_reason=reason)
-
-
-@in_pool
-def _pause(trial_id: int, reason: str, calls: list[dict]) -> None:
-    """A seat could not act: the trial pauses with the reason, and the failed calls are kept."""
-    with transaction.atomic():
-        trial = Trial.objects.select_for_update().get(pk=trial_id)
-        trial.status, trial.pause_reason = Trial.Status.PAUSED, reason
-        progress_store(trial, trial.engine_state, calls=calls, fields=("status", "pause_reason"))
-
-
-@in_pool
-def _status_move(trial_id: int, current: str, status: str) -> None:
-    """``current`` -> ``status``, unless someone (a judge's pause) changed it meanwhile."""
-    Trial.objects.filter(pk=trial_id, status=current).update(status=status)
 
 
 async def _drive(trial_id: int) -> None:
@@ -284,7 +226,7 @@ async def _drive(trial_id: int) -> None:
     except Exception as error:
         logger.exception("driver of trial %s stopped", trial_id)
         reason = f"the trial stopped on an unexpected error ({type(error).__name__}); resume it to try again"
-        await _set_status(trial_id, Trial.Status.PAUSED, reason)
+        await status_set(trial_id, Trial.Status.PAUSED, reason)
         await broadcast(trial_id, error_frame(ErrorCode.TRIAL_PAUSED, reason))
     finally:
         heartbeat.cancel()
@@ -293,36 +235,42 @@ async def _drive(trial_id: int) -> None:
         objecting.raised.pop(trial_id, None)
         objecting.windows.pop(trial_id, None)
         _windows_given.pop(trial_id, None)
-        _states.pop(trial_id, None)
+        cached_states.pop(trial_id, None)
         remote_forget(trial_id)
         await lease_hand_back(trial_id)
 
 
+NOTICES = frozenset({"appeal_determination"})
+"""The court's documents every seat is told of as they are made, whoever decided them."""
+
+
 async def _loop(trial_id: int) -> None:
-    trial, state, _ = await _snapshot(trial_id)
+    trial, state, _ = await trial_snapshot(trial_id)
     _windows_given[trial_id] = len(state.turns)
     participants = await in_pool(trial_agents)(trial)
     while True:
         awaited = None
         async with step_lock(trial_id):
-            trial, state, step = await _snapshot(trial_id)
+            trial, state, step = await trial_snapshot(trial_id)
             if await _objection_window(trial_id, state):
                 continue
             human = isinstance(step, Speak | UpdateMemory) and step.seat in state.human_seats
             if trial.status == Trial.Status.WAITING and not human:
-                await _status_move(trial_id, Trial.Status.WAITING, Trial.Status.RUNNING)
+                await status_move(trial_id, Trial.Status.WAITING, Trial.Status.RUNNING)
             if isinstance(step, End):
                 await broadcast(trial_id, END)
                 return
             if trial.status in (Trial.Status.PAUSED, Trial.Status.PREPARING):
                 awaited = "paused"
             elif isinstance(step, StageStart | StageEnd):
-                opened = await _record(trial_id, step)
+                opened = await step_record(trial_id, step)
                 await broadcast(
                     trial_id, stage_frame(step.stage, "started" if isinstance(step, StageStart) else "finished")
                 )
                 if opened not in (STALE, None):
                     await broadcast(trial_id, artifact_frame(opened.kind, opened.title))
+                    if opened.kind in NOTICES:
+                        await broadcast(trial_id, notice_frame(opened.stage, opened.title, opened.text))
             elif human:
                 awaited = step
             elif isinstance(step, Speak):
@@ -330,7 +278,7 @@ async def _loop(trial_id: int) -> None:
             else:
                 agent = participants[step.seat]
                 update = await asyncio.to_thread(_memory_update, agent, step, state)
-                await _record(trial_id, step, update, agent.drain_calls())
+                await step_record(trial_id, step, update, agent.drain_calls())
         if awaited == "paused":
             await _wait(trial_id)
         elif awaited is not None:
@@ -350,7 +298,8 @@ async def _objection_record(trial_id: int, step: Speak) -> bool:
     objection = objecting.raised.pop(trial_id)
     shown = (in_progress.get(trial_id) or {}).get("text", "")
     recorded = await objecting.objection_store_cut(trial_id, step, shown=shown, objection=objection)
-    if recorded is None:
+    if isinstance(recorded, objecting.Refused):
+        await broadcast(trial_id, objection_refused_frame(recorded.seat, recorded.reason))
         return False
     in_progress.pop(trial_id, None)
     for turn in recorded:
@@ -377,10 +326,14 @@ async def _objection_window(trial_id: int, state: TrialState) -> bool:
     finally:
         objecting.windows.pop(trial_id, None)
     objection = objecting.raised.pop(trial_id, None)
-    recorded = objection and await objecting.objection_store_after(trial_id, last.seq, objection)
-    if recorded:
-        await broadcast(trial_id, turn_end(recorded))
-    return bool(recorded)
+    if objection is None:
+        return False
+    recorded = await objecting.objection_store_after(trial_id, last.seq, objection)
+    if isinstance(recorded, objecting.Refused):
+        await broadcast(trial_id, objection_refused_frame(recorded.seat, recorded.reason))
+        return False
+    await broadcast(trial_id, turn_end(recorded))
+    return True
 
 
 def _respond(agent: Participant, step: Speak, state: TrialState, on_delta: DeltaSink) -> Reply | None:
@@ -408,13 +361,13 @@ async def _await_human(trial_id: int, step: Step, language: str, *, waiting: boo
     were a fifth of the worker threads' busy time at a hundred trials (ws_load.py)."""
     if isinstance(step, Speak):
         if not waiting:
-            await _set_status(trial_id, Trial.Status.WAITING)
+            await status_set(trial_id, Trial.Status.WAITING)
         card = skill_for(role=step.role, stage=step.stage, act=step.act)
         guidance = card.guidance(language) if card else None
         await broadcast(trial_id, await_frame(step, language, guidance))
         await _wait(trial_id)
     else:
-        await _record(trial_id, step, MemoryUpdate())
+        await step_record(trial_id, step, MemoryUpdate())
 
 
 async def _agent_turn(trial_id: int, step: Speak, agent: Participant, state: TrialState) -> None:
@@ -429,11 +382,14 @@ async def _agent_turn(trial_id: int, step: Speak, agent: Participant, state: Tri
     loop = asyncio.get_running_loop()
     live: asyncio.Queue[str] = asyncio.Queue()
     cut = threading.Event()
+    resumption = Resumption(statement_resumed(state, step))
 
     def on_delta(delta: str) -> None:
         if cut.is_set():
             raise GenerationCancelled
-        loop.call_soon_threadsafe(live.put_nowait, delta)
+        delta = resumption.feed(delta)
+        if delta:
+            loop.call_soon_threadsafe(live.put_nowait, delta)
 
     generation = asyncio.create_task(asyncio.to_thread(_respond, agent, step, state, on_delta))
     while not generation.done() or not live.empty():
@@ -450,13 +406,14 @@ async def _agent_turn(trial_id: int, step: Speak, agent: Participant, state: Tri
         reply = generation.result()
     except ParticipantFailed as failure:
         in_progress.pop(trial_id, None)
-        await _pause(trial_id, f"{step.seat} at {step.stage}: {failure}", agent.drain_calls())
+        await trial_pause(trial_id, f"{step.seat} at {step.stage}: {failure}", agent.drain_calls())
         await broadcast(trial_id, error_frame(ErrorCode.AGENT_FAILED, str(failure)))
         return
     streamed = bool(in_progress[trial_id]["text"])
+    reply = resumption.finish(reply)
     if not streamed and not await _pace(trial_id, step, reply.text):
         return
-    turn = await _record(trial_id, step, reply, agent.drain_calls())
+    turn = await step_record(trial_id, step, reply, agent.drain_calls())
     in_progress.pop(trial_id, None)
     if turn is not STALE:
         window_open(trial_id, turn.seq)

@@ -126,6 +126,13 @@ def seats_of(trial: Trial | int, user: AbstractBaseUser) -> list[str]:
     return list(Seat.objects.filter(trial_id=trial_id, user=user).values_list("seat", flat=True))
 
 
+def handed_back_seats(trial: Trial, user: AbstractBaseUser) -> list[str]:
+    """The seats ``user`` played in the trial and handed back to an agent themselves."""
+    if not user.is_authenticated:
+        return []
+    return list(trial.seats.filter(handed_back_by=user).values_list("seat", flat=True))
+
+
 class NotSeated(LookupError):
     """The user holds no seat in the trial and may not read every trial: for them it is not there."""
 
@@ -136,7 +143,7 @@ def reader_seats(trial: Trial, user: AbstractBaseUser) -> list[str] | None:
     their own seats for a participant; ``NotSeated`` for anyone else."""
     if trial_overseer(trial, user):
         return None
-    seats = seats_of(trial, user)
+    seats = seats_of(trial, user) or handed_back_seats(trial, user)
     if not seats:
         raise NotSeated(trial.pk)
     return seats
@@ -252,10 +259,10 @@ def refuse_while_preparing(trial: Trial) -> None:
         )
 
 
-def trial_pause_set(*, trial_id: int, user: AbstractBaseUser, paused: bool) -> None:
+def trial_pause_set(*, trial_id: int, user: AbstractBaseUser, paused: bool) -> str:
     """The judge seat or an instructor pauses or resumes a trial; a finished trial stays
     finished. Resuming also clears the reason a failure left, and hands a preparation that
-    failed back to a worker."""
+    failed back to a worker. Who did it: ``judge`` or ``instructor``."""
     with transaction.atomic():
         trial = Trial.objects.select_for_update().get(pk=trial_id)
         by = presiding(trial, user, doing="controls the trial")
@@ -270,6 +277,7 @@ def trial_pause_set(*, trial_id: int, user: AbstractBaseUser, paused: bool) -> N
         else:
             trial.status, trial.pause_reason = Trial.Status.RUNNING, ""
         trial.save(update_fields=["status", "pause_reason"])
+    return "judge" if by == "the presiding judge" else "instructor"
 
 
 def seat_view_for(trial: Trial, seat: str) -> dict:
@@ -292,12 +300,15 @@ def seat_release(*, trial_id: int, seat: str, user: AbstractBaseUser) -> None:
             raise LiveError(ErrorCode.NOT_YOUR_SEAT, f"{seat} is held by someone else")
         state = trial.engine_state
         state.human_seats.pop(seat, None)
+        # Advice owed by counsel is a person's to give: an agent taking the seat owes none.
+        state.pending = [owed for owed in state.pending if not (owed["seat"] == seat and owed.get("advice"))]
         target = target_seat(trial.procedure, trial.target_side)
+        row.handed_back_by_id = row.user_id if row.user_id == user.pk else None
         row.user, row.agent_model = (
             None,
             agent_model_name(trial.backend, trial.procedure, seat, is_target=seat == target),
         )
-        row.save(update_fields=["user", "agent_model"])
+        row.save(update_fields=["user", "agent_model", "handed_back_by"])
         progress_store(trial, state)
         transaction.on_commit(lambda: seats_changed(trial_id))
 

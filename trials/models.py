@@ -98,6 +98,11 @@ class Seat(models.Model):
     seat = models.CharField(max_length=32)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     agent_model = models.CharField(max_length=200, blank=True)
+    handed_back_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    """The person who played this seat and handed it back to an agent themselves: they keep
+    reading the trial through it (an overseer's removal keeps nothing)."""
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["trial", "seat"], name="unique_seat_per_trial")]

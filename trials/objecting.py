@@ -2,19 +2,29 @@
 while the other side's statement streams or within the grace period after it ends, then
 stored with the engine's rules (``trials.engine.objections``) checked again under the row lock.
 
-A statement cut by an objection keeps on the record only what was shown, then the objection;
-an objection in the grace period leaves the statement whole. Either way the judge's ruling
-is the trial's next step.
+A statement cut by an objection keeps on the record what was shown, then the objection, and
+the procedure waits at it: sustained, the statement ends there; overruled, its speaker
+resumes where they were cut (``trials.engine.objections.apply_objection_cut``), and
+``Resumption`` keeps an agent from saying again what it had said. An objection in the grace
+period leaves the statement whole. Either way the judge's ruling is the trial's next step.
+An objection the engine refuses when it is stored (the moment passed, the hearing moved on)
+records nothing and its reason goes back to the room; it never stops the trial.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db import transaction
 
-from trials.engine.machine import apply_reply, next_step
-from trials.engine.objections import apply_objection, objection_refusal
+from trials.engine.machine import EngineError
+from trials.engine.objections import (
+    RESUMED,
+    apply_objection,
+    apply_objection_cut,
+    objection_refusal,
+    words_after,
+)
 from trials.engine.state import TurnRecord
 from trials.engine.steps import Reply, Speak
 from trials.models import Trial
@@ -45,34 +55,72 @@ def objection_raise(trial_id: int, objection: Raised, *, streaming: bool) -> str
     return None
 
 
+@dataclass(frozen=True)
+class Refused:
+    """An objection the engine would not hear, and why (for the objector's room)."""
+
+    seat: str
+    reason: str
+
+
 @in_pool
-def objection_store_cut(trial_id: int, step: Speak, *, shown: str, objection: Raised) -> tuple | None:
+def objection_store_cut(trial_id: int, step: Speak, *, shown: str, objection: Raised) -> tuple | Refused:
     """The cut statement and the objection, in one transaction, if the engine allows it."""
     with transaction.atomic():
         trial = Trial.objects.select_for_update().get(pk=trial_id)
         state = trial.engine_state
-        if next_step(state) != step or objection_refusal(state, seat=objection.seat, speaker_seat=step.seat):
-            return None
-        cut = apply_reply(state, step, Reply(text=f"{shown.rstrip()} —", tokens=0))
-        recorded = apply_objection(
-            state, seat=objection.seat, ground=objection.ground, detail=objection.detail, speaker_seat=step.seat
-        )
+        try:
+            recorded = apply_objection_cut(
+                state, step, shown=shown, seat=objection.seat, ground=objection.ground, detail=objection.detail
+            )
+        except EngineError as error:
+            return Refused(objection.seat, str(error))
         progress_store(trial, state)
-        return cut, recorded
+        return recorded
 
 
 @in_pool
-def objection_store_after(trial_id: int, seq: int, objection: Raised) -> TurnRecord | None:
+def objection_store_after(trial_id: int, seq: int, objection: Raised) -> TurnRecord | Refused:
     """The objection to turn ``seq``, which ended within the grace period, if it is still the
     last turn and the engine allows it."""
     with transaction.atomic():
         trial = Trial.objects.select_for_update().get(pk=trial_id)
         state = trial.engine_state
         last = state.turns[-1] if state.turns else None
-        if last is None or last.seq != seq or objection_refusal(state, seat=objection.seat, speaker_seat=last.seat):
-            return None
+        if last is None or last.seq != seq:
+            return Refused(objection.seat, "there is no statement to object to now: the moment has passed")
+        refusal = objection_refusal(state, seat=objection.seat, speaker_seat=last.seat)
+        if refusal is not None:
+            return Refused(objection.seat, refusal)
         recorded = apply_objection(
             state, seat=objection.seat, ground=objection.ground, detail=objection.detail, speaker_seat=last.seat
         )
         progress_store(trial, state)
         return recorded
+
+
+class Resumption:
+    """A statement resumed after the objection that cut it was overruled: the speaker (an
+    agent asked again) goes on from where they were cut; the words they had already said are
+    neither streamed nor recorded again. A speaker who says it otherwise is heard whole."""
+
+    def __init__(self, said: str | None) -> None:
+        self.said, self.seen, self.passed = said, "", said is None
+
+    def feed(self, delta: str) -> str:
+        """What of a streamed ``delta`` is new."""
+        if self.passed:
+            return delta
+        self.seen += delta
+        rest = words_after(self.said or "", self.seen)
+        if rest == "":
+            return ""
+        self.passed = True
+        return self.seen if rest is None else RESUMED + rest.lstrip()
+
+    def finish(self, reply: Reply) -> Reply:
+        """The reply as recorded: the rest of the statement, marked as resumed."""
+        if self.said is None:
+            return reply
+        rest = words_after(self.said, reply.text)
+        return reply if rest is None else replace(reply, text=RESUMED + rest.lstrip())

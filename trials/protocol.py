@@ -15,8 +15,10 @@ from typing import Any
 
 from django.conf import settings
 
+from legalsim.text_input import json_problem
 from trials.documents import DOCUMENTS
-from trials.engine.objections import GROUNDS
+from trials.engine.machine import RULE_OBJECTION
+from trials.engine.objections import GROUNDS, ruling_sustains
 from trials.engine.state import TurnRecord
 from trials.engine.steps import Speak
 from trials.procedures.civil import DECISIONS
@@ -52,7 +54,12 @@ def turn_delta(seq: int, text: str, offset: int) -> dict[str, Any]:
 
 
 def turn_end(turn: TurnRecord) -> dict[str, Any]:
-    return {"type": "turn.end", **turn_meta(turn), "text": turn.text, "author": turn.author}
+    """A turn as recorded; ``act`` says what it does, and a ruling on an objection says how
+    the judge ruled (``ruling``: ``sustained`` strikes the statement objected to)."""
+    frame = {"type": "turn.end", **turn_meta(turn), "text": turn.text, "author": turn.author, "act": turn.act}
+    if turn.act == RULE_OBJECTION:
+        frame["ruling"] = "sustained" if ruling_sustains(turn.text) else "overruled"
+    return frame
 
 
 def await_frame(step: Speak, language: str, guidance: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -87,11 +94,14 @@ def turn_start_from_end(frame: dict[str, Any]) -> dict[str, Any]:
     return {"type": "turn.start", **{key: frame[key] for key in TURN_KEYS}}
 
 
-def control_frame(action: str, phase: str | None = None) -> dict[str, Any]:
-    """A control took effect (pause, resume, a judge's steer); ``phase`` is the one now current."""
+def control_frame(action: str, phase: str | None = None, *, by: str | None = None) -> dict[str, Any]:
+    """A control took effect (pause, resume, a judge's steer); ``phase`` is the one now current,
+    ``by`` who paused or resumed (``judge`` or ``instructor``)."""
     frame = {"type": "control", "action": action}
     if phase is not None:
         frame["phase"] = phase
+    if by is not None:
+        frame["by"] = by
     return frame
 
 
@@ -113,6 +123,18 @@ def error_frame(code: ErrorCode, message: str) -> dict[str, Any]:
     return {"type": "error", "code": str(code), "message": message}
 
 
+def notice_frame(stage: str, title: str, text: str) -> dict[str, Any]:
+    """What the court decided outside the hearing that everyone in the trial is told (the
+    appeal determination: who appealed, or that the judgment is final)."""
+    return {"type": "notice", "stage": stage, "title": title, "text": text}
+
+
+def objection_refused_frame(seat: str, message: str) -> dict[str, Any]:
+    """An objection the court could not hear when it came to be recorded (the hearing moved
+    on meanwhile): nothing was recorded and the trial goes on; the objector's room says why."""
+    return {"type": "objection.refused", "seat": seat, "message": message}
+
+
 END = {"type": "end"}
 
 SERVER_FRAMES = (
@@ -125,6 +147,8 @@ SERVER_FRAMES = (
     "artifact",
     "control",
     "error",
+    "objection.refused",
+    "notice",
     "end",
 )
 """Every frame type the server sends; README's protocol section is tested against it."""
@@ -174,8 +198,9 @@ ClientMessage = Say | Resume | Control | Objection
 def client_message_parse(text: str | None, data: bytes | None = None) -> ClientMessage:
     """The one reader of what a client sends: a typed message, or ``BadMessage`` saying why.
 
-    Frames are JSON text; a binary frame, malformed JSON, a message of an unknown type or a
-    field of the wrong type is refused here, so nothing behind this function sees raw input.
+    Frames are JSON text; a binary frame, malformed JSON, a message of an unknown type, a
+    field of the wrong type or text holding NUL or an unpaired surrogate is refused here, so
+    nothing behind this function sees raw input.
     """
     if text is None:
         raise BadMessage("frames must be JSON text, not binary")
@@ -185,6 +210,9 @@ def client_message_parse(text: str | None, data: bytes | None = None) -> ClientM
         raise BadMessage("the frame is not valid JSON") from None
     if not isinstance(content, dict):
         raise BadMessage("a message is a JSON object with a type")
+    problem = json_problem(content)
+    if problem:  # the site's one rule for text (legalsim.text_input): no NUL, no lone surrogate
+        raise BadMessage(problem)
     kind = content.get("type")
     if kind == "say":
         return _say(content)

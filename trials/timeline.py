@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from trials.engine.machine import current_stage, stages_ahead
+from trials.engine.machine import current_stage
+from trials.engine.stage_order import stages_ahead
 from trials.engine.state import TrialState
 from trials.procedures import procedure_for
 from trials.procedures.names import phase_name, stage_name

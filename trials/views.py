@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
@@ -16,11 +17,12 @@ from trials.access import BadInvitation, invitation_read, seat_invite, trial_ove
 from trials.batches import batch_progress
 from trials.debrief import OutcomeMoves, articles_missed, debrief_for, outcome_moves
 from trials.engine.machine import stage_participants
-from trials.engine.objections import GROUNDS, OBJECTING_ROLES
+from trials.engine.objections import GROUNDS, OBJECTING_ROLES, struck_seqs
 from trials.engine.visibility import case_brief, public_header
 from trials.live import (
     LiveError,
     NotSeated,
+    handed_back_seats,
     reader_seats,
     seat_release,
     seat_take,
@@ -67,6 +69,12 @@ ROOM_STRINGS = {
     "document_filed": _("Document filed: %(title)s"),
     "paused": _("Paused"),
     "judge_paused": _("The presiding judge paused the trial"),
+    "instructor_paused": _("An instructor paused the trial"),
+    "struck": _("struck by the court’s ruling"),
+    "objection_sent": _("Objection raised: the court will rule on it."),
+    "objection_sustained": _("Objection sustained: the statement objected to is struck from the record."),
+    "objection_overruled": _("Objection overruled: the statement goes on."),
+    "objection_refused": _("The court could not hear your objection: %(reason)s"),
     "resumed": _("Resumed"),
     "goes_on": _("The trial goes on"),
     "ended": _("The trial has ended"),
@@ -177,12 +185,16 @@ def trial_room(request: HttpRequest, trial_id: int) -> HttpResponse:
     """The live room, for the people seated and the trial's overseers (``trials.access``);
     for anyone else the trial does not exist. Overseers may take over seats; a participant
     invites a named classmate to a free seat."""
+    trial = Trial.objects.filter(pk=trial_id).first()
+    if trial is not None and not seats_of(trial, request.user) and handed_back_seats(trial, request.user):
+        return redirect("trials:trial_transcript", trial_id=trial_id)
     trial, teacher, my_seats = _trial_for_member(request, trial_id)
     state = trial.engine_state
     open_seats = seats_open_to(trial, my_seats=my_seats, teacher=True) if teacher else []
     context = {
         "trial": trial,
         "turns": turns_heard(trial, None if teacher else my_seats),
+        "struck": struck_seqs(state.turns),
         "artifacts": trial.artifacts.order_by("id") if teacher else [],
         "model_warnings": decisions_defaulted(state) if teacher else [],
         "my_seats": my_seats,
@@ -249,15 +261,28 @@ def _questionable_seats(trial: Trial) -> list[str]:
 @ability_required(Ability.PLAY)
 @require_POST
 def trial_leave(request: HttpRequest, trial_id: int) -> HttpResponse:
-    """Hand a seat back to an agent (the holder, or an overseer)."""
-    _trial_for_member(request, trial_id)
+    """Hand a seat back to an agent (the holder, or an overseer), once confirmed: a post
+    without ``confirm`` (the room's second click) is answered with the question. Then back to
+    the room, or, for someone left without a seat in it, to the case's page, saying so (the
+    trial stays in their list there, and its room opens its transcript for them)."""
+    trial, teacher, _ = _trial_for_member(request, trial_id)
+    seat = request.POST.get("seat", "")
+    if request.POST.get("confirm") != "yes":
+        return render(request, "trials/hand_back.html", {"trial": trial, "seat": seat, "language": trial.case.language})
     try:
-        seat_release(trial_id=trial_id, seat=request.POST.get("seat", ""), user=request.user)
+        seat_release(trial_id=trial_id, seat=seat, user=request.user)
     except Trial.DoesNotExist:
         raise Http404("no such trial") from None
     except LiveError as error:
         return HttpResponseBadRequest(str(error))
-    return redirect("trials:trial_room", trial_id=trial_id)
+    if teacher or seats_of(trial, request.user):
+        return redirect("trials:trial_room", trial_id=trial_id)
+    messages.success(
+        request,
+        gettext("%(seat)s is played by an agent now; the trial goes on without you.")
+        % {"seat": seat_name(seat, trial.case.language)},
+    )
+    return redirect("trials:case_detail", case_id=trial.case_id)
 
 
 @ability_required(Ability.PLAY)

@@ -26,13 +26,54 @@
   const graceMs = Number(room.dataset.objectionGraceMs || 0);
   let windowClose = null;
   const controlStatus = document.getElementById("control-status");
+  const objectionStatus = document.getElementById("objection-status");
+  const newTurns = document.getElementById("new-turns");
   let socket = null, retry = 0, awaited = null, ended = false, resumedAt = -1, idle = null;
   const IDLE_MS = 10000;
 
   const lastSeq = () => {
-    const done = transcript.querySelectorAll("li.turn:not(.streaming)");
+    const done = transcript.querySelectorAll("li.turn[data-seq]:not(.streaming)");
     return done.length ? Number(done[done.length - 1].dataset.seq) : 0;
   };
+
+  // The room keeps its place: the transcript follows the latest turn unless the reader has
+  // scrolled up to read; then "new turns ↓" says more came and jumps down to them.
+  let following = true;
+  const nearBottom = () => transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight < 48;
+  function follow() {
+    if (following) {
+      transcript.scrollTop = transcript.scrollHeight;
+      if (newTurns) newTurns.hidden = true;
+    } else if (newTurns) {
+      newTurns.hidden = false;
+    }
+  }
+  function latestShow() {
+    following = true;
+    follow();
+    // The transcript's own box is followed; the page brings the box's end into view too
+    // (a finished trial opens at its debrief instead).
+    const last = transcript.lastElementChild;
+    if (!document.getElementById("debrief") && last && last.getBoundingClientRect().bottom > window.innerHeight) transcript.scrollIntoView({ block: "end" });
+  }
+  transcript.addEventListener("scroll", () => {
+    following = nearBottom();
+    if (following && newTurns) newTurns.hidden = true;
+  }, { passive: true });
+  if (newTurns) newTurns.addEventListener("click", latestShow);
+
+  // A ruling sustained strikes the statement objected to (the turn before the objection):
+  // it stays on the record, marked.
+  function struckMark(ruling) {
+    const objection = document.getElementById(`turn-${ruling.seq - 1}`);
+    const statement = objection && objection.previousElementSibling;
+    if (!statement || statement.classList.contains("struck")) return;
+    statement.classList.add("struck");
+    const note = document.createElement("span");
+    note.className = "badge struck-note";
+    note.textContent = phrase("struck");
+    statement.querySelector(".text").before(note, " ");
+  }
 
   function turnItem(frame) {
     let item = document.getElementById(`turn-${frame.seq}`);
@@ -160,6 +201,7 @@
     awaited = frame && mySeats.has(frame.seat) ? frame : null;
     if (!composer.form) return;
     composer.text.disabled = composer.send.disabled = !awaited;
+    composer.text.placeholder = composer.text.dataset[awaited ? "placeholderTurn" : "placeholderWaiting"] || "";
     // A decision (mediation, appeal) is two buttons and no default: the words typed (if any) go with the choice.
     const choices = [...composer.decision.querySelectorAll("button")].filter((button) => awaited && button.dataset.act === awaited.act);
     const deciding = choices.length > 0;
@@ -179,10 +221,12 @@
       timelineMark(frame.stage, frame.phase);
       status(named("stages", frame.stage), phrase("speaking", { speaker: frame.speaker, phase: named("phases", frame.phase) }));
       objectionWindow(objectable(frame));
+      follow();
     },
     "turn.delta": (frame) => {
       const text = turnItem(frame).querySelector(".text");
       text.textContent = text.textContent.slice(0, frame.offset ?? text.textContent.length) + frame.text;
+      if (following) follow();
     },
     "turn.end": (frame) => {
       const item = turnItem(frame);
@@ -200,7 +244,15 @@
       } else {
         objectionWindow(false);
       }
-      transcript.scrollTop = transcript.scrollHeight;
+      if (frame.act === "rule_objection") {
+        if (frame.ruling === "sustained") struckMark(frame);
+        if (objectionStatus) objectionStatus.textContent = phrase(frame.ruling === "sustained" ? "objection_sustained" : "objection_overruled");
+      }
+      follow();
+    },
+    "objection.refused": (frame) => {
+      if (!mySeats.has(frame.seat)) return;
+      if (objectionStatus) objectionStatus.textContent = phrase("objection_refused", { reason: frame.message });
     },
     await: (frame) => {
       objectionWindow(false);
@@ -221,6 +273,24 @@
       status(phrase("preparing"), phrase("agents_playing", { stages: playing, first: named("stages", frame.first_stage) }));
     },
     artifact: (frame) => { banner.turn.textContent = phrase("document_filed", { title: frame.title }); caseFileRefresh(); },
+    // The court tells everyone what was decided outside the hearing (who appealed, or that
+    // the judgment is final), in the transcript where the trial is followed.
+    notice: (frame) => {
+      const item = document.createElement("li");
+      item.className = "turn notice";
+      const title = document.createElement("span");
+      title.className = "speaker";
+      title.textContent = frame.title;
+      const where = document.createElement("span");
+      where.className = "muted small";
+      where.textContent = ` ${named("stages", frame.stage)}`;
+      const text = document.createElement("div");
+      text.className = "text";
+      text.textContent = frame.text;
+      item.append(title, where, text);
+      transcript.append(item);
+      follow();
+    },
     error: (frame) => {
       if (frame.code === "trial_paused" || frame.code === "agent_failed") {
         setAwaited(null);
@@ -233,7 +303,7 @@
     control: (frame) => {
       // The procedure moved: whatever was awaited may be no longer; a fresh await follows.
       setAwaited(null);
-      if (frame.action === "pause") status(phrase("paused"), phrase("judge_paused"));
+      if (frame.action === "pause") status(phrase("paused"), phrase(frame.by === "instructor" ? "instructor_paused" : "judge_paused"));
       if (frame.action === "resume") status(phrase("resumed"), phrase("goes_on"));
       const action = (strings.actions && strings.actions[frame.action]) || frame.action;
       if (controlStatus) controlStatus.textContent = frame.phase ? phrase("control_moved", { action, phase: named("phases", frame.phase) }) : action;
@@ -295,7 +365,7 @@
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}${room.dataset.wsPath}?after_seq=${lastSeq()}`);
-    socket.onopen = () => { retry = 0; resumedAt = -1; banner.link.textContent = phrase("live"); idleWatch(); };
+    socket.onopen = () => { retry = 0; resumedAt = -1; banner.link.textContent = phrase("live"); idleWatch(); if (following) follow(); };
     socket.onmessage = (event) => {
       const frame = JSON.parse(event.data);
       gapCheck(frame);
@@ -351,6 +421,7 @@
       const other = document.getElementById("objection-other");
       if (ground === "other" && !other.value.trim()) { other.focus(); return; }
       socket?.send(JSON.stringify({ type: "objection", ground, text: ground === "other" ? other.value.trim() : "" }));
+      if (objectionStatus) objectionStatus.textContent = phrase("objection_sent");
       other.value = "";
       objectionWindow(false);
     }));
@@ -368,5 +439,6 @@
       text.value = "";
     });
   }
+  latestShow();
   connect();
 })();

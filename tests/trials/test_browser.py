@@ -135,7 +135,11 @@ class TrialRoomInTheBrowser(RoomPlayer, WithChromium, LiveRoomServer, ChannelsLi
         transcript = self.page.inner_text("#transcript")
         fit = CIVIL_LIFE_CYCLE.stage("FIT")
         slots = [slot for phase in fit.phases for slot in phase.slots if slot.seat == "plaintiff_lawyer"]
-        assert self.turns == len(slots), "counsel is awaited at every slot of the trial procedure"
+        assert self.turns == len(slots) + 1, "counsel is awaited at every slot, and advises the client on mediation"
+        turns = Trial.objects.get().engine_state.turns
+        advice = next(turn for turn in turns if (turn.stage, turn.act) == ("FIT", "summarise_advice"))
+        assert (advice.seat, advice.author) == ("plaintiff_lawyer", "human"), "counsel alone is asked about mediation"
+        assert advice.text in transcript
         assert "The defendant failed to yield at the crossing (1)" in transcript
         assert "Judgment:" in transcript
         assert "Your case file: Counsel for the plaintiff" in self.page.content()
@@ -227,3 +231,121 @@ class ObjectionsInTheBrowser(RoomPlayer, WithChromium, LiveRoomServer, ChannelsL
             assert turns[index].text == "Objection: irrelevant."
             assert turns[index + 1].seat == "judge" and turns[index + 1].text.startswith(("Sustained", "Overruled"))
         self.scorecard_from_the_debrief("defendant_lawyer", "As counsel you are scored")
+
+    def test_defence_counsel_objects_in_a_criminal_trial_and_the_rulings_take_effect(self) -> None:
+        """Issue 32 items 2, 3 and 9: a sustained objection strikes the prosecution's evidence
+        (marked in the record), an overruled one lets the prosecutor's answer finish where it
+        was cut, the trial never pauses, and the room keeps the latest turn in view."""
+        page = self.page
+        page.goto(f"{self.live_server_url}/cases/en-criminal-telecom-fraud/")
+        page.locator("input[name=seats]:checked").uncheck()
+        page.check("input[value=attorney]")
+        page.select_option("select[name=stage]", "evidence")
+        page.click("text=Start the trial")
+        page.wait_for_selector("#connection:has-text('live')")
+        plans = {"The prosecution's evidence": "speculation", "The defence's evidence": "leading"}
+        said = 0
+        while not page.locator("#banner-stage:has-text('The trial has ended')").count():
+            page.wait_for_function(
+                "() => document.getElementById('composer-text')?.disabled === false"
+                " || document.querySelector('li.turn.streaming')"
+                " || document.getElementById('banner-stage').textContent.includes('ended')"
+            )
+            assert "Paused" not in page.inner_text("#banner-stage"), page.inner_text("#banner")
+            # Read the streaming statement in one step: it may end between two locator calls.
+            streaming = page.evaluate(
+                "() => { const turn = document.querySelector('li.turn.streaming');"
+                " return turn ? [turn.innerText, turn.querySelector('.text')?.innerText || ''] : null; }"
+            )
+            if streaming and page.locator("#object:enabled").count():
+                where, words = streaming
+                phase = next((phase for phase in plans if phase in where and "Public prosecutor" in where), None)
+                if phase and len(words) > 10:
+                    ground = plans.pop(phase)
+                    page.click("#object")
+                    page.click(f"#objection-grounds [data-ground={ground}]")
+                    ruling = "Sustained" if ground == "speculation" else "Overruled"
+                    page.wait_for_selector(f"li.turn .text:text-matches('^{ruling}')")
+                    screenshot(page, f"room-objection-{ground}", phone=True)
+                continue
+            if page.locator("#composer-text:enabled").count():
+                assert page.get_attribute("#composer-text", "placeholder").startswith("Say it to the court"), (
+                    "the waiting placeholder goes on the student's own turn"
+                )
+                said += 1
+                page.fill("#composer-text", f"The defence answers ({said})")
+                page.click("#composer-send")
+                page.wait_for_selector(f"li.turn.human:has-text('The defence answers ({said})')")
+            at_end = page.evaluate(
+                "(() => { const t = document.getElementById('transcript');"
+                " return t.scrollHeight - t.scrollTop - t.clientHeight < 48; })()"
+            )
+            assert at_end, "the transcript follows the latest turn"
+        assert not plans, f"objected to every planned statement; left: {plans}"
+        trial = Trial.objects.get()
+        assert trial.status == Trial.Status.FINISHED
+        turns = trial.engine_state.turns
+        rulings = [index for index, turn in enumerate(turns) if turn.act == "rule_objection"]
+        sustained, overruled = rulings
+        assert turns[sustained].text.startswith("Sustained") and turns[overruled].text.startswith("Overruled")
+        struck = page.locator(f"#turn-{turns[sustained - 2].seq}")
+        assert "struck" in struck.get_attribute("class") and "struck by the court" in struck.inner_text()
+        resumed = turns[overruled + 1]
+        assert (resumed.seat, resumed.act) == ("prosecutor", "cross_examine") and resumed.text.startswith("— ")
+        assert page.locator(f"#turn-{resumed.seq}").inner_text().count("— ") >= 1
+        screenshot(page, "room-objections-criminal-ended", phone=True)
+
+
+class KeepingThePlace(RoomPlayer, WithChromium, LiveRoomServer, ChannelsLiveServerTestCase):
+    """The room opens at the latest turn, follows new ones unless the reader scrolled up, and a
+    seat is handed back only once confirmed."""
+
+    tokens_per_s = 60
+
+    def test_the_room_keeps_its_place_and_a_seat_is_handed_back_after_a_confirmation(self) -> None:
+        page = self.page
+        page.goto(f"{self.live_server_url}/cases/{CASE}/")
+        page.locator("input[name=seats]:checked").uncheck()
+        page.check("input[value=defendant_lawyer]")
+        page.select_option("select[name=stage]", "FIT")
+        page.click("text=Start the trial")
+        page.wait_for_selector("#connection:has-text('live')")
+        page.wait_for_function("() => document.querySelectorAll('#transcript li.turn').length > 12")
+        page.reload()
+        page.wait_for_selector("#connection:has-text('live')")
+        bottom = "(() => { const t = document.getElementById('transcript'); return t.scrollHeight - t.scrollTop - t.clientHeight < 48; })()"
+        assert page.evaluate(bottom), "on load the transcript opens at the latest turn"
+        page.evaluate("document.getElementById('transcript').scrollTop = 0")
+        count = page.locator("#transcript li.turn").count()
+        if page.locator("#composer-text:enabled").count():
+            page.fill("#composer-text", "The defence answers.")
+            page.click("#composer-send")
+        page.wait_for_function(f"() => document.querySelectorAll('#transcript li.turn').length > {count}")
+        page.wait_for_selector("#new-turns:visible")
+        assert page.evaluate("document.getElementById('transcript').scrollTop") < 50, "the reader keeps their place"
+        screenshot(page, "room-new-turns", phone=True)
+        page.click("#new-turns")
+        assert page.evaluate(bottom) and page.is_hidden("#new-turns")
+        if page.evaluate("matchMedia('(hover: hover)').matches"):
+            assert page.is_visible("text=Ctrl+Enter sends.")
+        page.click("summary:has-text('Hand Counsel for the defendant back to an agent')")
+        screenshot(page, "room-hand-back-confirm", phone=True)
+        assert Trial.objects.get().seats.get(seat="defendant_lawyer").user is not None, "one click hands nothing back"
+        page.click("text=Yes, hand Counsel for the defendant back")
+        page.wait_for_selector("#messages:has-text('is played by an agent now')")
+        assert "/cases/" in page.url and "Page not found" not in page.content()
+        assert Trial.objects.get().seats.get(seat="defendant_lawyer").user is None
+        screenshot(page, "room-handed-back", phone=True)
+
+    def test_ctrl_enter_is_not_offered_on_a_touch_phone(self) -> None:
+        context = self.browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+        context.add_cookies(self.page.context.cookies())
+        phone = context.new_page()
+        phone.goto(f"{self.live_server_url}/cases/{CASE}/")
+        phone.locator("input[name=seats]:checked").uncheck()
+        phone.check("input[value=plaintiff_lawyer]")
+        phone.select_option("select[name=stage]", "FIT")
+        phone.click("text=Start the trial")
+        phone.wait_for_selector("#connection:has-text('live')")
+        assert phone.locator(".composer-hint").count() == 1 and phone.is_hidden(".composer-hint")
+        context.close()

@@ -23,7 +23,8 @@ from tests.conftest import DEMO_CASES
 from tests.trials.prepared import prepared_trial
 from tests.users import person
 from trials import driver
-from trials.models import Case, Trial
+from trials.models import Case, Trial, Turn
+from trials.protocol import BadMessage, client_message_parse
 from trials.routing import websocket_urlpatterns
 from trials.services import cases_import
 
@@ -32,8 +33,13 @@ CASE = "en-civil-traffic-accident"
 PEOPLE = {"plaintiff_lawyer": "pia", "defendant_lawyer": "dan", "judge": "jude"}
 FATAL = {"server_error", "trial_paused", "agent_failed"}
 
+FORBIDDEN = st.sampled_from(["\x00", "\ud800", "\udfff"]) | st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)
+poisoned_text = st.builds(
+    lambda before, bad, after: before + bad + after, st.text(max_size=8), FORBIDDEN, st.text(max_size=8)
+)
+"""Text holding NUL or an unpaired surrogate (legalsim.text_input's rule): always ``bad_message``."""
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20) | poisoned_text,
     lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=8), children, max_size=3),
     max_leaves=8,
 )
@@ -70,11 +76,27 @@ ill_formed = st.one_of(
     ),
     json_values,
 )
+poisoned = st.one_of(
+    st.builds(lambda text: {"type": "say", "text": text, "client_id": "p"}, poisoned_text),
+    st.builds(lambda cid: {"type": "say", "text": "fine", "client_id": cid}, poisoned_text),
+    st.builds(
+        lambda key, value: {"type": "say", "text": "", "sections": {key: value}}, poisoned_text, st.text(max_size=5)
+    ),
+    st.builds(lambda text: {"type": "control", "action": "question", "seat": "judge", "text": text}, poisoned_text),
+    st.builds(lambda ground: {"type": "objection", "ground": "other", "text": ground}, poisoned_text),
+    st.builds(lambda key: {"type": "resume", "after_seq": 0, key: 1}, poisoned_text),
+)
+"""Every message type with the poison in a value, a section id or an extra key."""
 raw_frames = st.one_of(
     st.text(min_size=1, max_size=40).map(lambda text: ("text", text)),
     st.binary(min_size=1, max_size=20).map(lambda data: ("bytes", data)),
 )
-message = st.one_of(well_formed.map(lambda m: ("json", m)), ill_formed.map(lambda m: ("json", m)), raw_frames)
+message = st.one_of(
+    well_formed.map(lambda m: ("json", m)),
+    ill_formed.map(lambda m: ("json", m)),
+    poisoned.map(lambda m: ("json", m)),
+    raw_frames,
+)
 script = st.lists(st.tuples(st.sampled_from([*PEOPLE, "instructor"]), message), min_size=1, max_size=12)
 
 
@@ -183,3 +205,33 @@ def settings_pace(settings):
     settings.LEGALSIM_OBJECTION_GRACE_S = 0
     if not Case.objects.filter(pk=CASE).exists():
         cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
+
+
+@given(content=poisoned)
+def test_any_message_carrying_nul_or_a_lone_surrogate_is_a_bad_message(content):
+    with pytest.raises(BadMessage, match=r"NUL|surrogate"):
+        client_message_parse(json.dumps(content))
+
+
+async def poisoned_says() -> list[dict]:
+    trial = await trial_for_people()
+    socket = await socket_of(trial.pk, "pia", Role.STUDENT)
+    frames: list[dict] = []
+    try:
+        await drain(socket, frames, timeout=0.5)
+        seen = len(frames)
+        for text in ("\ud800", "a\u0000b"):
+            await socket.send_to(text_data=json.dumps({"type": "say", "text": text, "client_id": text}))
+            await drain(socket, frames, timeout=0.5)
+    finally:
+        await socket.disconnect()
+        await driver.stop_all()
+        await database_sync_to_async(connections.close_all)()
+    return [frame for frame in frames[seen:] if frame["type"] == "error"]
+
+
+def test_a_say_holding_a_lone_surrogate_or_nul_is_refused_as_bad_message(transactional_db, settings_pace):
+    errors = asyncio.run(poisoned_says())
+    assert [frame["code"] for frame in errors] == ["bad_message", "bad_message"], errors
+    texts = Turn.objects.values_list("text", flat=True)
+    assert not any("\x00" in text or "\ud800" in text for text in texts)

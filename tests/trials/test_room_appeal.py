@@ -113,3 +113,44 @@ async def test_counsel_who_lost_and_appeals_drafts_the_appeal():
     state = await state_of(trial)
     assert state.appellant_side == "defendant"
     assert [turn.decision for turn in state.turns if turn.stage == "AD-Det"] == ["appeal"]
+
+
+async def test_counsel_not_asked_about_the_appeal_is_told_who_appealed():
+    """Issue 32 item 8: "Deciding whether to appeal" passed with no message for counsel whose
+    side won; the court's determination (who appealed) now reaches their room."""
+    trial = await make_trial(
+        {"plaintiff_lawyer": "student"}, stages=("FIT", "AR"), case_id="zh-civil-post-divorce-property"
+    )
+    student = await connect(trial, "student")
+    frames = await follow(
+        student, "plaintiff_lawyer", lines=PROVED_DIVISION, until=lambda frame: frame["type"] == "notice"
+    )
+    await student.disconnect()
+    notice = frames[-1]
+    assert (notice["stage"], notice["title"]) == ("AD-Det", "上诉审查决定")
+    assert "提起上诉" in notice["text"] and "上诉人" in notice["text"], "who appealed, and who answers"
+
+
+async def test_counsel_whose_client_is_an_agent_advises_it_on_mediation_before_it_answers():
+    """Issue 32 item 8: counsel alone was never asked about mediation."""
+    trial = await make_trial({"plaintiff_lawyer": "student"})
+    student = await connect(trial, "student")
+    advice = "I advise my client to accept mediation."
+    frames = await follow(
+        student,
+        "plaintiff_lawyer",
+        lines={"summarise_advice": advice},
+        until=lambda frame: frame["type"] == "turn.end" and frame.get("act") == "answer_mediation",
+    )
+    await student.disconnect()
+    asked = [frame for frame in frames if frame["type"] == "await" and frame["act"] == "summarise_advice"]
+    assert len(asked) == 1 and asked[0]["phase"] == "mediation"
+    said = [
+        frame
+        for frame in frames
+        if frame["type"] == "turn.end" and frame.get("act") == "summarise_advice" and frame["stage"] == "FIT"
+    ]
+    assert [(frame["seat"], frame["text"], frame["author"]) for frame in said] == [
+        ("plaintiff_lawyer", advice, "human")
+    ]
+    assert frames[-1]["seat"] == "plaintiff_client" and frames[-1]["seq"] == said[0]["seq"] + 1

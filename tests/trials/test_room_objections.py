@@ -168,3 +168,96 @@ async def test_an_objection_stops_the_models_generation(openai_settings):
         lambda: list(Trial.objects.get(pk=trial.pk).llm_calls.filter(error__startswith="cancelled"))
     )()
     assert [(call.seat, call.model) for call in calls] == [("defendant_lawyer", "slow-counsel")]
+
+
+async def criminal_objection(ground: str, seat: str, act: str, phase: str) -> tuple[list[dict], int, Trial]:
+    """Defence counsel (a student) in a criminal trial's evidence stage objects on ``ground``
+    while ``seat`` makes ``act`` in ``phase``; the frames until the trial ends, and the seq cut."""
+    trial = await make_trial({"attorney": "student"}, stages=("evidence",), case_id="en-criminal-telecom-fraud")
+    student = await connect(trial, "student")
+    frames: list[dict] = []
+    starts: dict[int, dict] = {}
+    objected_seq = None
+    while (frame := await student.receive_json_from(timeout=20))["type"] != "end":
+        frames.append(frame)
+        assert frame["type"] != "error", frame
+        if frame["type"] == "turn.start":
+            starts[frame["seq"]] = frame
+        if frame["type"] == "await" and frame["seat"] == "attorney":
+            await student.send_json_to(
+                {"type": "say", "text": "The defence has its say.", "client_id": f"a{frame['seq']}"}
+            )
+        if frame["type"] == "turn.delta" and objected_seq is None and frame["offset"] > 0:
+            start = starts[frame["seq"]]
+            if (start["seat"], start["phase"]) == (seat, phase) and start.get("act", act) == act:
+                objected_seq = frame["seq"]
+                await student.send_json_to({"type": "objection", "ground": ground})
+    await student.disconnect()
+    assert objected_seq is not None
+    return frames, objected_seq, trial
+
+
+async def test_an_objection_to_the_last_statement_of_the_evidence_stage_never_pauses_the_trial(settings):
+    """Issue 32 item 2: leading question against the prosecutor's answer to the defence's
+    evidence used to pause the trial with "unexpected error (EngineError)" and lose the objection."""
+    settings.LEGALSIM_SCRIPTED_TOKENS_PER_S = 40
+    _, cut_seq, trial = await criminal_objection("leading", "prosecutor", "cross_examine", "defence_evidence")
+    trial = await database_sync_to_async(Trial.objects.get)(pk=trial.pk)
+    assert trial.status == Trial.Status.FINISHED and not trial.pause_reason
+    turns = {turn.seq: turn for turn in await database_sync_to_async(lambda: list(trial.turns.all()))()}
+    assert (turns[cut_seq + 1].act, turns[cut_seq + 1].text) == ("object", "Objection: leading question.")
+    assert turns[cut_seq + 2].act == "rule_objection" and turns[cut_seq + 2].text.startswith("Overruled")
+
+
+async def test_an_overruled_objection_lets_the_statement_finish_where_it_was_cut(settings):
+    """Issue 32 item 3: overruled, the statement resumes from where it was cut; together the
+    two parts are the statement the speaker would have made."""
+    settings.LEGALSIM_SCRIPTED_TOKENS_PER_S = 40
+    frames, cut_seq, trial = await criminal_objection("leading", "prosecutor", "cross_examine", "defence_evidence")
+    ends = {f["seq"]: f for f in frames if f["type"] == "turn.end"}
+    cut, ruling, rest = ends[cut_seq], ends[cut_seq + 2], ends[cut_seq + 3]
+    assert ruling["ruling"] == "overruled" and ruling["act"] == "rule_objection"
+    assert (rest["seat"], rest["act"]) == ("prosecutor", "cross_examine") and rest["text"].startswith("— ")
+    streamed = "".join(f["text"] for f in frames if f["type"] == "turn.delta" and f["seq"] == cut_seq + 3)
+    assert streamed == rest["text"], "only the rest of the statement is streamed"
+    said, resumed = cut["text"].removesuffix(" —"), rest["text"].removeprefix("— ")
+    assert said and resumed and not resumed.startswith(said[:20]), "the rest, not the statement again"
+    whole = await database_sync_to_async(_prosecutor_words)(trial, cut_seq)
+    assert (said + " " + resumed).split() == whole.split(), "nothing said twice, nothing lost"
+
+
+def _prosecutor_words(trial: Trial, seq: int) -> str:
+    """What the scripted prosecutor says at turn ``seq``'s step, in the same trial played again
+    by scripted agents without the objection."""
+    from tests.trials.engine.test_objections import respond
+    from trials.engine.machine import next_step, step_apply, trial_start
+    from trials.engine.steps import MemoryUpdate, Speak, UpdateMemory
+
+    state = trial_start(case=trial.case.seed, target_side=trial.target_side, human_seats={"attorney": "student"})
+    while True:
+        step = next_step(state)
+        if isinstance(step, Speak) and (step.seat, step.act, step.phase) == (
+            "prosecutor",
+            "cross_examine",
+            "defence_evidence",
+        ):
+            return respond(state, step).text
+        if isinstance(step, Speak):
+            step_apply(state, step, respond(state, step))
+        else:
+            step_apply(state, step, MemoryUpdate() if isinstance(step, UpdateMemory) else None)
+
+
+async def test_a_sustained_objection_ends_the_statement_and_the_record_shows_what_was_struck(settings):
+    settings.LEGALSIM_SCRIPTED_TOKENS_PER_S = 40
+    frames, cut_seq, trial = await criminal_objection(
+        "speculation", "prosecutor", "present_evidence", "prosecution_evidence"
+    )
+    ends = {f["seq"]: f for f in frames if f["type"] == "turn.end"}
+    assert ends[cut_seq]["text"].endswith("—") and ends[cut_seq + 2]["ruling"] == "sustained"
+    assert ends[cut_seq + 3]["seat"] == "attorney", "the struck statement is not made again"
+    stored = await database_sync_to_async(lambda: Trial.objects.get(pk=trial.pk).engine_state)()
+    from trials.agents.scripted.record import heard_turns
+
+    dialogue = [{"seq": t.seq, "act": t.act, "text": t.text} for t in stored.turns if t.stage == "evidence"]
+    assert cut_seq not in {turn["seq"] for turn in heard_turns(dialogue)}, "the court leaves struck words out"

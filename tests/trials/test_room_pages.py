@@ -151,7 +151,7 @@ def test_the_course_instructor_takes_over_any_seat_and_hands_it_back(client, stu
         client.post(reverse("trials:trial_join", args=[trial.pk]), {"seat": seat})
     trial.refresh_from_db()
     assert trial.engine_state.human_seats == {"plaintiff_lawyer": "teacher", "judge": "teacher"}
-    client.post(reverse("trials:trial_leave", args=[trial.pk]), {"seat": "judge"})
+    client.post(reverse("trials:trial_leave", args=[trial.pk]), {"seat": "judge", "confirm": "yes"})
     trial.refresh_from_db()
     assert "judge" not in trial.engine_state.human_seats
     assert trial.seats.get(seat="judge").holder == "agent:scripted"
@@ -211,3 +211,31 @@ def test_a_trial_that_is_not_yours_and_one_that_does_not_exist_look_the_same(cli
         theirs, missing = client.get(reverse(name, args=[trial.pk])), client.get(reverse(name, args=[trial.pk + 999]))
         assert theirs.status_code == missing.status_code == 404
         assert theirs.content == missing.content
+
+
+def test_handing_a_seat_back_asks_first_and_never_ends_on_a_404(client, student):
+    """Issue 32 item 1: one click handed the seat back and answered with the debug 404."""
+    cases_import(paths=[DEMO_CASES / "en-civil-commercial-lease.json"])
+    client.post(
+        reverse("trials:trial_play", args=["en-civil-commercial-lease"]),
+        {"seats": ["plaintiff_lawyer"], "stage": "FIT"},
+    )
+    trial = Trial.objects.get()
+    room = client.get(reverse("trials:trial_room", args=[trial.pk])).content.decode()
+    assert '<details class="hand-back while-running"' in room and 'name="confirm" value="yes"' in room
+    url = reverse("trials:trial_leave", args=[trial.pk])
+    asked = client.post(url, {"seat": "plaintiff_lawyer"})
+    assert asked.status_code == 200 and "Hand Counsel for the plaintiff back to an agent?" in asked.content.decode()
+    assert trial.seats.get(seat="plaintiff_lawyer").user == student, "nothing happens before the confirmation"
+    handed = client.post(url, {"seat": "plaintiff_lawyer", "confirm": "yes"}, follow=True)
+    assert handed.status_code == 200 and handed.redirect_chain[-1][0] == reverse(
+        "trials:case_detail", args=["en-civil-commercial-lease"]
+    )
+    assert "is played by an agent now" in handed.content.decode()
+    assert trial.seats.get(seat="plaintiff_lawyer").user is None
+    case_page = client.get(reverse("trials:case_detail", args=["en-civil-commercial-lease"])).content.decode()
+    assert reverse("trials:trial_room", args=[trial.pk]) in case_page, "the trial stays in Your trials"
+    room = client.get(reverse("trials:trial_room", args=[trial.pk]))
+    transcript = reverse("trials:trial_transcript", args=[trial.pk])
+    assert room.status_code == 302 and room["Location"] == transcript, "the room sends them to what they may read"
+    assert client.get(transcript).status_code == 200

@@ -1,8 +1,9 @@
 """The trial engine: a pure state machine over a procedure.
 
 ``next_step`` reads the state and says what must happen next; ``apply_*`` functions record
-what happened. Nothing here talks to a database, a socket or a model, so live trials, batch
-runs and tests all drive the same rules.
+what happened; which stage comes after the current one is ``stage_order``'s. Nothing here
+talks to a database, a socket or a model, so live trials, batch runs and tests all drive the
+same rules.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from trials.engine.memory import (
     has_memory,
     memory_apply,
 )
+from trials.engine.stage_order import enter_next_stage
 from trials.engine.state import ArtifactRecord, MemoryLogEntry, TrialState, TurnRecord
 from trials.engine.steps import (
     End,
@@ -26,8 +28,8 @@ from trials.engine.steps import (
     UpdateMemory,
 )
 from trials.engine.transitions import appeal_close, appeal_open
-from trials.procedures import Phase, Procedure, Slot, Stage, procedure_for
-from trials.procedures.civil import APPEAL_DECIDER
+from trials.procedures import Phase, Slot, Stage, procedure_for
+from trials.procedures.civil import APPEAL_DECIDER, MEDIATION_ANSWER
 from trials.procedures.seats import opposite, seat_info, speaker_title
 
 MEDIATION_CLOSING = Slot("judge", "write_mediation_record")
@@ -60,7 +62,7 @@ def trial_start(
         info = seat_info(procedure.id, seat)
         if has_memory(procedure.id, seat, info.role):
             state.memory[seat] = empty_memory()
-    _enter_next_stage(state, procedure)
+    enter_next_stage(state, procedure)
     return state
 
 
@@ -68,6 +70,11 @@ JUDGE_SEAT = "judge"
 RULE_OBJECTION = "rule_objection"
 ANSWER_JUDGE = "answer_judge"
 JUDGE_CONTROLS = ("advance", "mediation", "pronounce")
+ADVICE = {MEDIATION_ANSWER: "summarise_advice"}
+"""decision -> the act of counsel advising a client agent on it (a person in counsel's seat):
+counsel's advice, as at the end of a consultation, which every backend already speaks (a
+seat handed back to an agent mid-way, a test's stand-in). An appeal needs none: a person in
+counsel's seat decides it (``transitions.appeal_deciders``)."""
 
 
 def next_step(state: TrialState) -> Step:
@@ -137,11 +144,21 @@ def apply_reply(state: TrialState, step: Speak, reply: Reply) -> TurnRecord:
     if expected != step:
         raise EngineError(f"expected {expected}, got {step}")
     if state.pending:
-        state.pending.pop(0)
+        owed = state.pending.pop(0)
         author = "human" if step.seat in state.human_seats else reply.author
-        return apply_interjection(
-            state, seat=step.seat, act=step.act, text=reply.text, author=author, tokens=reply.tokens
+        turn = apply_interjection(
+            state,
+            seat=step.seat,
+            act=step.act,
+            text=reply.text,
+            author=author,
+            tokens=reply.tokens,
+            client_id=reply.client_id,
         )
+        if owed.get("cut") and _sustains(reply.text):
+            _statement_ends(state)
+        _counsel_advises(state)
+        return turn
     turn = TurnRecord(
         seq=step.seq,
         stage=step.stage,
@@ -179,14 +196,34 @@ def apply_reply(state: TrialState, step: Speak, reply: Reply) -> TurnRecord:
             state.decisions[step.side] = reply.decision
         _advance_cursor(state, ends_phase=reply.ends_phase)
     _settle(state)
+    _counsel_advises(state)
     return turn
 
 
+def _counsel_advises(state: TrialState) -> None:
+    """A client agent is next to decide (mediation) while a person holds its counsel's
+    seat: counsel advises first, in a short statement the client hears before deciding (the
+    client's seat decides; counsel alone was never asked, issue 32)."""
+    if state.finished or state.pending or state.stage_status != "running":
+        return
+    step = next_step(state)
+    if not isinstance(step, Speak) or step.act not in ADVICE or step.role != "client":
+        return
+    counsel = f"{step.side}_lawyer"
+    if step.seat in state.human_seats or counsel not in state.human_seats:
+        return
+    last = state.turns[-1] if state.turns else None
+    if last is not None and (last.seat, last.act) == (counsel, ADVICE[step.act]):
+        return
+    state.pending.append({"seat": counsel, "act": ADVICE[step.act], "advice": step.seat})
+
+
 def apply_interjection(
-    state: TrialState, *, seat: str, act: str, text: str, author: str, tokens: int = 0
+    state: TrialState, *, seat: str, act: str, text: str, author: str, tokens: int = 0, client_id: str = ""
 ) -> TurnRecord:
-    """A turn outside the speaking order (an objection, the ruling on it): recorded in the
-    current stage and phase without moving the procedure on."""
+    """A turn outside the speaking order (an objection, the ruling on it, counsel's advice):
+    recorded in the current stage and phase without moving the procedure on; a person's keeps
+    its ``client_id``, so a retried message finds it."""
     stage = procedure_for(state.procedure).stages[state.stage_index]
     if state.finished or state.stage_status not in ("running", "closing"):
         raise EngineError("nothing is being heard right now")
@@ -199,9 +236,40 @@ def apply_interjection(
         info=info,
         appellant_side=state.appellant_side,
     )
-    turn = TurnRecord(state.next_seq, stage.id, phase, seat, info.role, info.side, title, author, act, text, tokens)
+    turn = TurnRecord(
+        state.next_seq,
+        stage.id,
+        phase,
+        seat,
+        info.role,
+        info.side,
+        title,
+        author,
+        act,
+        text,
+        tokens,
+        client_id=client_id,
+    )
     state.turns.append(turn)
     return turn
+
+
+def _sustains(ruling: str) -> bool:
+    from trials.engine.objections import ruling_sustains
+
+    return ruling_sustains(ruling)
+
+
+def _statement_ends(state: TrialState) -> None:
+    """A statement cut by an objection the judge sustained: it ends where it was cut and the
+    procedure moves past it, as if it had been made (overruled, it is made again from there:
+    ``objections.statement_resumed``)."""
+    state.stage_turns += 1
+    if state.stage_status == "closing":
+        state.stage_status = "memory"
+    else:
+        _advance_cursor(state, ends_phase=False)
+    _settle(state)
 
 
 def apply_judge_question(state: TrialState, *, seat: str, text: str, author: str) -> TurnRecord:
@@ -272,7 +340,7 @@ def apply_stage_end(state: TrialState, step: StageEnd) -> None:
     procedure = procedure_for(state.procedure)
     if next_step(state) != step:
         raise EngineError(f"stage {step.stage} is not finished")
-    _enter_next_stage(state, procedure)
+    enter_next_stage(state, procedure)
 
 
 def current_stage(state: TrialState) -> Stage | None:
@@ -305,21 +373,6 @@ def stage_participants(state: TrialState, stage: Stage) -> frozenset[str]:
         for slot in slots
         for seat in (state.appeal_deciders if slot.seat == APPEAL_DECIDER else [resolve_seat(state, slot.seat)])
     )
-
-
-def conditions_hold(state: TrialState, conditions: tuple[str, ...]) -> bool:
-    second_instance = state.case.get("second_instance") or {}
-    appellant = state.appellant_side or second_instance.get("appellant_side")
-    # With a person seated, the judgment decides at AD-Det whether anyone appeals.
-    appeal_open = bool(appellant) or bool(state.human_seats)
-    checks = {
-        "target_is_plaintiff": state.target_side == "plaintiff",
-        "target_is_defendant": state.target_side == "defendant",
-        "has_appeal": appeal_open and not state.mediated and not state.judgment_final,
-        "target_is_appellant": state.target_side == appellant,
-        "target_is_appellee": appellant is not None and state.target_side != appellant,
-    }
-    return all(checks[condition] for condition in conditions)
 
 
 def _speak(state: TrialState, stage: Stage, phase: str, slot: Slot, artifact: str | None = None) -> Speak:
@@ -428,63 +481,3 @@ def _expect_stage(state: TrialState, stage_id: str, status: str) -> Stage:
     if stage.id != stage_id or state.stage_status != status:
         raise EngineError(f"stage {stage_id} is not {status}")
     return stage
-
-
-def _enter_next_stage(state: TrialState, procedure: Procedure) -> None:
-    """Move to the next stage whose condition holds within the selected range, or finish.
-
-    ``last_stage`` names a stage or its alternative: ``--until CD`` for a defendant target
-    stops after DD (same unit and kind), since only one of the two ever runs.
-    """
-    if state.stage_index >= 0 and _is_last(procedure, procedure.stages[state.stage_index], state.last_stage):
-        state.finished = True
-        return
-    for index in range(state.stage_index + 1, len(procedure.stages)):
-        stage = procedure.stages[index]
-        if conditions_hold(state, stage.when):
-            state.stage_index = index
-            state.stage_status = "pending"
-            state.phase_index = state.round_index = state.slot_index = state.stage_turns = 0
-            state.decisions = {}
-            state.memory_done = []
-            return
-        if stage.id == state.last_stage and not _has_alternative_after(procedure, index):
-            break
-    state.finished = True
-
-
-def stages_ahead(state: TrialState) -> list[Stage]:
-    """The stages still to come after the current one, as ``_enter_next_stage`` would pick
-    them if nothing changes (an appeal taken or not, a mediation that ends the case...)."""
-    procedure = procedure_for(state.procedure)
-    if state.finished or (
-        state.stage_index >= 0 and _is_last(procedure, procedure.stages[state.stage_index], state.last_stage)
-    ):
-        return []
-    ahead = []
-    for stage in procedure.stages[state.stage_index + 1 :]:
-        if conditions_hold(state, stage.when):
-            ahead.append(stage)
-            if _is_last(procedure, stage, state.last_stage):
-                break
-    return ahead
-
-
-def _is_last(procedure: Procedure, stage: Stage, last_stage: str | None) -> bool:
-    return last_stage is not None and _alike(stage, procedure.stage(last_stage))
-
-
-def same_stage_or_alternative(state: TrialState, stage_id: str, wanted: str) -> bool:
-    """``stage_id`` is ``wanted`` or the stage that runs in its place (CD for DD, AD for AR:
-    the same unit and kind, chosen by a side)."""
-    procedure = procedure_for(state.procedure)
-    return _alike(procedure.stage(stage_id), procedure.stage(wanted))
-
-
-def _alike(stage: Stage, other: Stage) -> bool:
-    return stage.id == other.id or (stage.unit == other.unit and stage.kind == other.kind)
-
-
-def _has_alternative_after(procedure: Procedure, index: int) -> bool:
-    stage = procedure.stages[index]
-    return any(_alike(stage, other) for other in procedure.stages[index + 1 :])

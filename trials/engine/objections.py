@@ -11,15 +11,19 @@ the indictment is a formal step no ground reaches.
 
 from __future__ import annotations
 
+import re
+
 from trials.engine.machine import (
     JUDGE_SEAT,
     RULE_OBJECTION,
     EngineError,
     apply_interjection,
     current_stage,
+    next_step,
     stage_participants,
 )
 from trials.engine.state import TrialState, TurnRecord
+from trials.engine.steps import Speak
 from trials.procedures.names import ground_name
 from trials.procedures.seats import COURT, seat_info
 
@@ -56,6 +60,17 @@ FITS: dict[str, frozenset[str]] = {
 }
 """ground -> the acts it may be sustained against. Formal steps (reading the indictment,
 confirming identities, acknowledging rights) are in none."""
+CUT = " —"
+"""How a statement cut by an objection ends on the record: what was shown, then this."""
+RESUMED = "— "
+"""How the rest of a statement begins once the objection that cut it is overruled."""
+SUSTAINED = re.compile(r"^\s*(?:反对有效|反对成立|异议成立|sustained)", re.IGNORECASE)
+"""A ruling that sustains the objection; any other ruling overrules it (the scripted court's
+record reads rulings the same way: ``trials.agents.scripted.record.SUSTAINED``)."""
+
+
+def ruling_sustains(text: str) -> bool:
+    return bool(SUSTAINED.search(text))
 
 
 def ground_fits(ground: str, act: str) -> bool:
@@ -85,8 +100,10 @@ def objection_refusal(state: TrialState, *, seat: str, speaker_seat: str) -> str
     Objections belong to hearings: counsel taking part in the hearing being held may object
     to the other side's statement, once at a time (the judge rules before anything else)."""
     stage = current_stage(state)
-    if stage is None or stage.kind != "trial" or state.stage_status not in ("running", "closing"):
+    if stage is None or stage.kind != "trial":
         return "objections are heard only while a hearing is in progress"
+    if state.stage_status not in ("running", "closing"):
+        return "that statement closed this part of the hearing: an objection to it can no longer be heard"
     if seat_info(state.procedure, seat).role not in OBJECTING_ROLES:
         return "only counsel may object"
     if seat not in stage_participants(state, stage):
@@ -119,3 +136,76 @@ def apply_objection(state: TrialState, *, seat: str, ground: str, detail: str, s
     turn = apply_interjection(state, seat=seat, act=OBJECT_ACT, text=text, author="human")
     state.pending.append({"seat": JUDGE_SEAT, "act": RULE_OBJECTION})
     return turn
+
+
+def apply_objection_cut(
+    state: TrialState, step: Speak, *, shown: str, seat: str, ground: str, detail: str
+) -> tuple[TurnRecord, TurnRecord]:
+    """Counsel objects while ``step`` is being made: what was shown of it stays on the record,
+    cut (``CUT``), then the objection. The procedure stays at that statement until the judge
+    rules: sustained, the statement ends there (``machine.apply_reply`` moves on); overruled,
+    its speaker resumes where they were cut (``statement_resumed``). Nothing is recorded
+    when the objection is refused (``EngineError``)."""
+    if next_step(state) != step:
+        raise EngineError(f"{step.seat} is not making a statement now")
+    refusal = objection_refusal(state, seat=seat, speaker_seat=step.seat)
+    if refusal is not None:
+        raise EngineError(refusal)
+    if ground not in GROUNDS:
+        raise EngineError(f"the ground must be one of {', '.join(GROUNDS)}")
+    author = "human" if step.seat in state.human_seats else "agent"
+    cut = apply_interjection(state, seat=step.seat, act=step.act, text=f"{shown.rstrip()}{CUT}", author=author)
+    objection = apply_objection(state, seat=seat, ground=ground, detail=detail, speaker_seat=step.seat)
+    state.pending[-1]["cut"] = str(cut.seq)
+    return cut, objection
+
+
+def statement_resumed(state: TrialState, step: Speak) -> str | None:
+    """What the speaker of ``step`` had already said of it before objections the judge
+    overruled cut it (the words of every cut part, in order), or None: a statement afresh."""
+    said: list[str] = []
+    end = len(state.turns)
+    while end >= 3:
+        cut, objection, ruling = state.turns[end - 3 : end]
+        if (
+            objection.act != OBJECT_ACT
+            or ruling.act != RULE_OBJECTION
+            or ruling_sustains(ruling.text)
+            or (cut.seat, cut.act, cut.stage) != (step.seat, step.act, step.stage)
+            or not cut.text.endswith(CUT)
+        ):
+            break
+        said.append(cut.text.removesuffix(CUT).removeprefix(RESUMED))
+        end -= 3
+        if not cut.text.startswith(RESUMED):
+            break
+    return " ".join(reversed(said)) if said else None
+
+
+def struck_seqs(turns: list[TurnRecord]) -> set[int]:
+    """The statements a sustained objection struck: each the turn before an objection the
+    judge's next ruling sustained (the scripted court leaves them out of the record it decides on)."""
+    struck = set()
+    for at, turn in enumerate(turns):
+        if turn.act == RULE_OBJECTION and ruling_sustains(turn.text):
+            objection = next((i for i in range(at - 1, -1, -1) if turns[i].act == OBJECT_ACT), None)
+            if objection:
+                struck.add(turns[objection - 1].seq)
+    return struck
+
+
+def words_after(said: str, text: str) -> str | None:
+    """``text`` past the words of ``said`` (whitespace aside): the rest of a resumed
+    statement; ``""`` while ``text`` holds only part of them; None once it departs from them
+    (the speaker said it otherwise: their words stand whole)."""
+    wanted = [char for char in said if not char.isspace()]
+    matched = 0
+    for at, char in enumerate(text):
+        if matched == len(wanted):
+            return text[at:]
+        if char.isspace():
+            continue
+        if char != wanted[matched]:
+            return None
+        matched += 1
+    return ""

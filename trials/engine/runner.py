@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from trials.engine.machine import next_step, same_stage_or_alternative, step_apply
+from trials.engine.machine import next_step, step_apply
 from trials.engine.participants import MemoryRequest, Participant, ParticipantFailed, TurnRequest
+from trials.engine.stage_order import same_stage_or_alternative
 from trials.engine.state import TrialState
 from trials.engine.steps import End, MemoryUpdate, Reply, Speak, StageStart, Step, UpdateMemory
 from trials.engine.visibility import build_view

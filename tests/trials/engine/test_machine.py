@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from tests.conftest import DEMO_CASES
 from trials.agents.scripted import ScriptedAgent
 from trials.engine.machine import (
     EngineError,
@@ -12,12 +13,14 @@ from trials.engine.machine import (
     apply_reply,
     apply_stage_start,
     next_step,
+    step_apply,
     trial_start,
 )
+from trials.engine.objections import apply_objection_cut, objection_refusal, statement_resumed, words_after
 from trials.engine.participants import HumanParticipant
 from trials.engine.runner import Awaiting, trial_run
 from trials.engine.state import TrialState
-from trials.engine.steps import End, Reply, Speak
+from trials.engine.steps import End, MemoryUpdate, Reply, Speak, UpdateMemory
 from trials.procedures import DIALOGUE_TURN_BUDGET, TRIAL_TURN_BUDGET
 from trials.procedures.civil import CIVIL_LIFE_CYCLE, CIVIL_SEATS
 
@@ -210,3 +213,102 @@ def test_a_party_the_judge_questions_answers_before_anything_else(civil_seed):
     with pytest.raises(EngineError, match="does not take part"):
         apply_judge_question(state, seat="witness", text="?", author="human")
     assert TrialState.from_dict(json.loads(json.dumps(state.to_dict()))).to_dict() == state.to_dict()
+
+
+def criminal_before(seat: str, act: str, phase: str) -> TrialState:
+    """A criminal trial played by scripted agents until ``seat`` is asked for ``act`` in ``phase``
+    (defence counsel is a person's seat, answered with the scripted words)."""
+    from tests.trials.engine.test_objections import respond
+
+    case = json.loads((DEMO_CASES / "en-criminal-telecom-fraud.json").read_text(encoding="utf-8"))
+    state = trial_start(case=case, target_side="defendant", human_seats={"attorney": "ann"})
+    while True:
+        step = next_step(state)
+        if isinstance(step, Speak) and (step.seat, step.act, step.phase) == (seat, act, phase):
+            return state
+        if isinstance(step, Speak):
+            step_apply(state, step, respond(state, step))
+        elif isinstance(step, UpdateMemory):
+            step_apply(state, step, MemoryUpdate())
+        else:
+            step_apply(state, step)
+
+
+def test_an_objection_cutting_the_last_statement_of_a_stage_is_heard_before_the_stage_closes():
+    """Issue 32 item 2: defence counsel objects (leading question) while the prosecutor answers
+    the defence's evidence, the last statement of the evidence stage. The cut used to close the
+    stage first, so the objection raised EngineError and paused the trial."""
+    state = criminal_before("prosecutor", "cross_examine", "defence_evidence")
+    step = next_step(state)
+    cut, objection = apply_objection_cut(
+        state, step, shown="The prosecution disputes", seat="attorney", ground="leading", detail=""
+    )
+    assert (cut.seq, cut.seat, cut.text) == (step.seq, "prosecutor", "The prosecution disputes —")
+    assert objection.text == "Objection: leading question." and state.stage_status == "running"
+    ruling = next_step(state)
+    assert (ruling.seat, ruling.act, ruling.stage) == ("judge", "rule_objection", "evidence")
+
+
+def test_an_overruled_objection_lets_the_cut_statement_resume_where_it_was_cut():
+    state = criminal_before("prosecutor", "cross_examine", "defence_evidence")
+    step = next_step(state)
+    apply_objection_cut(state, step, shown="The prosecution disputes", seat="attorney", ground="leading", detail="")
+    step_apply(state, next_step(state), Reply(text='Overruled: "leading question" does not apply.'))
+    again = next_step(state)
+    assert (again.seat, again.act, again.seq) == ("prosecutor", "cross_examine", step.seq + 3)
+    assert statement_resumed(state, again) == "The prosecution disputes"
+    assert words_after("The prosecution disputes", "The prosecution  disputes the receipts.") == " the receipts."
+    assert words_after("The prosecution disputes", "The prosecution") == ""
+    assert words_after("The prosecution disputes", "Something else.") is None
+    step_apply(state, again, Reply(text="— the receipts."))
+    assert state.stage_status != "running", "the resumed statement closed the stage as the whole one would have"
+    texts = [turn.text for turn in state.turns[-4:]]
+    assert texts[0].endswith("—") and texts[-1] == "— the receipts."
+
+
+def test_a_sustained_objection_ends_the_cut_statement_and_the_procedure_moves_on():
+    state = criminal_before("prosecutor", "present_evidence", "prosecution_evidence")
+    step = next_step(state)
+    apply_objection_cut(state, step, shown="1. The bank", seat="attorney", ground="speculation", detail="")
+    step_apply(state, next_step(state), Reply(text="Sustained: that is conjecture."))
+    after = next_step(state)
+    assert (after.seat, after.act) == ("attorney", "cross_examine"), "the struck statement is not made again"
+    assert statement_resumed(state, after) is None
+    cut, objection, ruling = state.turns[-3:]
+    assert (cut.text, objection.act, ruling.act) == ("1. The bank —", "object", "rule_objection")
+
+
+def test_an_objection_to_a_statement_that_closed_the_hearing_is_refused_with_the_reason():
+    state = criminal_before("prosecutor", "cross_examine", "defence_evidence")
+    step = next_step(state)
+    step_apply(state, step, Reply(text="The prosecution disputes the receipts."))
+    refusal = objection_refusal(state, seat="attorney", speaker_seat="prosecutor")
+    assert refusal and "can no longer be heard" in refusal
+
+
+def test_counsel_without_their_client_advises_before_the_client_agent_answers_mediation(civil_seed):
+    """Issue 32 item 8: a person in counsel's seat, the client an agent, was never asked
+    about mediation; now counsel advises first and the client hears it before deciding."""
+    state = at_fit(civil_seed)
+    state.human_seats["plaintiff_lawyer"] = "student"
+    apply_judge_control(state, "mediation")
+    step = next_step(state)
+    assert (step.seat, step.act) == ("judge", "propose_mediation")
+    step_apply(state, step, Reply(text="Will the parties settle?"))
+    advice = next_step(state)
+    assert (advice.seat, advice.act, advice.phase) == ("plaintiff_lawyer", "summarise_advice", "mediation")
+    step_apply(state, advice, Reply(text="I advise you to accept: the evidence on fault is mixed.", author="human"))
+    answer = next_step(state)
+    assert (answer.seat, answer.act) == ("plaintiff_client", "answer_mediation")
+    assert state.turns[-1].act == "summarise_advice" and state.turns[-1].author == "human"
+    step_apply(state, answer, Reply(text="I accept.", decision="accept"))
+    other = next_step(state)
+    assert (other.seat, other.act) == ("defendant_client", "answer_mediation"), "the other side's counsel is an agent"
+
+
+def test_an_agent_counsel_or_a_client_played_by_a_person_gets_no_advice_step(civil_seed):
+    state = at_fit(civil_seed)
+    state.human_seats["plaintiff_client"] = "student"
+    apply_judge_control(state, "mediation")
+    step_apply(state, next_step(state), Reply(text="Will the parties settle?"))
+    assert (next_step(state).seat, next_step(state).act) == ("plaintiff_client", "answer_mediation")

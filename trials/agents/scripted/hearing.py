@@ -8,6 +8,8 @@ criminal trial over to the functions of the same name in ``criminal``.
 
 from __future__ import annotations
 
+import re
+
 from trials.agents.scripted import criminal
 from trials.agents.scripted.context import (
     Ctx,
@@ -20,7 +22,9 @@ from trials.agents.scripted.context import (
 )
 from trials.agents.scripted.record import civil_record
 from trials.agents.scripted.ruling import PAYMENT, CivilDecision, ClaimRuling, civil_decision, money
+from trials.engine.machine import ADVICE
 from trials.engine.steps import ArtifactDraft
+from trials.procedures.civil import MEDIATION_ANSWER
 from trials.procedures.seats import opposite
 
 
@@ -228,10 +232,35 @@ def propose_mediation(ctx: Ctx) -> str:
     )
 
 
+DECLINE_ADVICE = re.compile(
+    r"不同意|不接受|拒绝|不要调解|decline|reject|refuse|do not (?:settle|accept|agree)", re.IGNORECASE
+)
+ACCEPT_ADVICE = re.compile(r"同意|接受|accept|settle|agree", re.IGNORECASE)
+
+
+def _counsel_advice(ctx: Ctx) -> str | None:
+    """What the party's own counsel advised about mediation just now (a person advises a
+    client played by an agent): ``accept``, ``decline`` or None when counsel said neither."""
+    advice = [
+        turn["text"]
+        for turn in ctx.view.dialogue
+        if turn["phase"] == "mediation"
+        and turn["act"] == ADVICE[MEDIATION_ANSWER]
+        and turn["seat"] == f"{ctx.view.side}_lawyer"
+    ]
+    if not advice:
+        return None
+    if DECLINE_ADVICE.search(advice[-1]):
+        return "decline"
+    return "accept" if ACCEPT_ADVICE.search(advice[-1]) else None
+
+
 def answer_mediation(ctx: Ctx) -> tuple[str, str]:
-    """Accept or decline by the party's goals; a party never states its bottom line in court."""
+    """Accept or decline as counsel advised, else by the party's goals; a party never states
+    its bottom line in court."""
     goals = ctx.field("goals", ctx.view.side, {}) or {}
-    if goals.get("accepts_mediation"):
+    advice = _counsel_advice(ctx)
+    if advice == "accept" or (advice is None and goals.get("accepts_mediation")):
         return ctx.say(
             "我同意调解，愿意在合理范围内协商解决。", "I agree to mediation and will negotiate within reason."
         ), "accept"
