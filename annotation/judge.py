@@ -17,6 +17,7 @@ from annotation.rubric import RubricDefinition
 from annotation.stages import items_not_applicable
 from legalsim.json_input import loads_untrusted
 from legalsim.llm import LLMCall, LLMClient
+from trials.agents.prompts import one_line, quoted
 
 STRICT = "Return JSON only: no prose, no Markdown, nothing before or after the JSON object."
 
@@ -99,14 +100,16 @@ def _items(rubric: RubricDefinition) -> list[dict[str, str]]:
 
 
 def _transcript(trajectory: dict) -> str:
+    """The trajectory stage by stage, every turn and document quoted as data (a participant's
+    words cannot start a line of the prompt's own: ``trials.agents.prompts.quoted``)."""
     stages = []
     for stage in trajectory["stages"]:
         lines = [f"## {stage['stage']}"]
         lines += [
-            f"[{turn['seq']}] {turn['speaker']} ({turn['role']}, {turn['phase']}): {turn['text']}"
+            f"[{turn['seq']}] {one_line(turn['speaker'])} ({turn['role']}, {turn['phase']}): {quoted(turn['text'])}"
             for turn in stage["turns"]
         ]
-        lines += [f"### {artifact['title']}\n{artifact['text']}" for artifact in stage["artifacts"]]
+        lines += [f"### {one_line(artifact['title'])}\n{quoted(artifact['text'])}" for artifact in stage["artifacts"]]
         stages.append("\n".join(lines))
     return "\n\n".join(stages)
 

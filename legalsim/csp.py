@@ -32,7 +32,8 @@ def policy(nonce: str) -> str:
 
 
 class ContentSecurityPolicyMiddleware:
-    """Sets the policy unless the view set its own (the API's documentation pages)."""
+    """Sets the policy unless the view set its own (Redoc's page, ``api.urls.REDOC_POLICY``;
+    Swagger UI's page runs under this one)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

@@ -120,12 +120,31 @@ def _seat_model(name: str, key: str, value: object) -> dict[str, str]:
     }
 
 
+SECRET_KEY_MIN_LENGTH = 50
+SECRET_KEY_MIN_UNIQUE = 5
+"""Django's own bar for a secret key (``check --deploy``, security.W009)."""
+_PLACEHOLDER = re.compile(r"change[-_ ]?me", re.IGNORECASE)
+_NEW_KEY = "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+
+
 def production_check(*, debug: bool, secret_key: str, development_key: str) -> None:
-    """Refuse to start a production deployment that debug pages or a public key would expose."""
+    """Refuse to start a production deployment that debug pages or a public key would expose:
+    the development key, a placeholder copied from an example (``CHANGE-ME...``, as in
+    deploy/legalsim.env.example), or a key below Django's bar (W009)."""
     if debug:
         raise ImproperlyConfigured("DJANGO_ENV=production needs DJANGO_DEBUG off")
     if not secret_key or secret_key == development_key or secret_key.startswith("django-insecure"):
         raise ImproperlyConfigured(
             "DJANGO_ENV=production needs DJANGO_SECRET_KEY set to a long random value (not the built-in "
-            "development key); e.g. python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+            f"development key); e.g. {_NEW_KEY}"
+        )
+    if _PLACEHOLDER.search(secret_key):
+        raise ImproperlyConfigured(
+            "DJANGO_ENV=production needs DJANGO_SECRET_KEY set to a long random value, not the placeholder of "
+            f"an example file (it says CHANGE-ME); e.g. {_NEW_KEY}"
+        )
+    if len(secret_key) < SECRET_KEY_MIN_LENGTH or len(set(secret_key)) < SECRET_KEY_MIN_UNIQUE:
+        raise ImproperlyConfigured(
+            f"DJANGO_ENV=production needs DJANGO_SECRET_KEY of at least {SECRET_KEY_MIN_LENGTH} characters, "
+            f"{SECRET_KEY_MIN_UNIQUE} of them different (it has {len(secret_key)}); e.g. {_NEW_KEY}"
         )

@@ -148,11 +148,19 @@ def read_records(path: Path) -> tuple[list[Record], list[Problem]]:
 
 def read_document(path: Path) -> tuple[Any, list[Problem]]:
     """The one JSON value a file holds (a rubric), or ``None`` and the problems."""
-    reading = _Reading(str(path))
     try:
-        reading.text = file_text(path)
+        text = file_text(path)
     except UnreadableFile as error:
         return None, [error.problem]
+    return read_document_text(text, str(path))
+
+
+def read_document_text(text: str, label: str) -> tuple[Any, list[Problem]]:
+    """The one JSON value ``text`` holds (a file's text, a form's JSON field), or ``None`` and
+    the problems, ``label`` in place of a file's name. The text itself is not checked for
+    NUL and surrogates as a file is (``legalsim.text_input`` does that for a form)."""
+    reading = _Reading(label)
+    reading.text = text
     reading.json(split_list=False)
     if reading.problems or not reading.records:
         return None, reading.problems

@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "api",
 ]
 
@@ -294,6 +295,11 @@ SPECTACULAR_SETTINGS = {
     "Authenticate with `Authorization: Token KEY` (POST /api/token/ or `manage.py api_token USERNAME`).",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and Redoc from the pinned copy drf-spectacular-sidecar ships (requirements.txt),
+    # served as this site's static files: no CDN, no "@latest" (api/urls.py, docs/security.md).
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "TrialStatusEnum": "trials.models.Trial.Status",

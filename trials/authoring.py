@@ -4,7 +4,15 @@ drafts kept as typed, a play-test with scripted agents that stores nothing, and 
 
 The form's list fields take one entry per line, the parts of an entry separated by ``|``
 (``plaintiff | person | Liu Fang | retired accountant``); what the form has no field for
-goes in "More fields", a JSON object merged into the record (docs/case-format.md).
+goes in "More fields", a JSON object merged into the record (docs/case-format.md), read by
+the reader of every imported file (``legalsim.json_input``): nesting, numbers, NUL and
+surrogates are refused as ``import_cases`` refuses them.
+
+A draft keeps the form as typed, mistakes and all, except what no case can ever hold: a field
+with a NUL or a lone surrogate (``legalsim.text_input``), or "More fields" holding a value the
+reader refuses (nested deeper than it reads, a number out of range, those characters written
+as ``\\u`` escapes). Such a form is refused whole, with the message beside the field, and
+nothing is saved; a draft stored before these checks opens with the same messages.
 """
 
 from __future__ import annotations
@@ -19,7 +27,8 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from legalsim.json_input import Problem, Record
+from legalsim.json_input import Problem, Record, read_document_text
+from legalsim.text_input import FORBIDDEN, text_problem
 from trials.case_file import validate_record
 from trials.engine.machine import trial_start
 from trials.engine.runner import Paused, trial_run
@@ -53,6 +62,9 @@ REQUIRED_PARTS = {"parties": 3, "first_instance.evidence": 2, "evidence": 2, "co
 LIST_FIELDS = ("first_instance.claims", "first_instance.legal_references", "charges", "legal_references")
 """Fields of one string per line."""
 MORE = "more"
+SYNTAX_PROBLEMS = ("invalid JSON", "is empty")
+"""The reader's messages for text that is not (yet) JSON: a draft keeps it, to be fixed later.
+Its other messages (nesting, numbers, characters) are about values no draft keeps."""
 FORM_FIELDS = (*TEXT_FIELDS, *LINE_FIELDS, *LIST_FIELDS, MORE)
 CIVIL_ONLY = ("first_instance.", "consultation")
 CRIMINAL_ONLY = ("defendant_info", "indictment", "court_findings", "evidence", "charges", "legal_references")
@@ -99,6 +111,28 @@ VALIDATOR_MESSAGES = MessageTable(
         _("must be [lower, upper] whole months, 0 <= lower <= upper"),
     ),
     (r"invalid JSON: (?P<error>.+)", _("invalid JSON: %(error)s")),
+    (r"nested deeper than (?P<depth>\d+) levels", _("nested deeper than %(depth)s levels")),
+    (
+        r"contains a NUL character \(\\u0000\), which cannot be stored",
+        _("contains a NUL character (\\u0000), which cannot be stored"),
+    ),
+    (
+        r"contains an unpaired surrogate \((?P<code>\\u[0-9a-f]{4})\), which is not text",
+        _("contains an unpaired surrogate (%(code)s), which is not text"),
+    ),
+    (
+        r"a key contains a NUL character \(\\u0000\), which cannot be stored",
+        _("a key contains a NUL character (\\u0000), which cannot be stored"),
+    ),
+    (
+        r"a key contains an unpaired surrogate \((?P<code>\\u[0-9a-f]{4})\), which is not text",
+        _("a key contains an unpaired surrogate (%(code)s), which is not text"),
+    ),
+    (r"(?P<number>.+) is too large for a number", _("%(number)s is too large for a number")),
+    (
+        r"(?P<literal>\w+) is not allowed: JSON has no NaN or Infinity",
+        _("%(literal)s is not allowed: JSON has no NaN or Infinity"),
+    ),
     (r"is empty; expected a JSON object or list", _("is empty; expected a JSON object or list")),
 )
 """The validators' messages (``trials.case_file``, ``legalsim.json_input``), which
@@ -125,6 +159,8 @@ class Checked:
 
     case: dict | None
     errors: dict[str, list[str]] = field(default_factory=dict)
+    refused: frozenset[str] = frozenset()
+    """The fields holding what no draft may keep (their messages are in ``errors``)."""
 
     @property
     def valid(self) -> bool:
@@ -154,6 +190,7 @@ class FormRecord:
     record: dict = field(default_factory=dict)
     errors: dict[str, list[str]] = field(default_factory=dict)
     lines: dict[str, list[int]] = field(default_factory=dict)
+    refused: set[str] = field(default_factory=set)
 
 
 def _entries(name: str, text: str, read: FormRecord) -> list[dict]:
@@ -175,32 +212,42 @@ def _entries(name: str, text: str, read: FormRecord) -> list[dict]:
 def record_from_form(form: Mapping[str, str]) -> FormRecord:
     """The case-file record a form describes (``FormRecord``)."""
     read = FormRecord()
+    for name in FORM_FIELDS:
+        problem = text_problem(form.get(name, ""))
+        if problem:
+            read.errors[name] = [problem]
+            read.refused.add(name)
     procedure = form.get("procedure", "").strip()
     for name in FORM_FIELDS:
         text = form.get(name, "")
-        if not text.strip() or not _applies(name, procedure):
+        if not text.strip() or not _applies(name, procedure) or name in read.refused:
             continue
         if name in LINE_FIELDS:
             _put(read.record, name, _entries(name, text, read))
         elif name in LIST_FIELDS:
             _put(read.record, name, [line.strip() for line in text.splitlines() if line.strip()])
         elif name == MORE:
-            _merge_more(read.record, text, read.errors)
+            _merge_more(read.record, text, read)
         else:
             _put(read.record, name, text.strip())
     return read
 
 
-def _merge_more(record: dict, text: str, errors: dict[str, list[str]]) -> None:
-    try:
-        more = json.loads(text)
-    except json.JSONDecodeError as error:
-        errors.setdefault(MORE, []).append(
-            gettext("line %(number)s: not JSON: %(error)s") % {"number": error.lineno, "error": error.msg}
-        )
+def _merge_more(record: dict, text: str, read: FormRecord) -> None:
+    more, problems = read_document_text(text, MORE)
+    for problem in problems:
+        where = "" if problem.field in ("json", "file") else f"{problem.field}: "
+        message = gettext("line %(number)s: %(problem)s") % {
+            "number": problem.line,
+            "problem": where + validator_message(problem.message),
+        }
+        read.errors.setdefault(MORE, []).append(message)
+        if not problem.message.startswith(SYNTAX_PROBLEMS):
+            read.refused.add(MORE)
+    if problems:
         return
     if not isinstance(more, dict):
-        errors.setdefault(MORE, []).append(gettext("must be a JSON object"))
+        read.errors.setdefault(MORE, []).append(gettext("must be a JSON object"))
         return
     for key, value in more.items():
         if isinstance(value, dict) and isinstance(record.get(key), dict):
@@ -235,7 +282,13 @@ def case_check(form: Mapping[str, str]) -> Checked:
     for problem in checked.problems:
         name, prefix = form_field_of(problem.field, read.lines)
         errors.setdefault(name, []).append(prefix + validator_message(problem.message))
-    return Checked(case=None if errors else case, errors=errors)
+    return Checked(case=None if errors else case, errors=errors, refused=frozenset(read.refused))
+
+
+def text_shown(text: str) -> str:
+    """Text as a page can show it: U+FFFD for each NUL or lone surrogate (a lone surrogate
+    cannot even be encoded into the page), as ``TextCheckedForm`` shows a refused value."""
+    return FORBIDDEN.sub("\ufffd", text)
 
 
 def form_from_case(seed: dict) -> dict[str, str]:

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from legalsim.roles import Ability, ability_required, can
 from trials.authoring import (
+    FORM_FIELDS,
     LINE_FIELDS,
     Checked,
     PublishRefused,
@@ -20,6 +21,7 @@ from trials.authoring import (
     draft_save,
     form_from_case,
     play_test,
+    text_shown,
 )
 from trials.models import Case, CaseDraft
 from trials.services import cases_import_uploads
@@ -95,17 +97,29 @@ def _drafts_of(request: HttpRequest):
     return drafts if can(request.user, Ability.ADMINISTER) else drafts.filter(author=request.user)
 
 
+def _draft_rows(request: HttpRequest) -> list[CaseDraft]:
+    """The drafts a list shows, each with its title and id as a page can show them."""
+    drafts = list(_drafts_of(request))
+    for draft in drafts:
+        draft.shown_title = text_shown(draft.title)
+        draft.shown_id = text_shown(str(draft.fields.get("id", "")))
+    return drafts
+
+
 @ability_required(Ability.TEACH)
 def case_drafts(request: HttpRequest) -> HttpResponse:
     """The instructor's drafts, a new case, and the upload of a case file."""
-    return render(request, "trials/case_drafts.html", {"drafts": _drafts_of(request)})
+    return render(request, "trials/case_drafts.html", {"drafts": _draft_rows(request)})
 
 
 @ability_required(Ability.TEACH)
 def case_draft_new(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return _form_page(request, None, {"language": "zh", "procedure": "civil"}, None)
-    return _act(request, draft_save(author=request.user, form=request.POST))
+    checked = case_check(request.POST)
+    if checked.refused:
+        return _refused(request, None, checked)
+    return _act(request, draft_save(author=request.user, form=request.POST), checked)
 
 
 @ability_required(Ability.TEACH)
@@ -113,7 +127,10 @@ def case_draft(request: HttpRequest, draft_id: int) -> HttpResponse:
     draft = get_object_or_404(_drafts_of(request), pk=draft_id)
     if request.method != "POST":
         return _form_page(request, draft, draft.fields, None)
-    return _act(request, draft_save(author=draft.author, form=request.POST, draft=draft))
+    checked = case_check(request.POST)
+    if checked.refused:
+        return _refused(request, draft, checked)
+    return _act(request, draft_save(author=draft.author, form=request.POST, draft=draft), checked)
 
 
 @ability_required(Ability.TEACH)
@@ -125,12 +142,18 @@ def case_edit(request: HttpRequest, case_id: str) -> HttpResponse:
     return redirect("trials:case_draft", draft_id=draft.pk)
 
 
-def _act(request: HttpRequest, draft: CaseDraft) -> HttpResponse:
-    """The draft is saved whatever the action; then it is checked, play-tested or published."""
+def _refused(request: HttpRequest, draft: CaseDraft | None, checked: Checked) -> HttpResponse:
+    """A form holding what no draft may keep: shown again as sent, nothing saved."""
+    fields = {name: request.POST.get(name, "") for name in FORM_FIELDS}
+    return _form_page(request, draft, fields, checked, status=400)
+
+
+def _act(request: HttpRequest, draft: CaseDraft, checked: Checked) -> HttpResponse:
+    """The draft is saved whatever the action (``checked`` is its form checked); then it is
+    checked, play-tested or published."""
     action = request.POST.get("action", "save")
     if action not in ACTIONS:
         action = "save"
-    checked = case_check(draft.fields)
     if action == "save":
         messages.info(
             request,
@@ -173,7 +196,7 @@ def _form_page(
                     "name": name,
                     "label": label,
                     "help": help_text,
-                    "value": fields.get(name, ""),
+                    "value": text_shown(fields.get(name, "")),
                     "errors": errors.get(name, []),
                     "choices": CHOICES.get(name),
                     "short": name in SHORT,
@@ -186,6 +209,8 @@ def _form_page(
     ]
     context = {
         "draft": draft,
+        "title": text_shown(draft.title) if draft else "",
+        "refused": bool(checked and checked.refused),
         "sections": sections,
         "checked": checked,
         "playtest": playtest,
@@ -201,5 +226,5 @@ def case_upload(request: HttpRequest) -> HttpResponse:
     problem with its file, line and field."""
     uploads = request.FILES.getlist("files")
     report = cases_import_uploads(uploads) if uploads else None
-    context = {"drafts": _drafts_of(request), "report": report, "no_files": not uploads}
+    context = {"drafts": _draft_rows(request), "report": report, "no_files": not uploads}
     return render(request, "trials/case_drafts.html", context, status=400 if not report or report.problems else 200)

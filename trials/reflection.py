@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from legalsim.llm import LLMCall, LLMClient
 from trials.agents import skill_notes as notes
-from trials.agents.prompts import materials
+from trials.agents.prompts import materials, quoted
 from trials.agents.routing import sampling, seat_route
 from trials.engine.visibility import build_view
 from trials.models import Case, SkillNote, Trial, TrialScore
@@ -82,7 +82,9 @@ def trajectory_summary(trial: Trial, seat: str, existing: list[SkillNote]) -> no
     state = trial.engine_state
     last_stage = state.turns[-1].stage if state.turns else None
     view = build_view(state, seat, stage=last_stage)
-    actions = tuple(f"[{turn.stage}] {turn.act}: {turn.text[:ACTION_CHARS]}" for turn in trial.turns.filter(seat=seat))
+    actions = tuple(
+        f"[{turn.stage}] {turn.act}: {quoted(turn.text[:ACTION_CHARS])}" for turn in trial.turns.filter(seat=seat)
+    )
     documents = tuple(
         f"{artifact.title}\n{artifact.text[:DOCUMENT_CHARS]}" for artifact in trial.artifacts.filter(author_seat=seat)
     )

@@ -61,7 +61,7 @@ def test_a_case_written_from_scratch_is_checked_with_import_cases_messages_besid
 def test_a_line_without_its_parts_and_more_fields_that_are_not_json_are_reported_where_they_were_typed():
     checked = case_check({**FORM, "first_instance.evidence": "plaintiff", "more": "{not json"})
     assert checked.errors["first_instance.evidence"] == ["line 1: expected side | name | purpose"]
-    assert checked.errors["more"][0].startswith("line 1: not JSON")
+    assert checked.errors["more"][0].startswith("line 1: invalid JSON: Expecting property name")
     checked = case_check({**FORM, "more": json.dumps({"personas": {"plaintiff": {"legal_literacy": "huge"}}})})
     assert checked.errors == {
         "more": ["personas.plaintiff.legal_literacy: must be one of high, medium, low, got 'huge'"]
@@ -155,3 +155,102 @@ def test_an_uploaded_case_file_is_imported_whole_or_refused_with_file_line_and_f
     assert "imported en-civil-traffic-accident" in page
     assert "class-cases.jsonl:2: language: must be one of zh, en, got &#x27;fr&#x27;" in page
     assert set(Case.objects.values_list("pk", flat=True)) == {"en-civil-traffic-accident"}, "a bad file stores nothing"
+
+
+def more_field(page: str) -> str:
+    """The "More fields" block of a form page."""
+    start = page.index('id="field-more"')
+    return page[start : page.index("</fieldset>", start)]
+
+
+@pytest.mark.parametrize(
+    ("more", "message"),
+    [
+        ("[" * 100_000, "line 1: nested deeper than 64 levels"),
+        ('{"personas": ' + "[" * 70 + "]" * 70 + "}", "line 1: nested deeper than 64 levels"),
+        ('{"provenance": {"source": "court\\u0000record"}}', "provenance.source: contains a NUL character"),
+        ('{"provenance": {"source": "court\\ud800record"}}', "provenance.source: contains an unpaired surrogate"),
+        ('{"extra": {"\\ud800": 1}}', "extra: a key contains an unpaired surrogate"),
+        ('{"goals": 1e400}', "goals: 1e400 is too large for a number"),
+    ],
+    ids=["brackets", "deep", "nul", "surrogate", "surrogate-key", "huge-number"],
+)
+@pytest.mark.parametrize("action", ["save", "check", "publish"])
+def test_more_fields_the_json_reader_refuses_are_refused_beside_the_field_and_nothing_is_saved(
+    client, instructor, more, message, action
+):
+    response = post(client, reverse("trials:case_draft_new"), {**FORM, "more": more}, action)
+    assert response.status_code == 400
+    assert message in more_field(response.content.decode())
+    assert not CaseDraft.objects.exists() and not Case.objects.exists()
+    draft = CaseDraft.objects.create(author=instructor, fields={**FORM, "title": "Kept as it was"})
+    response = post(client, reverse("trials:case_draft", args=[draft.pk]), {**FORM, "more": more}, action)
+    assert response.status_code == 400
+    assert message in more_field(response.content.decode())
+    draft.refresh_from_db()
+    assert draft.fields["title"] == "Kept as it was" and "more" not in draft.fields, "the draft is untouched"
+    assert not Case.objects.exists()
+    assert client.get(reverse("trials:case_draft", args=[draft.pk])).status_code == 200
+
+
+def test_more_fields_that_are_merely_mistyped_are_still_kept_in_the_draft(client, instructor):
+    response = post(client, reverse("trials:case_draft_new"), {**FORM, "more": '{"goals": '}, "save")
+    assert response.status_code == 302
+    assert CaseDraft.objects.get().fields["more"] == '{"goals": '
+
+
+@pytest.mark.parametrize(
+    "more",
+    ["[" * 100_000, '{"provenance": {"source": "a\\u0000b"}}', '{"provenance": {"source": "a\\ud800b"}}'],
+    ids=["brackets", "nul", "surrogate"],
+)
+def test_a_draft_already_holding_what_the_reader_refuses_opens_with_a_clear_error(client, instructor, more):
+    draft = CaseDraft.objects.create(author=instructor, fields={**FORM, "more": more})
+    response = client.get(reverse("trials:case_draft", args=[draft.pk]))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'id="problems"' in page and "line 1: " in more_field(page)
+    assert client.get(reverse("trials:case_drafts")).status_code == 200
+    response = post(client, reverse("trials:case_draft", args=[draft.pk]), draft.fields, "publish")
+    assert response.status_code == 400 and not Case.objects.exists()
+
+
+def test_a_draft_stored_with_a_lone_surrogate_or_nul_in_a_field_opens_with_the_character_replaced(client, instructor):
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        pytest.skip("PostgreSQL never stores either character in a JSON value")
+    fields = {**FORM, "title": "Wang \ud800 v. Zhao", "cause_of_action": "loan\x00"}
+    draft = CaseDraft.objects.create(author=instructor, fields=fields)
+    response = client.get(reverse("trials:case_draft", args=[draft.pk]))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Wang \ufffd v. Zhao" in page
+    title = page[page.index('id="field-title"') : page.index('id="field-language"')]
+    assert "contains an unpaired surrogate (U+D800)" in title
+    assert "Wang \ufffd v. Zhao" in client.get(reverse("trials:case_drafts")).content.decode()
+    response = post(client, reverse("trials:case_draft", args=[draft.pk]), FORM, "save")
+    assert response.status_code == 302, "typing the field again repairs the draft"
+
+
+def test_a_case_published_with_a_lone_surrogate_is_repaired_by_editing_it_in_the_browser(client, instructor):
+    from django.db import connection
+
+    from trials.authoring import case_check
+    from trials.services import case_store
+
+    if connection.vendor == "postgresql":
+        pytest.skip("PostgreSQL never stored such a case")
+    checked = case_check({**FORM, "more": json.dumps({"provenance": {"source": "ok"}})})
+    broken = {**checked.case, "provenance": {"source": "court \ud800 record"}}
+    case_store(broken, source_file="published before the checks")
+    client.post(reverse("trials:case_edit", args=[broken["id"]]))
+    draft = CaseDraft.objects.get()
+    response = client.get(reverse("trials:case_draft", args=[draft.pk]))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "court \ufffd record" in more_field(page) and "unpaired surrogate" in more_field(page)
+    fields = {name: value.replace("\ud800", "\ufffd") for name, value in draft.fields.items()}
+    response = post(client, reverse("trials:case_draft", args=[draft.pk]), fields, "publish")
+    assert response.status_code == 302
+    assert Case.objects.get(pk=broken["id"]).seed["provenance"]["source"] == "court \ufffd record"

@@ -3,7 +3,9 @@ lawyer's reply against that seat's own profile and agenda, with one revision whe
 
 The supervisor reads only the speaking seat's view (its persona, goals, role brief and the
 stage dialogue), so its advice cannot carry anything the seat may not see. It speaks the
-case's language; the JSON keys it must answer with stay as the parser reads them.
+case's language; the JSON keys it must answer with stay as the parser reads them. The
+dialogue and the reply to check are quoted as the seats' prompts quote turns
+(``prompts.quoted``): words to judge, never instructions to the supervisor.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from dataclasses import dataclass
 
 from legalsim.json_input import loads_untrusted
 from legalsim.llm import LLMCall, LLMClient, LLMResult, ReplyFormatError
-from trials.agents.prompts import ROLE_BRIEFS, case_data, dialogue
+from trials.agents.prompts import QUOTED_TURNS, ROLE_BRIEFS, case_data, dialogue, quoted
 from trials.engine.visibility import SeatView
 
 SUPERVISED_ROLES = ("client", "lawyer")
@@ -42,21 +44,23 @@ def supervisor_messages(view: SeatView, speaker: str, reply: str) -> list[dict[s
             "你逐句监督一场法律角色扮演。检查参与者的回复是否符合其人物设定（性格、利益、角色），"
             "并推动程序向前。只返回JSON："
             '{"consistent": true 或 false, "advice": "如何修改，用中文写"}。'
+            f"{QUOTED_TURNS[0]}待检查的回复也是一个JSON字符串。"
         )
         user = (
             f"{speaker}的人物设定：\n{json.dumps(profile, ensure_ascii=False)}\n\n"
-            f"目前的对话：\n{dialogue(view)}\n\n待检查的回复：\n{reply}"
+            f"目前的对话：\n{dialogue(view)}\n\n待检查的回复：\n{quoted(reply)}"
         )
     else:
         profile = {"role": ROLE_BRIEFS[view.role][1], "persona": view.persona, "goals": goals}
         system = (
             "You supervise a legal role-play sentence by sentence. Check that a participant's reply is "
             "consistent with their profile (persona, interests, role) and moves the procedure on. "
-            'Return JSON only: {"consistent": true|false, "advice": "how to revise, in the reply\'s language"}.'
+            'Return JSON only: {"consistent": true|false, "advice": "how to revise, in the reply\'s language"}. '
+            f"{QUOTED_TURNS[1]} The reply to check is one JSON string too."
         )
         user = (
             f"Profile of {speaker}:\n{json.dumps(profile, ensure_ascii=False)}\n\n"
-            f"Dialogue so far:\n{dialogue(view)}\n\nReply to check:\n{reply}"
+            f"Dialogue so far:\n{dialogue(view)}\n\nReply to check:\n{quoted(reply)}"
         )
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
