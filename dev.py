@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """One-command developer entry points; needs nothing but Python 3.11+.
 
-    python3 dev.py up     set up, load the demo library and users, serve on 127.0.0.1:8000
+    python3 dev.py up [--host H] [--port N]
+                          set up, load the demo library and users, serve on 127.0.0.1:8000
+                          (--host 0.0.0.0 serves a classroom's network: see the warning)
     python3 dev.py test   set up, then ruff (lint + format check) and the whole test suite
 
 Both create ``.venv`` and install the pinned requirements when they changed.
@@ -43,15 +45,44 @@ def ensure_venv(requirements: str) -> None:
     stamp.write_text(digest.hexdigest())
 
 
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def serve_options(args: list[str]) -> tuple[str, int]:
+    """``--host H`` and ``--port N`` of ``dev.py up`` (127.0.0.1 and 8000 by default)."""
+    options = {"--host": "127.0.0.1", "--port": "8000"}
+    for name, value in zip(args[::2], args[1::2], strict=False):
+        if name not in options:
+            sys.exit(f"dev.py up: unknown option {name}; options: --host H, --port N")
+        options[name] = value
+    if len(args) % 2 or not options["--port"].isdigit():
+        sys.exit("dev.py up: give --host H and --port N, each with its value (the port a number)")
+    return options["--host"], int(options["--port"])
+
+
 def up() -> None:
+    host, port = serve_options(sys.argv[2:])
     ensure_venv("requirements.txt")
-    env = {**os.environ, "DJANGO_DEBUG": os.environ.get("DJANGO_DEBUG", "1")}
+    env = {**os.environ, "DJANGO_DEBUG": os.environ.get("DJANGO_DEBUG", "0")}
+    if host not in LOOPBACK:
+        # Another machine names this one by its address: accept any Host header.
+        env.setdefault("DJANGO_ALLOWED_HOSTS", "*")
     run(PYTHON, "manage.py", "migrate", "--noinput", env=env)
     run(PYTHON, "manage.py", "catalogues_compile", env=env)
     run(PYTHON, "manage.py", "seed_demo", env=env)
     run(PYTHON, "manage.py", "collectstatic", "--noinput", "--verbosity", "0", env=env)
-    print("LegalSim is serving on http://127.0.0.1:8000/ (Ctrl+C stops it)", flush=True)
-    os.execve(BIN / "daphne", [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", "8000", "legalsim.asgi:application"], env)
+    print(
+        f"LegalSim development server on http://{host}:{port}/ (Ctrl+C stops it): SQLite, in-memory "
+        "channel layer, offline agents; not a production server (README, Deployment).",
+        flush=True,
+    )
+    if host not in LOOPBACK:
+        print(
+            f"WARNING: serving every machine that reaches {host}:{port}, over plain http, with the demo "
+            "users' passwords printed above; use it on a classroom network you trust, never on the internet.",
+            flush=True,
+        )
+    os.execve(BIN / "daphne", [str(BIN / "daphne"), "-b", host, "-p", str(port), "legalsim.asgi:application"], env)
 
 
 def test() -> None:

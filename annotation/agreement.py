@@ -3,7 +3,9 @@ docs/sources.md), in the shape of the agreement-report contract (docs/design.md,
 
 A *pair* is one human score of an item on a trajectory matched with the judge's score of the
 same item on the same trajectory. Rows (a stage, a role), group overalls and the overall row
-summarise pairs; items add correlations, concordance and the human inter-rater figures.
+summarise pairs; items add correlations and concordance. Every line also has the people's
+agreement among themselves (mean, Krippendorff's alpha, one-way ICCs: ``HumanUnits``), which
+needs no judge: without one the pair figures are empty and the report is still whole.
 
 N/A answers (an item of a stage the trajectory lacks, ``annotation.stages``) are in no figure:
 every line counts the people's N/A answers to its items as ``n_na``. A report read from the
@@ -21,7 +23,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from annotation.reliability import UnitScores, concordance, icc_oneway, krippendorff_alpha_interval
+from annotation.reliability import alpha_interval_of, concordance, icc_oneway_of
 from annotation.rubric import RubricDefinition
 
 
@@ -116,22 +118,28 @@ class AgreementResult:
     items: list[str]
     notes: list[str] = field(default_factory=list)
     human_scores: np.ndarray = field(default_factory=lambda: np.empty(0))
+    human_units: HumanUnits | None = None
 
 
-def judge_choose(frame: RatingsFrame, judge: str | None) -> str:
+def judge_choose(frame: RatingsFrame, judge: str | None) -> str | None:
+    """The judge the report compares the people with: the one named, the only one, or
+    ``None`` when no judge has scored (the report then has the people's figures only)."""
     judges = frame.judges()
     if judge is not None:
         if judge not in judges:
             raise AgreementError(f"no scores by judge {judge!r}; judges with scores: {', '.join(judges) or 'none'}")
         return judge
     if not judges:
-        raise AgreementError("there are no LLM judge scores for this rubric")
+        return None
     if len(judges) > 1:
         raise AgreementError(f"several judges scored this rubric; pick one with --judge: {', '.join(judges)}")
     return judges[0]
 
 
-def _pairs(frame: RatingsFrame, judge: str) -> Pairs:
+def _pairs(frame: RatingsFrame, judge: str | None) -> Pairs:
+    if judge is None:
+        empty = np.empty(0, dtype=np.int64)
+        return Pairs(empty, empty, empty, np.empty(0), np.empty(0))
     n_items = max(len(frame.items), 1)
     key = frame.trajectory * n_items + frame.item
     judge_code = frame.raters.index(judge)
@@ -158,6 +166,85 @@ def _number(value: float | np.floating) -> float:
     return float(value)
 
 
+INTER_RATER_NOTE = (
+    "{line}: inter-rater figures need two or more trajectories with at least two human scores and some variation"
+)
+NO_JUDGE_NOTE = "no LLM judge answers: the judge columns are empty"
+
+
+@dataclass(frozen=True)
+class HumanUnits:
+    """The people's scores grouped into units, one per (trajectory, item) scored: each unit's
+    item, trajectory, count, sum and sum of squares; and which raters scored which item. Built
+    once per frame; a line of several items (a stage, a group, the overall line) pools its
+    items' units, an item's units are its trajectories."""
+
+    item: np.ndarray
+    trajectory: np.ndarray
+    count: np.ndarray
+    total: np.ndarray
+    squares: np.ndarray
+    raters_of_item: np.ndarray
+    """items x raters, true where the rater scored the item."""
+
+    @classmethod
+    def of(cls, frame: RatingsFrame) -> HumanUnits:
+        human = ~frame.is_llm
+        n_items, n_raters = max(len(frame.items), 1), max(len(frame.raters), 1)
+        key = frame.trajectory[human] * n_items + frame.item[human]
+        scores = frame.score[human]
+        space = max(len(frame.trajectories), 1) * n_items
+        if space <= 4 * key.size + 1024:  # counting beats sorting while the (trajectory, item) grid is small
+            count = np.bincount(key, minlength=space)
+            distinct = np.flatnonzero(count)
+            total = np.bincount(key, weights=scores, minlength=space)[distinct]
+            squares = np.bincount(key, weights=scores**2, minlength=space)[distinct]
+            count = count[distinct].astype(float)
+        else:
+            distinct, unit = np.unique(key, return_inverse=True)
+            unit = unit.reshape(-1)
+            count = np.bincount(unit, minlength=distinct.size).astype(float)
+            total = np.bincount(unit, weights=scores, minlength=distinct.size)
+            squares = np.bincount(unit, weights=scores**2, minlength=distinct.size)
+        presence = np.bincount(frame.item[human] * n_raters + frame.rater[human], minlength=n_items * n_raters)
+        return cls(
+            item=distinct % n_items,
+            trajectory=distinct // n_items,
+            count=count,
+            total=total,
+            squares=squares,
+            raters_of_item=presence.reshape(n_items, n_raters) > 0,
+        )
+
+    def of_items(self, codes: Iterable[int]) -> np.ndarray:
+        """The units of the items ``codes``, as a mask."""
+        return np.isin(self.item, list(codes))
+
+
+def _inter_rater(line_id: str, units: HumanUnits, codes: list[int], notes: list[str]) -> dict[str, Any]:
+    """Agreement among the people on a line's items, judge or no judge: the mean of their
+    scores, Krippendorff's alpha (interval) and the one-way ICCs over the units scored by at
+    least two of them (``icc_k``: the mean number of scores per such unit)."""
+    chosen = units.of_items(codes)
+    shared = chosen & (units.count >= 2)
+    moments = (units.count[shared], units.total[shared], units.squares[shared])
+    icc = icc_oneway_of(*moments)
+    alpha = alpha_interval_of(*moments)
+    if alpha is None or icc.icc_1_1 is None:
+        notes.append(INTER_RATER_NOTE.format(line=line_id))
+    n_scores = float(units.count[chosen].sum())
+    return {
+        "human_mean": _number(units.total[chosen].sum() / n_scores) if n_scores else None,
+        "n_human_scores": int(n_scores),
+        "n_human_raters": int(np.count_nonzero(units.raters_of_item[codes].any(axis=0))) if codes else 0,
+        "n_units_shared": int(np.count_nonzero(shared)),
+        "krippendorff_alpha_interval": alpha,
+        "icc_1_1": icc.icc_1_1,
+        "icc_1_k": icc.icc_1_k,
+        "icc_k": icc.mean_raters,
+    }
+
+
 def _row(
     row_id: str,
     mask: np.ndarray,
@@ -166,13 +253,19 @@ def _row(
     subdim_items: Iterable[str],
     notes: list[str],
     n_na: int = 0,
+    units: HumanUnits | None = None,
+    judged: bool = True,
 ) -> dict[str, Any]:
+    """A line of the report: the pairs' figures of its items (empty without a judge), and,
+    given the people's ``units``, their agreement among themselves."""
+    subdim_items = list(subdim_items)
     human, llm = pairs.human[mask], pairs.llm[mask]
     difference = human - llm
     count = int(mask.sum())
     row: dict[str, Any] = {"id": row_id, "n_pairs": count, "n_na": n_na}
     if count == 0:
-        notes.append(f"{row_id}: no human-judge pairs")
+        if judged:
+            notes.append(f"{row_id}: no human-judge pairs")
         row |= dict.fromkeys(("human_avg", "llm_avg", "mean_diff", "sd_diff", "mae", "within1_pct"))
     else:
         row |= {
@@ -191,6 +284,9 @@ def _row(
         item_mask = mask & (pairs.item == code) if code is not None else np.zeros_like(mask)
         subdims[item] = _number(pairs.human[item_mask].mean()) if item_mask.any() else None
     row["subdims"] = subdims
+    if units is not None:
+        codes = [item_codes[item] for item in subdim_items if item in item_codes]
+        row |= _inter_rater(row_id, units, codes, notes)
     return row
 
 
@@ -202,25 +298,25 @@ def _correlation(kind: str, human: np.ndarray, llm: np.ndarray, item: str, notes
     return _number(result.statistic)
 
 
-def _item(item: str, frame: RatingsFrame, pairs: Pairs, item_codes: dict[str, int], notes: list[str]) -> dict[str, Any]:
+def _item(
+    item: str,
+    frame: RatingsFrame,
+    pairs: Pairs,
+    item_codes: dict[str, int],
+    notes: list[str],
+    units: HumanUnits,
+    judged: bool = True,
+) -> dict[str, Any]:
     code = item_codes.get(item)
     mask = pairs.item == code if code is not None else np.zeros(pairs.item.size, dtype=bool)
-    entry = _row(item, mask, pairs, item_codes, (item,), notes, frame.n_na.get(item, 0))
+    entry = _row(item, mask, pairs, item_codes, (item,), notes, frame.n_na.get(item, 0), units, judged)
     human, llm = pairs.human[mask], pairs.llm[mask]
-    entry["pearson"] = _correlation("pearson", human, llm, item, notes)
-    entry["spearman"] = _correlation("spearman", human, llm, item, notes)
+    pair_notes = notes if judged else []
+    entry["pearson"] = _correlation("pearson", human, llm, item, pair_notes)
+    entry["spearman"] = _correlation("spearman", human, llm, item, pair_notes)
     entry["qwk"] = concordance(human, llm)
     if entry["qwk"] is None and human.size:
         notes.append(f"{item}: qwk undefined (no variation in either rater)")
-    humans = (~frame.is_llm) & (frame.item == code) if code is not None else np.zeros(frame.item.size, dtype=bool)
-    units = UnitScores(frame.trajectory[humans], frame.score[humans])
-    entry["krippendorff_alpha_interval"] = krippendorff_alpha_interval(units)
-    icc = icc_oneway(units)
-    entry["icc_1_1"], entry["icc_1_k"] = icc.icc_1_1, icc.icc_1_k
-    if entry["krippendorff_alpha_interval"] is None or icc.icc_1_1 is None:
-        notes.append(
-            f"{item}: inter-rater figures need two or more trajectories with at least two human scores and some variation"
-        )
     entry["n_trajectories"] = int(np.unique(pairs.trajectory[mask]).size)
     entry["n_raters"] = int(np.unique(pairs.rater[mask]).size)
     return entry
@@ -255,7 +351,9 @@ def agreement_compute(*, rubric: RubricDefinition, frame: RatingsFrame, judge: s
     pairs = _pairs(frame, judge)
     item_codes = item_codes_of(frame)
     masks = row_masks(rubric, pairs, item_codes)
-    notes: list[str] = []
+    judged = judge is not None
+    notes: list[str] = [] if judged else [NO_JUDGE_NOTE]
+    units = HumanUnits.of(frame)
 
     def n_na(items: Iterable[str]) -> int:
         return sum(frame.n_na.get(item, 0) for item in items)
@@ -265,13 +363,31 @@ def agreement_compute(*, rubric: RubricDefinition, frame: RatingsFrame, judge: s
         rows = rubric.rows_of(group_id)
         group_items = [item for row in rows for item in row.items]
         overall = _row(
-            f"{group_id}.overall", masks["group", group_id], pairs, item_codes, group_items, notes, n_na(group_items)
+            f"{group_id}.overall",
+            masks["group", group_id],
+            pairs,
+            item_codes,
+            group_items,
+            notes,
+            n_na(group_items),
+            units,
+            judged,
         )
         groups.append(
             {
                 "id": group_id,
                 "rows": [
-                    _row(row.id, masks["row", row.id], pairs, item_codes, row.items, notes, n_na(row.items))
+                    _row(
+                        row.id,
+                        masks["row", row.id],
+                        pairs,
+                        item_codes,
+                        row.items,
+                        notes,
+                        n_na(row.items),
+                        units,
+                        judged,
+                    )
                     for row in rows
                 ],
                 "overall": overall,
@@ -283,12 +399,25 @@ def agreement_compute(*, rubric: RubricDefinition, frame: RatingsFrame, judge: s
         "judge": judge,
         "groups": groups,
         "overall": _row(
-            "overall", masks["overall", "overall"], pairs, item_codes, rubric.item_ids, notes, n_na(rubric.item_ids)
+            "overall",
+            masks["overall", "overall"],
+            pairs,
+            item_codes,
+            rubric.item_ids,
+            notes,
+            n_na(rubric.item_ids),
+            units,
+            judged,
         ),
-        "items": [_item(item, frame, pairs, item_codes, notes) for item in rubric.item_ids],
+        "items": [_item(item, frame, pairs, item_codes, notes, units, judged) for item in rubric.item_ids],
         "test_retest": None,
         "notes": notes,
     }
     return AgreementResult(
-        report=report, pairs=pairs, items=frame.items, notes=notes, human_scores=frame.score[~frame.is_llm]
+        report=report,
+        pairs=pairs,
+        items=frame.items,
+        notes=notes,
+        human_scores=frame.score[~frame.is_llm],
+        human_units=units,
     )

@@ -10,8 +10,10 @@ replicates cost a few matrix products, not thousands of reports.
   distribution of the distinct (human, LLM) score combinations of the pairs; Spearman uses
   the weighted average ranks of those values, which is what ``scipy.stats.spearmanr`` does
   with ties.
-- Inter-rater figures (alpha interval, ICC) come from per-trajectory counts, sums and sums
-  of squares of the human scores, as in ``annotation.reliability``.
+- Inter-rater figures (alpha interval, ICC) come from per-unit counts, sums and sums of
+  squares of the human scores, as in ``annotation.reliability``; a unit is a (trajectory,
+  item), drawn as often as its trajectory. The people's mean comes from per-trajectory
+  counts and sums. These need no judge.
 Counts (pairs, trajectories, raters) are facts of the study, not estimates: they get no
 interval.
 """
@@ -24,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from annotation.agreement import AgreementResult, RatingsFrame, item_codes_of, row_masks
+from annotation.agreement import AgreementResult, HumanUnits, RatingsFrame, item_codes_of, row_masks
 from annotation.rubric import RubricDefinition
 
 REPLICATES = 1000
@@ -33,6 +35,8 @@ CHUNK = 200
 PAIR_FIGURES = ("human_avg", "llm_avg", "mean_diff", "sd_diff", "mae", "within1_pct")
 ITEM_PAIR_FIGURES = ("pearson", "spearman", "qwk")
 RELIABILITY_FIGURES = ("krippendorff_alpha_interval", "icc_1_1", "icc_1_k")
+HUMAN_FIGURES = ("human_mean", *RELIABILITY_FIGURES)
+"""The people's figures of every line, with or without a judge (``agreement._inter_rater``)."""
 
 
 @dataclass(frozen=True)
@@ -50,24 +54,6 @@ class PairTable:
         size = combos.shape[0]
         counts = np.bincount(trajectory * size + combo, minlength=n_trajectories * size).reshape(n_trajectories, size)
         return cls(combos[:, 0], combos[:, 1], counts.astype(float))
-
-
-@dataclass(frozen=True)
-class UnitTable:
-    """Per trajectory, the count, sum and sum of squares of the human scores of one item,
-    zero for trajectories with fewer than two (they carry no agreement information)."""
-
-    count: np.ndarray
-    total: np.ndarray
-    squares: np.ndarray
-
-    @classmethod
-    def build(cls, unit: np.ndarray, score: np.ndarray, n_trajectories: int) -> UnitTable:
-        count = np.bincount(unit, minlength=n_trajectories).astype(float)
-        total = np.bincount(unit, weights=score, minlength=n_trajectories)
-        squares = np.bincount(unit, weights=score**2, minlength=n_trajectories)
-        pairable = count >= 2
-        return cls(count * pairable, total * pairable, squares * pairable)
 
 
 def _divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
@@ -129,24 +115,38 @@ def _concordance(table: PairTable, weights: np.ndarray, count: np.ndarray) -> np
     return np.where(denominator > 1e-24, 2 * covariance / np.where(denominator > 1e-24, denominator, 1), np.nan)
 
 
-def reliability_figures(table: UnitTable, multiplicity: np.ndarray) -> dict[str, np.ndarray]:
-    """Krippendorff's alpha (interval) and one-way ICC for each replicate."""
-    units = multiplicity @ (table.count > 0)
-    total = multiplicity @ table.count
-    sums = multiplicity @ table.total
-    squares = multiplicity @ table.squares
-    within_unit = np.nan_to_num(table.squares - _divide(table.total**2, table.count))
-    per_unit_observed = np.nan_to_num(_divide(2 * table.count * within_unit, table.count - 1))
-    observed = _divide(multiplicity @ per_unit_observed, total)
-    grand = squares - _divide(sums**2, total)
+@dataclass(frozen=True)
+class UnitSums:
+    """Per trajectory, sums over its units scored two or more times: how many, their counts,
+    sums and sums of squares, and per unit sum/count (``between``), the unit's share of D_o
+    (``observed``), the within-unit sum of squares (``within``) and count squared."""
+
+    units: np.ndarray
+    count: np.ndarray
+    total: np.ndarray
+    squares: np.ndarray
+    between: np.ndarray
+    observed: np.ndarray
+    within: np.ndarray
+    count_squared: np.ndarray
+
+
+def reliability_figures(sums: UnitSums, multiplicity: np.ndarray) -> dict[str, np.ndarray]:
+    """Krippendorff's alpha (interval) and one-way ICC for each replicate (as
+    ``annotation.reliability`` computes them), from sums already gathered per trajectory."""
+    units = multiplicity @ sums.units
+    total = multiplicity @ sums.count
+    totals = multiplicity @ sums.total
+    squares = multiplicity @ sums.squares
+    observed = _divide(multiplicity @ sums.observed, total)
+    grand = squares - _divide(totals**2, total)
     expected = _divide(2 * grand, total - 1)
     alpha = np.where(expected > 1e-12, 1 - observed / np.where(expected > 1e-12, expected, 1), np.nan)
     alpha = np.where((units >= 1) & (total >= 2), alpha, np.nan)
 
-    between_sum = multiplicity @ np.nan_to_num(_divide(table.total**2, table.count)) - _divide(sums**2, total)
-    between = _divide(between_sum, units - 1)
-    within = _divide(multiplicity @ within_unit, total - units)
-    k0 = _divide(total - _divide(multiplicity @ table.count**2, total), units - 1)
+    between = _divide(multiplicity @ sums.between - _divide(totals**2, total), units - 1)
+    within = _divide(multiplicity @ sums.within, total - units)
+    k0 = _divide(total - _divide(multiplicity @ sums.count_squared, total), units - 1)
     denominator = between + (k0 - 1) * within
     single = np.where(denominator > 1e-12, (between - within) / np.where(denominator > 1e-12, denominator, 1), np.nan)
     mean_raters = _divide(total, units)
@@ -176,6 +176,49 @@ def _interval(samples: np.ndarray) -> list[float] | None:
     return [float(low), float(high)]
 
 
+@dataclass(frozen=True)
+class HumanTable:
+    """The people's scores of one line, summed per trajectory: every score's count and sum (for
+    their mean), and over the trajectory's units scored two or more times (a unit: one item of
+    it) the sums ``reliability_figures`` needs. A unit goes with its trajectory, so every
+    figure of a replicate is a product of the multiplicities with these vectors."""
+
+    count: np.ndarray
+    total: np.ndarray
+    shared: UnitSums
+
+    @classmethod
+    def build(cls, units: HumanUnits, codes: list[int], n_trajectories: int) -> HumanTable:
+        chosen = units.of_items(codes)
+        trajectory = units.trajectory[chosen]
+
+        def per_trajectory(values: np.ndarray, where: np.ndarray | None = None) -> np.ndarray:
+            keep = slice(None) if where is None else where
+            return np.bincount(trajectory[keep], weights=values[keep], minlength=n_trajectories)
+
+        count, total, squares = units.count[chosen], units.total[chosen], units.squares[chosen]
+        shared = count >= 2
+        within = np.where(shared, squares - total**2 / np.maximum(count, 1), 0)
+        return cls(
+            count=per_trajectory(count),
+            total=per_trajectory(total),
+            shared=UnitSums(
+                units=per_trajectory(np.ones_like(count), shared),
+                count=per_trajectory(count, shared),
+                total=per_trajectory(total, shared),
+                squares=per_trajectory(squares, shared),
+                between=per_trajectory(total**2 / np.maximum(count, 1), shared),
+                observed=per_trajectory(2 * count * within / np.maximum(count - 1, 1), shared),
+                within=per_trajectory(within, shared),
+                count_squared=per_trajectory(count**2, shared),
+            ),
+        )
+
+    def figures(self, multiplicity: np.ndarray) -> dict[str, np.ndarray]:
+        figures = {"human_mean": _divide(multiplicity @ self.total, multiplicity @ self.count)}
+        return figures | reliability_figures(self.shared, multiplicity)
+
+
 class ReportResampler:
     """Every figure of one report, recomputed for replicates given as trajectory multiplicities."""
 
@@ -186,24 +229,41 @@ class ReportResampler:
         self.tables = {
             key: PairTable.build(pairs.human[mask], pairs.llm[mask], pairs.trajectory[mask], self.n_trajectories)
             for key, mask in self.keys
+            if mask.any()
         }
-        humans = ~frame.is_llm
-        self.units = {}
-        for item in rubric.item_ids:
-            if item in item_codes:
-                chosen = humans & (frame.item == item_codes[item])
-                self.units[item] = UnitTable.build(frame.trajectory[chosen], frame.score[chosen], self.n_trajectories)
+        units = result.human_units or HumanUnits.of(frame)
+        self.humans = {
+            key: HumanTable.build(
+                units, [item_codes[item] for item in items if item in item_codes], self.n_trajectories
+            )
+            for key, items in _line_items(rubric)
+        }
 
     def figures(self, multiplicity: np.ndarray) -> dict[tuple[str, str], dict[str, np.ndarray]]:
-        """(level, id) -> figure -> one value per replicate (``nan`` where undefined)."""
+        """(level, id) -> figure -> one value per replicate (``nan`` where undefined); a line
+        without pairs (no judge) has the people's figures only."""
         result = {}
         for key, _mask in self.keys:
-            level, entry_id = key
-            figures = pair_figures(self.tables[key], multiplicity, with_correlations=level == "item")
-            if level == "item" and entry_id in self.units:
-                figures |= reliability_figures(self.units[entry_id], multiplicity)
-            result[key] = figures
+            level, _entry_id = key
+            figures = (
+                pair_figures(self.tables[key], multiplicity, with_correlations=level == "item")
+                if key in self.tables
+                else {}
+            )
+            result[key] = figures | self.humans[key].figures(multiplicity)
         return result
+
+
+def _line_items(rubric: RubricDefinition) -> Iterator[tuple[tuple[str, str], list[str]]]:
+    """Every line of the report, keyed as ``row_masks`` keys it, with its items."""
+    for group_id, _title in rubric.groups:
+        rows = rubric.rows_of(group_id)
+        for row in rows:
+            yield ("row", row.id), list(row.items)
+        yield ("group", group_id), [item for row in rows for item in row.items]
+    yield ("overall", "overall"), list(rubric.item_ids)
+    for item in rubric.item_ids:
+        yield ("item", item), [item]
 
 
 def bootstrap_attach(
@@ -249,4 +309,5 @@ def _entries(report: dict[str, Any]) -> Iterator[tuple[tuple[str, str], dict[str
 
 
 def _figures_of(entry: dict[str, Any]) -> tuple[str, ...]:
-    return (*PAIR_FIGURES, *ITEM_PAIR_FIGURES, *RELIABILITY_FIGURES) if "pearson" in entry else PAIR_FIGURES
+    pair = (*PAIR_FIGURES, *ITEM_PAIR_FIGURES) if "pearson" in entry else PAIR_FIGURES
+    return (*pair, *HUMAN_FIGURES)

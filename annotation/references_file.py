@@ -24,10 +24,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from annotation.models import Assignment, Trajectory
+from annotation.models import Assignment
 from annotation.ratings_file import table_rows
 from annotation.rubric import RubricDefinition
 from annotation.stages import NA, item_stages, items_not_applicable, stage_units
+from annotation.trajectory_access import trajectories_for_studies
 from legalsim.json_input import Problem, UnreadableFile, shown
 
 REFERENCE_KEYS = ("trajectory_id", "item", "score", "reason", "kind")
@@ -87,7 +88,10 @@ def references_read(path: Path, facts: StudyFacts) -> tuple[list[ReferenceRow], 
 
 
 def _stored(ids: set[str]) -> list[tuple[str, str, list[str]]]:
-    return list(Trajectory.objects.filter(pk__in=ids).values_list("pk", "procedure", "stage_ids"))
+    """The stored trajectories among ``ids`` that may be rated at all: a private trial's only
+    with its course's permission (``annotation.trajectory_access``); the others read as unknown."""
+    allowed = trajectories_for_studies().filter(pk__in=ids)
+    return list(allowed.values_list("pk", "procedure", "stage_ids"))
 
 
 def _row(

@@ -39,7 +39,11 @@ def _unit_moments(scores: UnitScores) -> tuple[np.ndarray, np.ndarray, np.ndarra
 
 def krippendorff_alpha_interval(scores: UnitScores) -> float | None:
     """Interval alpha in closed form: D_o and D_e from within-unit and total sums of squares."""
-    counts, sums, squares = _unit_moments(scores.pairable())
+    return alpha_interval_of(*_unit_moments(scores.pairable()))
+
+
+def alpha_interval_of(counts: np.ndarray, sums: np.ndarray, squares: np.ndarray) -> float | None:
+    """Interval alpha from the count, sum and sum of squares of each unit scored two or more times."""
     total = counts.sum()
     if counts.size == 0 or total < 2:
         return None
@@ -106,7 +110,11 @@ def icc_oneway(scores: UnitScores) -> IntraclassCorrelation:
     ICC(1,1) uses the unbalanced ANOVA estimator with k0; ICC(1,k) applies Spearman-Brown
     with k the mean number of raters per unit. Both equal Shrout & Fleiss on balanced data.
     """
-    counts, sums, squares = _unit_moments(scores.pairable())
+    return icc_oneway_of(*_unit_moments(scores.pairable()))
+
+
+def icc_oneway_of(counts: np.ndarray, sums: np.ndarray, squares: np.ndarray) -> IntraclassCorrelation:
+    """``icc_oneway`` from the count, sum and sum of squares of each unit scored two or more times."""
     units, total = counts.size, counts.sum()
     if units < 2 or total - units <= 0:
         return IntraclassCorrelation(None, None, None)

@@ -16,6 +16,7 @@ from annotation.calibration import flagged_raters
 from annotation.models import Assignment, Rating, Rubric, Study, Trajectory
 from annotation.retest import RetestPairs, retest_report
 from annotation.rubric import RubricDefinition, pair_split
+from annotation.trajectory_access import units_refused
 
 REASON_EXAMPLES = 8
 
@@ -83,8 +84,9 @@ def agreement_build(
     *, rubric: Rubric, judge: str | None, study: Study | None = None, replicates: int = REPLICATES
 ) -> AgreementResult:
     """The agreement report with its test-retest figures and bootstrap intervals
-    (``replicates=0``: without); raises ``AgreementError`` when there is no judge to compare
-    with."""
+    (``replicates=0``: without). Without any judge's scores it has the people's figures only
+    (``judge`` null); raises ``AgreementError`` for a judge who scored nothing here, or when
+    several did and none is named."""
     definition = rubric.definition
     frame = ratings_frame(rubric_id=rubric.pk, study=study)
     result = agreement_compute(rubric=definition, frame=frame, judge=judge)
@@ -228,12 +230,14 @@ def reason_bands(
 def study_units_stored(study: Study) -> list[str]:
     """The study's units whose trajectories are stored here (imported studies may name
     trajectories only by id): trajectories, or for a pairwise rubric pairs of them."""
+    refused = units_refused(study.trajectory_ids)
     if not study.rubric.definition.pairwise:
-        return list(Trajectory.objects.filter(pk__in=study.trajectory_ids).values_list("pk", flat=True))
+        stored = Trajectory.objects.filter(pk__in=study.trajectory_ids).values_list("pk", flat=True)
+        return [unit for unit in stored if unit not in refused]
     pairs = {unit: pair_split(unit) for unit in study.trajectory_ids}
     wanted = {tid for pair in pairs.values() if pair for tid in pair}
     stored = set(Trajectory.objects.filter(pk__in=wanted).values_list("pk", flat=True))
-    return [unit for unit, pair in pairs.items() if pair and set(pair) <= stored]
+    return [unit for unit, pair in pairs.items() if pair and set(pair) <= stored and unit not in refused]
 
 
 def studies_counted() -> QuerySet[Study]:
@@ -258,6 +262,8 @@ def rater_queue(*, rater: AbstractBaseUser) -> list[Assignment]:
     assignments = list(
         Assignment.objects.filter(rater=rater).select_related("study").order_by("status", "created_at", "pk")
     )
+    refused = units_refused({entry.trajectory_id for entry in assignments})
+    assignments = [entry for entry in assignments if entry.trajectory_id not in refused]
     waiting = {
         entry.study_id
         for entry in assignments
@@ -329,6 +335,8 @@ def assignment_panels(assignment: Assignment) -> list[dict[str, Any]]:
     questionnaire page does."""
     shown = assignment_shown(assignment)
     stored = Trajectory.objects.in_bulk(list(shown.values()))
+    if units_refused([assignment.trajectory_id]):  # a private trial's: its words reach no rater
+        stored = {}
     panels = []
     for side, trajectory_id in shown.items():
         trajectory = stored.get(trajectory_id)

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, models, transaction
 from django.db.models import Q
 
 from annotation.judge import Judgment, pair_judge, trajectory_judge
@@ -335,3 +335,12 @@ def _judgments(
                 )
         elif unit in stored:
             yield unit, trajectory_judge(client=client, model=model, rubric=rubric, trajectory=stored[unit])
+
+
+def course_practice_trials_set(*, course: models.Model, allowed: bool) -> models.Model:
+    """Let the course's instructors put its students' trials in rating studies, or stop them:
+    withdrawn, those trajectories leave every queue and judge run at once
+    (``annotation.trajectory_access``)."""
+    course.practice_trials_in_studies = allowed
+    course.save(update_fields=["practice_trials_in_studies"])
+    return course

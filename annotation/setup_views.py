@@ -20,7 +20,7 @@ from annotation.trajectory_picker import (
     trajectory_choice,
     trajectory_rows,
 )
-from legalsim.roles import Ability, ability_required
+from legalsim.roles import Ability, User, ability_required
 
 CREATE, CHOOSE_ALL = "create", "choose_all"
 FRAGMENTS = {"trajectories": "annotation/_trajectory_rows.html", "raters": "annotation/_rater_rows.html"}
@@ -31,22 +31,26 @@ FRAGMENTS = {"trajectories": "annotation/_trajectory_rows.html", "raters": "anno
 def study_new(request: HttpRequest) -> HttpResponse:
     data = request.POST if request.method == "POST" else request.GET
     if request.htmx and data.get("part") in FRAGMENTS:
-        return render(request, FRAGMENTS[data["part"]], _pickers(data))
+        return render(request, FRAGMENTS[data["part"]], _pickers(data, request.user))
     creating = request.method == "POST" and data.get("action", CREATE) == CREATE
-    form = StudySetupForm(data) if creating else StudySetupForm(initial=data.dict() if data else None)
+    form = (
+        StudySetupForm(data, user=request.user)
+        if creating
+        else StudySetupForm(initial=data.dict() if data else None, user=request.user)
+    )
     if creating and form.is_valid():
         created = form.save()
         if created is not None:
             messages.success(request, created_message(created))
             return redirect("annotation:study_dashboard", study_id=created.study.pk)
-    context = {"form": form, **_pickers(data)}
+    context = {"form": form, **_pickers(data, request.user)}
     return render(request, "annotation/study_new.html", context, status=400 if creating else 200)
 
 
-def _pickers(data: QueryDict) -> dict:
+def _pickers(data: QueryDict, user: User) -> dict:
     """The trajectories ticked (and, after "choose all", every one the filter admits) above
     the others the filter admits; the raters ticked above the others whose name matches."""
-    rows = trajectory_rows()
+    rows = trajectory_rows(user=user)
     query = TrajectoryFilter.from_query(data)
     chosen = data.getlist("trajectories")
     if data.get("action") == CHOOSE_ALL:

@@ -11,7 +11,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from annotation.agreement import AgreementError
+from annotation.agreement import AgreementError, agreement_compute
 from annotation.bootstrap import REPLICATES
 from annotation.jobs import JobError, job_start
 from annotation.models import Job, Study
@@ -46,13 +46,29 @@ def judge_unavailable() -> str | None:
     )
 
 
+def raters_agreement(study: Study, judges: list[str]) -> dict | None:
+    """The overall line of the people's agreement among themselves (alpha, ICCs; no
+    intervals, which the report page draws), or ``None`` for a pairwise study or one
+    without any score yet. Judge or no judge: these figures never use the judge's scores."""
+    definition = study.rubric.definition
+    if definition.pairwise:
+        return None
+    frame = ratings_frame(rubric_id=study.rubric_id, study=study)
+    if not (~frame.is_llm).any():
+        return None
+    report = agreement_compute(rubric=definition, frame=frame, judge=judges[0] if judges else None).report
+    return report["overall"]
+
+
 @ability_required(Ability.TEACH)
 def study_dashboard(request: HttpRequest, study_id: int) -> HttpResponse:
     study = get_object_or_404(Study.objects.select_related("rubric"), pk=study_id)
+    judges = judges_in_scope(rubric_id=study.rubric_id, study=study)
     context = {
         "study": study,
         "raters": study_progress(study),
-        "judges": judges_in_scope(rubric_id=study.rubric_id, study=study),
+        "judges": judges,
+        "raters_agreement": raters_agreement(study, judges),
         "stored_units": len(study_units_stored(study)),
         "default_judge": settings.LEGALSIM_MODEL_JUDGE,
         "judge_unavailable": judge_unavailable(),
@@ -76,12 +92,8 @@ def study_report(request: HttpRequest, study_id: int) -> HttpResponse:
     judge = request.GET.get("judge") or (judges[0] if len(judges) == 1 else None)
     context = {"study": study, "judges": judges, "judge": judge}
     definition = study.rubric.definition
-    if judge is None and (judges or not definition.pairwise):
-        context["problem"] = (
-            _("Several LLM judges scored this study; choose one.")
-            if judges
-            else _("No LLM judge has scored this study yet.")
-        )
+    if judge is None and judges:
+        context["problem"] = _("Several LLM judges scored this study; choose one.")
         return render(request, "annotation/study_report.html", context)
     try:
         if definition.pairwise:

@@ -91,3 +91,24 @@ def stored_stage_units(trajectory_ids: Iterable[str]) -> dict[str, frozenset[str
         rows = Trajectory.objects.filter(pk__in=wanted[start : start + 500]).values_list("pk", "procedure", "stage_ids")
         found |= {pk: stage_units(procedure, stage_ids) for pk, procedure, stage_ids in rows}
     return found
+
+
+def rubric_stage_units(rubric: RubricDefinition) -> tuple[str, ...]:
+    """The stage units a rubric rates, in its order: its groups (simcourt30's
+    ``investigation``) or rows (legalworld16's ``FIT``) named after one; empty for a rubric
+    that rates no stage."""
+    named = [group_id for group_id, _title in rubric.groups] + [row.id for row in rubric.rows]
+    units = _units_of_any_procedure()
+    return tuple(dict.fromkeys(name for name in named if name in units))
+
+
+def trajectories_without_rubric_stages(rubric: RubricDefinition, trajectory_ids: Iterable[str]) -> list[str]:
+    """The stored trajectories among ``trajectory_ids`` that played none of the stages the
+    rubric rates (a criminal rubric for civil trajectories): nothing of them could be rated.
+    A trajectory that lacks only some of them is rated on the others (N/A for the rest)."""
+    rated = rubric_stage_units(rubric)
+    if not rated:
+        return []
+    wanted = list(dict.fromkeys(trajectory_ids))
+    covered = stored_stage_units(wanted)
+    return [tid for tid in wanted if tid in covered and not covered[tid].intersection(rated)]

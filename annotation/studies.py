@@ -18,6 +18,7 @@ from annotation.calibration import calibration_assign, calibration_claim
 from annotation.models import Assignment, Rating, Study, Trajectory
 from annotation.rubric import pair_split
 from annotation.stages import trajectory_not_applicable
+from annotation.trajectory_access import units_refused
 
 REASON_MAX = 2000
 
@@ -51,7 +52,10 @@ def study_plan(*, study: Study) -> int:
         load = {user.pk: 0 for user in raters}
         for row in study.assignments.filter(kind=Assignment.Kind.STUDY).values("rater").annotate(n=Count("id")):
             load[row["rater"]] = row["n"]
+        refused = units_refused(study.trajectory_ids)
         for trajectory_id in study.trajectory_ids:
+            if trajectory_id in refused:  # a private trial's, its course's permission withdrawn
+                continue
             have = set(study.assignments.filter(trajectory_id=trajectory_id).values_list("rater", flat=True))
             for user in sorted(
                 (user for user in raters if user.pk not in have), key=lambda user: (load[user.pk], user.pk)
@@ -79,6 +83,7 @@ def assignment_claim(*, study_id: int, rater: AbstractBaseUser) -> Assignment | 
             raise StudyError(_("you are not a rater of this study"))
         counts = dict(study.assignments.values_list("trajectory_id").annotate(n=Count("id")))
         mine = set(study.assignments.filter(rater=rater).values_list("trajectory_id", flat=True))
+        mine |= units_refused(study.trajectory_ids)
         open_ones = [
             tid for tid in study.trajectory_ids if tid not in mine and counts.get(tid, 0) < study.raters_per_trajectory
         ]

@@ -24,9 +24,12 @@ from annotation.study_setup import (
     name_problems,
     raters_found,
     rubric_found,
+    rubric_stage_problems,
     study_store,
 )
+from annotation.trajectory_access import trajectories_refused
 from legalsim.json_input import shown
+from legalsim.roles import User
 
 POINTWISE, PAIRWISE = "pointwise", "pairwise"
 MODES = (
@@ -50,8 +53,9 @@ class StudySetupForm(forms.Form):
     instructions = forms.CharField(required=False, max_length=INSTRUCTIONS_MAX)
     deadline = forms.DateTimeField(required=False)
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, user: User, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self.user = user
         language = get_language()
         self.fields["rubric"].choices = [
             (rubric.pk, f"{rubric.pk} · {rubric.definition.localized(language).title}")
@@ -68,6 +72,8 @@ class StudySetupForm(forms.Form):
         if rubric is not None and rubric.definition.pairwise != pairwise:
             self.add_error("mode", _mode_problem(rubric, pairwise))
         data["units"] = self._units(pairwise)
+        if rubric is not None and data["units"]:
+            self._problems("rubric", rubric_stage_problems(rubric, data["units"]))
         raters, problems = raters_found(data.get("raters") or [])
         self._problems("raters", problems)
         if data.get("k") is not None:
@@ -88,6 +94,8 @@ class StudySetupForm(forms.Form):
         typed = listed_units(self.cleaned_data.get("typed_ids", ""))
         wanted = list(dict.fromkeys([*picked, *(tid for _line, tid in typed)]))
         case_of = dict(Trajectory.objects.filter(pk__in=wanted).values_list("pk", "case_id"))
+        for tid in trajectories_refused(case_of, user=self.user):  # not for this person to rate: as if not stored
+            del case_of[tid]
         for tid in dict.fromkeys(picked):
             if tid not in case_of:
                 self.add_error("trajectories", _("no trajectory %(id)s is stored here") % {"id": shown(tid)})

@@ -18,7 +18,9 @@ from django.utils.translation import ngettext
 
 from annotation.models import Rubric, Study, Trajectory
 from annotation.rubric import RubricDefinition, pair_split
+from annotation.stages import rubric_stage_units, trajectories_without_rubric_stages
 from annotation.studies import study_plan
+from annotation.trajectory_access import trajectories_refused
 from legalsim.json_input import Problem, UnreadableFile, file_text, shown
 from legalsim.roles import Ability, can
 
@@ -70,6 +72,7 @@ def _unit_problems(path: Path, lines: list[tuple[int, str]], rubric: RubricDefin
     pairwise = rubric is not None and rubric.pairwise
     wanted = {tid for _line, unit in lines for tid in ((pair_split(unit) or (unit,)) if pairwise else (unit,))}
     case_of = dict(Trajectory.objects.filter(pk__in=wanted).values_list("pk", "case_id"))
+    private = trajectories_refused(case_of)
     problems, first_on = [], {}
     for line, unit in lines:
 
@@ -85,8 +88,14 @@ def _unit_problems(path: Path, lines: list[tuple[int, str]], rubric: RubricDefin
         else:
             tids = pair_split(unit) if pairwise else (unit,)
             unknown = [tid for tid in tids if tid not in case_of]
+            refused = [tid for tid in tids if tid in private]
             if unknown:
                 problem(f"no trajectory {shown(unknown[0])}; import it with import_trajectories")
+            elif refused:
+                problem(
+                    f"{shown(refused[0])} is the trajectory of a trial students played in; only its course's "
+                    "instructors may rate it, once the course allows practice trials in rating studies"
+                )
             elif pairwise and case_of[tids[0]] != case_of[tids[1]]:
                 problem(
                     f"both trajectories of a pair must be of one case, got {case_of[tids[0]]} and {case_of[tids[1]]}"
@@ -133,6 +142,31 @@ def raters_found(names: Sequence[str]) -> tuple[list[AbstractBaseUser], list[str
                 _("%(name)s does not hold the rater role; grant it with grant_role") % {"name": shown(name)}
             )
     return [users[name] for name in wanted if name in users and can(users[name], Ability.RATE)], problems
+
+
+def rubric_stage_problems(rubric: Rubric, units: Sequence[str]) -> list[str]:
+    """What is wrong with ``rubric`` for the study's units: a rubric whose stages some
+    trajectories never played (simcourt30, for criminal trials, given civil trajectories)."""
+    trajectory_ids = [tid for unit in units for tid in (pair_split(unit) or (unit,))]
+    lacking = trajectories_without_rubric_stages(rubric.definition, trajectory_ids)
+    if not lacking:
+        return []
+    shown_ids = ", ".join(shown(tid) for tid in lacking[:3]) + (" …" if len(lacking) > 3 else "")
+    return [
+        ngettext(
+            "the rubric %(rubric)s rates the stages %(stages)s, and %(count)d trajectory chosen played none of "
+            "them (%(ids)s); choose a rubric for its procedure, or other trajectories",
+            "the rubric %(rubric)s rates the stages %(stages)s, and %(count)d trajectories chosen played none of "
+            "them (%(ids)s); choose a rubric for their procedure, or other trajectories",
+            len(lacking),
+        )
+        % {
+            "rubric": rubric.pk,
+            "stages": ", ".join(rubric_stage_units(rubric.definition)),
+            "count": len(lacking),
+            "ids": shown_ids,
+        }
+    ]
 
 
 def k_problems(k: int, raters: int) -> list[str]:
@@ -187,6 +221,9 @@ def study_create(
     rubric, rubric_problems = rubric_found(rubric_id)
     problems += [f"rubric: {problem}" for problem in rubric_problems]
     lines, file_problems = trajectory_lines(trajectories_file)
+    if rubric is not None:
+        units = [unit for _line, unit in lines]
+        problems += [f"rubric: {problem}" for problem in rubric_stage_problems(rubric, units)]
     file_problems += _unit_problems(trajectories_file, lines, rubric.definition if rubric else None)
     problems += [str(problem) for problem in file_problems]
     raters, rater_problems = raters_found(rater_names)

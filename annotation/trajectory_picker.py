@@ -14,8 +14,9 @@ from django.db.models import Count, Q
 from django.http import QueryDict
 from django.utils import timezone
 
-from annotation.models import Assignment, Trajectory
-from legalsim.roles import MATRIX, Ability
+from annotation.models import Assignment
+from annotation.trajectory_access import trajectories_for_studies
+from legalsim.roles import MATRIX, Ability, User
 from trials.models import Case
 from trials.procedures.seats import target_seat
 
@@ -101,10 +102,13 @@ def target_model(procedure: str, meta_seats: object, target_side: object) -> str
     return holder.removeprefix(AGENT)
 
 
-def trajectory_rows() -> list[PickerRow]:
-    """Every stored trajectory, by case then id, without its stages' text."""
+def trajectory_rows(*, user: User) -> list[PickerRow]:
+    """Every stored trajectory ``user`` may put in a study (``annotation.trajectory_access``),
+    by case then id, without its stages' text."""
     stored = list(
-        Trajectory.objects.order_by("case_id", "id").values(
+        trajectories_for_studies(user=user)
+        .order_by("case_id", "id")
+        .values(
             "id",
             "title",
             "language",

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from annotation import quality_views, setup_views, staff_views, views
+from annotation import course_views, quality_views, setup_views, staff_views, views
 
 app_name = "annotation"
 urlpatterns = [
@@ -27,6 +27,7 @@ urlpatterns = [
         quality_views.adjudication_item,
         name="adjudication_item",
     ),
+    path("courses/<slug:slug>/practice-trials/", course_views.course_practice_trials, name="course_practice_trials"),
     path("jobs/<int:job_id>/", staff_views.job_page, name="job"),
     path("jobs/<int:job_id>/progress/", staff_views.job_progress, name="job_progress"),
     path("jobs/<int:job_id>/download/", staff_views.job_download, name="job_download"),

@@ -24,13 +24,14 @@ from annotation.studies import (
     items_not_applicable_to,
     questionnaire_problems,
 )
+from annotation.trajectory_access import units_refused
 from legalsim.roles import Ability, ability_required, can
 
 
 def _mine(request: HttpRequest, assignment_id: int) -> Assignment:
     """Raters reach only their own assignments; anyone else's is a 404, not a 403."""
     assignment = Assignment.objects.select_related("study__rubric").filter(pk=assignment_id, rater=request.user).first()
-    if assignment is None:
+    if assignment is None or units_refused([assignment.trajectory_id]):  # a private trial's, not allowed (any more)
         raise Http404("no such assignment")
     return assignment
 

@@ -7,6 +7,7 @@ own assignments; evaluation-only case fields reach instructors only.
 
 from __future__ import annotations
 
+from django.db.models import Q, QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -214,10 +215,18 @@ class TrialTranscriptView(APIView):
         return Response(s.TranscriptSerializer({"trial": trial.pk, "finished": state.finished, "stages": stages}).data)
 
 
+def trajectories_readable(user) -> QuerySet[Trajectory]:
+    """The trajectories ``user`` may read: imported ones and those of the trials they may read
+    (``trials.access``): a student's private practice trial stays with its course's staff."""
+    return Trajectory.objects.filter(Q(trial__isnull=True) | Q(trial__in=trials_readable(user=user)))
+
+
 class TrajectoryListView(generics.ListAPIView):
     ability = Ability.TEACH
     serializer_class = s.TrajectoryListSerializer
-    queryset = Trajectory.objects.all()
+
+    def get_queryset(self) -> QuerySet[Trajectory]:
+        return trajectories_readable(self.request.user)
 
 
 class TrajectoryDetailView(generics.RetrieveAPIView):
@@ -225,8 +234,10 @@ class TrajectoryDetailView(generics.RetrieveAPIView):
 
     ability = Ability.TEACH
     serializer_class = s.TrajectoryFileSerializer
-    queryset = Trajectory.objects.all()
     lookup_url_kwarg = "trajectory_id"
+
+    def get_queryset(self) -> QuerySet[Trajectory]:
+        return trajectories_readable(self.request.user)
 
 
 class StudyListView(generics.ListAPIView):

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from classroom.models import Assignment, Attempt, Course, Enrolment
+from classroom.models import Assignment, Attempt, Course, Enrolment, Extension
 
 
 @admin.register(Course)
@@ -28,3 +28,10 @@ class AssignmentAdmin(admin.ModelAdmin):
 class AttemptAdmin(admin.ModelAdmin):
     list_display = ("assignment", "student", "number", "trial", "started_at", "submitted_at")
     raw_id_fields = ("student", "trial")
+
+
+@admin.register(Extension)
+class ExtensionAdmin(admin.ModelAdmin):
+    list_display = ("assignment", "student", "due_at", "granted_by", "created_at")
+    list_filter = ("assignment__course",)
+    raw_id_fields = ("student", "granted_by")

@@ -6,7 +6,7 @@ class ClassroomConfig(AppConfig):
     verbose_name = "Classroom"
 
     def ready(self) -> None:
-        from classroom.services import attempts_submit
+        from classroom.assignments import attempts_submit
         from trials.store import trial_finished
 
         def submit(sender, trial, **kwargs) -> None:

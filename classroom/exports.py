@@ -1,4 +1,4 @@
-"""The gradebook as a file: CSV or XLSX, the same rows (``classroom.selectors.gradebook_build``)
+"""The gradebook as a file: CSV or XLSX, the same rows (``classroom.gradebook.gradebook_build``)
 for the page's downloads and the ``gradebook`` command. Every cell goes through
 ``legalsim.spreadsheet``: feedback that looks like a formula is written as text."""
 
@@ -8,7 +8,7 @@ import io
 from pathlib import Path
 from typing import IO
 
-from classroom.selectors import GRADEBOOK_COLUMNS, Gradebook
+from classroom.gradebook import GRADEBOOK_COLUMNS, Gradebook
 from legalsim.spreadsheet import CsvDictWriter, xlsx_append
 
 GRADEBOOK_FORMATS = {

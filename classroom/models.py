@@ -45,6 +45,14 @@ class Course(models.Model):
         default=GradebookAttempt.LATEST,
         help_text="which attempt a gradebook cell shows: the latest, or the best scored",
     )
+    practice_trials_in_studies = models.BooleanField(
+        _("practice trials may be used for rating studies"),
+        default=False,
+        help_text=_(
+            "the course's instructors may put the trajectories of its students' trials in rating studies, "
+            "where raters read and score them; students are told so on their list of courses"
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -139,7 +147,7 @@ class Pair(models.Model):
 
 class Grade(models.Model):
     """The instructor's grade (0-100, or none yet) and written feedback for one student on
-    one assignment: a cell of the gradebook."""
+    one assignment: a cell of the gradebook. The student sees it once released."""
 
     assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="grades")
     student = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="grades")
@@ -155,6 +163,14 @@ class Grade(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="grades_given"
     )
     updated_at = models.DateTimeField(auto_now=True)
+    released_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="when the instructor released it to the student; until then only instructors see it",
+    )
+    seen_at = models.DateTimeField(
+        null=True, blank=True, help_text="when the student first saw it since it was released or last changed"
+    )
 
     class Meta:
         ordering = ["assignment", "student"]
@@ -164,6 +180,27 @@ class Grade(models.Model):
 
     def __str__(self) -> str:
         return f"{self.student} on {self.assignment}: {self.grade}"
+
+
+class Extension(models.Model):
+    """A later due date for one student on one assignment."""
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="extensions")
+    student = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="extensions")
+    due_at = models.DateTimeField()
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="extensions_granted"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["assignment", "student"]
+        constraints = [
+            models.UniqueConstraint(fields=["assignment", "student"], name="one_extension_per_assignment_and_student")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student} on {self.assignment}: due {self.due_at:%Y-%m-%d %H:%M}"
 
 
 class TurnComment(models.Model):

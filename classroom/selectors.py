@@ -1,27 +1,24 @@
-"""Reads of the classroom: who teaches and studies what, and where each student stands."""
+"""Reads of the classroom: who teaches and studies what, where each student stands on an
+assignment, and the comments and grades a student has to read. The gradebook is
+``classroom.gradebook``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from enum import StrEnum
 from functools import cached_property
-from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext_lazy
 
-from classroom.models import Assignment, Attempt, Course, Enrolment, Grade, GradebookAttempt, TurnComment
+from classroom.models import Assignment, Attempt, Course, Enrolment, Extension, Grade, TurnComment
 from legalsim.roles import Ability, can
 from trials.access import trial_overseer
 from trials.engine.state import TrialState
-from trials.models import Trial, TrialScore
-from trials.scoring.capabilities import CAPABILITIES
-from trials.scoring.report import capability_cell
-from trials.scoring.selectors import player_seat
-from trials.scoring.services import scorecard_for
+from trials.models import Trial
 
 
 class Status(StrEnum):
@@ -65,18 +62,32 @@ def course_roster(*, course: Course) -> QuerySet[Enrolment]:
     return course.enrolments.select_related("user").order_by("user__username")
 
 
-def assignment_status(*, assignment: Assignment, attempts: list[Attempt], now: datetime | None = None) -> Status:
+def assignment_status(
+    *,
+    assignment: Assignment,
+    attempts: list[Attempt],
+    now: datetime | None = None,
+    extension: Extension | None = None,
+) -> Status:
     """Where a student stands on an assignment, from their attempts (oldest first): a
     submission before the due date (or with none) is submitted; one after it, or none by
-    then, is late."""
+    then, is late. The due date is the student's extension, if they have one."""
     now = now or timezone.now()
-    due = assignment.due_at
+    due = extension.due_at if extension is not None else assignment.due_at
     submitted = [attempt.submitted_at for attempt in attempts if attempt.submitted_at is not None]
     if submitted:
         return Status.SUBMITTED if due is None or min(submitted) <= due else Status.LATE
     if due is not None and now > due:
         return Status.LATE
     return Status.IN_PROGRESS if attempts else Status.NOT_STARTED
+
+
+def extensions_of(*, assignments: list[Assignment] | QuerySet[Assignment]) -> dict[tuple[int, int], Extension]:
+    """The extensions granted on ``assignments``, by (assignment id, student id)."""
+    return {
+        (extension.assignment_id, extension.student_id): extension
+        for extension in Extension.objects.filter(assignment__in=list(assignments))
+    }
 
 
 @dataclass(frozen=True)
@@ -88,6 +99,18 @@ class AssignmentRow:
     """The attempt in progress (Continue), if any."""
     can_start: bool
     opened: bool
+    extension: Extension | None = None
+    grade: Grade | None = None
+    """The instructor's grade and feedback, once released (never before)."""
+
+    @property
+    def due_at(self) -> datetime | None:
+        """The student's due date: their extension's, or the assignment's."""
+        return self.extension.due_at if self.extension is not None else self.assignment.due_at
+
+    @property
+    def grade_new(self) -> bool:
+        return self.grade is not None and self.grade.seen_at is None
 
 
 def assignments_of_student(*, user: AbstractBaseUser, now: datetime | None = None) -> list[AssignmentRow]:
@@ -102,268 +125,85 @@ def assignments_of_student(*, user: AbstractBaseUser, now: datetime | None = Non
     attempts: dict[int, list[Attempt]] = {}
     for attempt in Attempt.objects.filter(student=user).select_related("trial").order_by("number"):
         attempts.setdefault(attempt.assignment_id, []).append(attempt)
+    extensions = {extension.assignment_id: extension for extension in Extension.objects.filter(student=user)}
+    grades = {grade.assignment_id: grade for grade in grades_released_to(user=user)}
     rows = []
     for assignment in assignments:
         mine = attempts.get(assignment.pk, [])
         current = next((attempt for attempt in mine if attempt.submitted_at is None), None)
         opened = now >= assignment.opens_at
+        extension = extensions.get(assignment.pk)
         rows.append(
             AssignmentRow(
                 assignment=assignment,
-                status=assignment_status(assignment=assignment, attempts=mine, now=now),
+                status=assignment_status(assignment=assignment, attempts=mine, now=now, extension=extension),
                 attempts=mine,
                 current=current,
                 can_start=opened and current is None and len(mine) < assignment.attempts_allowed,
                 opened=opened,
+                extension=extension,
+                grade=grades.get(assignment.pk),
             )
         )
     return rows
 
 
-def assignment_progress(*, assignment: Assignment, now: datetime | None = None) -> list[tuple[Enrolment, Status]]:
+def assignment_of_student(*, user: AbstractBaseUser, assignment_id: int) -> AssignmentRow | None:
+    """One row of ``assignments_of_student`` (the student's page of the assignment); None
+    when the assignment is not of a course they are enrolled in."""
+    return next((row for row in assignments_of_student(user=user) if row.assignment.pk == assignment_id), None)
+
+
+def grades_released_to(*, user: AbstractBaseUser) -> QuerySet[Grade]:
+    """The grades released to ``user`` in the courses they are enrolled in, newest first."""
+    return (
+        Grade.objects.filter(student=user, released_at__isnull=False, assignment__course__enrolments__user=user)
+        .select_related("assignment__course")
+        .order_by("-released_at", "-id")
+    )
+
+
+@dataclass(frozen=True)
+class Progress:
+    """One enrolled student on one assignment (the course page): status, extension and the
+    attempt in progress, which the instructor may watch."""
+
+    enrolment: Enrolment
+    status: Status
+    extension: Extension | None
+    playing: Attempt | None
+
+
+def assignment_progress(*, assignment: Assignment, now: datetime | None = None) -> list[Progress]:
     """Each enrolled student's status on ``assignment`` (the course page)."""
     attempts: dict[int, list[Attempt]] = {}
-    for attempt in assignment.attempts.order_by("number"):
+    for attempt in assignment.attempts.select_related("trial").order_by("number"):
         attempts.setdefault(attempt.student_id, []).append(attempt)
-    return [
-        (enrolment, assignment_status(assignment=assignment, attempts=attempts.get(enrolment.user_id, []), now=now))
-        for enrolment in course_roster(course=assignment.course)
-    ]
-
-
-GRADEBOOK_COLUMNS = (
-    "student",
-    "assignment",
-    "trial_id",
-    "status",
-    "submitted_at",
-    "overall",
-    "instructor_grade",
-    "feedback",
-    *CAPABILITIES,
-)
-"""The export's columns (README, "Gradebook"): the contract's eight, then a column per
-capability of the scorecard (``trials.scoring.capabilities.CAPABILITIES``)."""
-
-
-@dataclass(frozen=True)
-class GradebookCell:
-    """One student on one assignment: the attempt the course's choice picks (latest or best),
-    its scorecard overall and capabilities (finished attempts only), the student's status on
-    the assignment, how late, and the instructor's grade."""
-
-    student: AbstractBaseUser
-    assignment: Assignment
-    status: Status
-    attempt: Attempt | None
-    attempts: int
-    overall: float | None
-    capabilities: dict[str, float | None]
-    late_by: timedelta | None
-    """How long after the due date the shown attempt was submitted, or (nothing submitted)
-    how long the assignment is overdue; None when not late."""
-    grade: Grade | None
-    score: TrialScore | None = None
-    """The shown attempt's scorecard, once its trial is finished."""
-
-    @property
-    def key(self) -> str:
-        return f"{self.assignment.pk}-{self.student.pk}"
-
-    @property
-    def lateness(self) -> str:
-        """``late_by`` for people: "3 d 4 h", "2 h 5 min", "12 min"."""
-        if self.late_by is None:
-            return ""
-        minutes = int(self.late_by.total_seconds() // 60)
-        days, minutes = divmod(minutes, 24 * 60)
-        hours, minutes = divmod(minutes, 60)
-        if days:
-            return gettext("%(days)d d %(hours)d h") % {"days": days, "hours": hours}
-        if hours:
-            return gettext("%(hours)d h %(minutes)d min") % {"hours": hours, "minutes": minutes}
-        return gettext("%(minutes)d min") % {"minutes": max(minutes, 1)}
-
-    def as_row(self) -> dict[str, Any]:
-        """The export row (``GRADEBOOK_COLUMNS``): numbers stay numbers, missing values are blank."""
-        attempt = self.attempt
-        grade = self.grade.grade if self.grade is not None else None
-        return {
-            "student": self.student.get_username(),
-            "assignment": self.assignment.title,
-            "trial_id": attempt.trial_id if attempt else "",
-            "status": str(self.status),
-            "submitted_at": attempt.submitted_at.isoformat() if attempt and attempt.submitted_at else "",
-            "overall": "" if self.overall is None else round(self.overall, 4),
-            "instructor_grade": "" if grade is None else (int(grade) if grade == int(grade) else float(grade)),
-            "feedback": self.grade.feedback if self.grade is not None else "",
-        } | {name: "" if value is None else round(value, 4) for name, value in self.capabilities.items()}
-
-
-@dataclass(frozen=True)
-class Gradebook:
-    course: Course
-    assignments: list[Assignment]
-    rows: list[tuple[AbstractBaseUser, list[GradebookCell]]]
-    """A row per enrolled student (by username), a cell per assignment (in the course's order)."""
-
-    @property
-    def cells(self) -> list[GradebookCell]:
-        return [cell for _, cells in self.rows for cell in cells]
-
-
-def _scored(attempt: Attempt) -> TrialScore | None:
-    """The scorecard of the seat the student played when the trial is over: the stored one,
-    or scored and stored now (``scorecard_for``, as the scorecard page does); None while it
-    is being played."""
-    if attempt.trial.status != Trial.Status.FINISHED:
-        return None
-    return scorecard_for(attempt.trial, player_seat(attempt.trial, attempt.student))
-
-
-def _lateness(assignment: Assignment, attempt: Attempt | None, status: Status, now: datetime) -> timedelta | None:
-    due = assignment.due_at
-    if due is None or status != Status.LATE:
-        return None
-    submitted = attempt.submitted_at if attempt is not None else None
-    late_by = (submitted or now) - due
-    return late_by if late_by > timedelta(0) else None
-
-
-def gradebook_cell(
-    *,
-    assignment: Assignment,
-    student: AbstractBaseUser,
-    attempts: list[Attempt],
-    grade: Grade | None,
-    choice: str,
-    now: datetime,
-) -> GradebookCell:
-    """One cell from the student's attempts at the assignment (oldest first)."""
-    scores = {attempt.pk: _scored(attempt) for attempt in attempts}
-    shown = attempts[-1] if attempts else None
-    if choice == GradebookAttempt.BEST:
-        scored = [attempt for attempt in attempts if (score := scores[attempt.pk]) and score.overall is not None]
-        if scored:
-            shown = max(reversed(scored), key=lambda attempt: scores[attempt.pk].overall)
-    score = scores.get(shown.pk) if shown is not None else None
-    capabilities = (score.result.get("capabilities") or {}) if score is not None else {}
-    status = assignment_status(assignment=assignment, attempts=attempts, now=now)
-    return GradebookCell(
-        student=student,
-        assignment=assignment,
-        status=status,
-        attempt=shown,
-        attempts=len(attempts),
-        overall=score.overall if score is not None else None,
-        capabilities={name: capability_cell(capabilities.get(name)) for name in CAPABILITIES},
-        late_by=_lateness(assignment, shown, status, now),
-        grade=grade,
-        score=score,
-    )
-
-
-def gradebook_build(*, course: Course, now: datetime | None = None, assignment: Assignment | None = None) -> Gradebook:
-    """The course's gradebook: enrolled students by assignments (or by ``assignment`` alone,
-    the class view's column). The page, its downloads and the ``gradebook`` command all read
-    this. Finished attempts not scored yet are scored and stored on the way (the rule-based
-    scorer, as the scorecard page does)."""
-    now = now or timezone.now()
-    in_course = {"assignment__course": course} if assignment is None else {"assignment": assignment}
-    assignments = list(course.assignments.order_by("opens_at", "id")) if assignment is None else [assignment]
-    students = [enrolment.user for enrolment in course_roster(course=course)]
-    attempts: dict[tuple[int, int], list[Attempt]] = {}
-    chosen = Attempt.objects.filter(**in_course).select_related("trial").prefetch_related("trial__scores")
-    for attempt in chosen.order_by("number"):
-        attempts.setdefault((attempt.assignment_id, attempt.student_id), []).append(attempt)
-    grades = {(grade.assignment_id, grade.student_id): grade for grade in Grade.objects.filter(**in_course)}
+    extensions = extensions_of(assignments=[assignment])
     rows = []
-    for student in students:
-        cells = [
-            gradebook_cell(
-                assignment=assignment,
-                student=student,
-                attempts=attempts.get((assignment.pk, student.pk), []),
-                grade=grades.get((assignment.pk, student.pk)),
-                choice=course.gradebook_attempt,
-                now=now,
+    for enrolment in course_roster(course=assignment.course):
+        mine = attempts.get(enrolment.user_id, [])
+        extension = extensions.get((assignment.pk, enrolment.user_id))
+        rows.append(
+            Progress(
+                enrolment=enrolment,
+                status=assignment_status(assignment=assignment, attempts=mine, now=now, extension=extension),
+                extension=extension,
+                playing=attempt_being_played(mine),
             )
-            for assignment in assignments
-        ]
-        rows.append((student, cells))
-    return Gradebook(course=course, assignments=assignments, rows=rows)
+        )
+    return rows
 
 
-def gradebook_cell_of(
-    *, assignment: Assignment, student: AbstractBaseUser, now: datetime | None = None
-) -> GradebookCell:
-    """One cell of the gradebook, as ``gradebook_build`` makes it (the cell saved inline)."""
-    attempts = list(
-        Attempt.objects.filter(assignment=assignment, student=student)
-        .select_related("trial")
-        .prefetch_related("trial__scores")
-        .order_by("number")
-    )
-    return gradebook_cell(
-        assignment=assignment,
-        student=student,
-        attempts=attempts,
-        grade=Grade.objects.filter(assignment=assignment, student=student).first(),
-        choice=assignment.course.gradebook_attempt,
-        now=now or timezone.now(),
-    )
-
-
-@dataclass(frozen=True)
-class MissedPoint:
-    """A point of the reference answer that students' finished attempts did not raise."""
-
-    text: str
-    item: str
-    """The scorecard item it belongs to (``FIT.claims``...)."""
-    students: int
-
-
-@dataclass(frozen=True)
-class ClassView:
-    """One assignment across the class: each student's cell (as the gradebook picks the
-    attempt), the overall scores of the finished ones, the reference points most often not
-    raised, and who has not started."""
-
-    assignment: Assignment
-    cells: list[GradebookCell]
-    missed: list[MissedPoint]
-
-    @property
-    def scores(self) -> list[float]:
-        return [cell.overall for cell in self.cells if cell.overall is not None]
-
-    @property
-    def not_started(self) -> list[AbstractBaseUser]:
-        return [cell.student for cell in self.cells if cell.attempt is None]
-
-    @property
-    def mean(self) -> float | None:
-        return sum(self.scores) / len(self.scores) if self.scores else None
-
-
-MISSED_SHOWN = 10
-
-
-def class_view(*, assignment: Assignment, now: datetime | None = None) -> ClassView:
-    """The class view of ``assignment``: the gradebook's column for it, with the points of the
-    reference that the most students left out (each student counted once per point)."""
-    column = gradebook_build(course=assignment.course, now=now, assignment=assignment).cells
-    counts: dict[tuple[str, str], int] = {}
-    for cell in column:
-        items = cell.score.result.get("items", []) if cell.score is not None else []
-        for point in {(point, item["id"]) for item in items for point in item["missing"]}:
-            counts[point] = counts.get(point, 0) + 1
-    ranked = sorted(counts.items(), key=lambda entry: (-entry[1], entry[0][1], entry[0][0]))
-    return ClassView(
-        assignment=assignment,
-        cells=column,
-        missed=[MissedPoint(text, item, students) for (text, item), students in ranked[:MISSED_SHOWN]],
+def attempt_being_played(attempts: list[Attempt]) -> Attempt | None:
+    """The attempt being played (its trial not finished), which an overseer may watch."""
+    return next(
+        (
+            attempt
+            for attempt in reversed(attempts)
+            if attempt.submitted_at is None and attempt.trial.status != Trial.Status.FINISHED
+        ),
+        None,
     )
 
 
@@ -409,6 +249,8 @@ def feedback_for_student(*, user: AbstractBaseUser) -> QuerySet[TurnComment]:
 
 
 def feedback_unread_count(*, user: AbstractBaseUser) -> int:
+    """The nav's notice: unread comments on one's trials and released grades not seen yet."""
     if not user.is_authenticated:
         return 0
-    return feedback_for_student(user=user).filter(read_at__isnull=True).exclude(author=user).count()
+    comments = feedback_for_student(user=user).filter(read_at__isnull=True).exclude(author=user).count()
+    return comments + grades_released_to(user=user).filter(seen_at__isnull=True).count()

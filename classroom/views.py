@@ -1,8 +1,11 @@
-"""The classroom's pages: thin views over ``classroom.services`` and ``classroom.selectors``.
+"""The classroom's pages: an instructor's courses with their rosters, a student's courses,
+assignments and feedback, and the comments on a transcript. Thin views over the classroom's
+services and selectors.
 
 Instructors (``teach``) reach only the courses they teach (admins every course): another
 course is a 404. Students (``play``) see the courses they are enrolled in and their
-assignments.
+assignments. An instructor's pages for assignments are ``classroom.assignment_views``, for
+grades ``classroom.gradebook_views``; both build on this module's course page.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import tempfile
 from datetime import datetime
 from pathlib import Path
 
+from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
@@ -19,36 +23,30 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from classroom.exports import GRADEBOOK_FORMATS, gradebook_bytes
+from classroom.assignments import assignment_start
 from classroom.feedback import comment_add, comment_reply, comments_read
-from classroom.models import Assignment, Course, GradebookAttempt, TurnComment
+from classroom.grades import grades_seen
+from classroom.models import Assignment, Course, TurnComment
 from classroom.selectors import (
+    assignment_of_student,
     assignment_progress,
     assignments_of_student,
-    class_view,
     course_roster,
     course_taught_by,
     courses_enrolled,
     courses_taught,
     feedback_for_student,
-    gradebook_build,
-    gradebook_cell_of,
+    grades_released_to,
 )
 from classroom.services import (
     ClassroomError,
     RosterReport,
-    assignment_create,
-    assignment_start,
     course_create,
     course_enrol,
     course_join,
-    grade_parse,
-    grade_save,
-    gradebook_attempt_set,
+    course_unenrol,
     instructor_add,
     invite_code_regenerate,
-    pair_set,
-    pairs_make,
     roster_import,
 )
 from legalsim.roles import Ability, ability_required
@@ -56,11 +54,12 @@ from trials.access import trial_overseer
 from trials.models import Case, Trial
 from trials.procedures import procedure_for
 from trials.procedures.seats import PLAYABLE_SEATS
-from trials.scoring.charts import histogram_svg
+from trials.scoring.selectors import scorecards_of
 from trials.services import BackendUnavailable
 
 
-def _taught(request: HttpRequest, slug: str) -> Course:
+def taught_course(request: HttpRequest, slug: str) -> Course:
+    """The course ``slug`` if the user teaches it (admins every course); a 404 otherwise."""
     course = course_taught_by(slug=slug, user=request.user)
     if course is None:
         raise Http404("no such course")
@@ -97,7 +96,7 @@ def courses(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _course_page(
+def course_page_response(
     request: HttpRequest,
     course: Course,
     *,
@@ -105,62 +104,84 @@ def _course_page(
     error: str = "",
     roster: RosterReport | None = None,
     status: int = 200,
+    form_errors: dict[str, str] | None = None,
 ) -> HttpResponse:
+    """The course page, with what the last action did: a message or an error, a roster
+    upload's report, or the assignment form's errors beside its fields."""
     assignments = list(course.assignments.select_related("case").order_by("opens_at", "id"))
     context = {
         "course": course,
         "roster": course_roster(course=course),
         "instructors": course.instructors.order_by("username"),
         "assignments": [(assignment, assignment_progress(assignment=assignment)) for assignment in assignments],
-        "cases": Case.objects.order_by("procedure", "title").only("id", "title", "procedure"),
-        "seats": sorted({seat for seats in PLAYABLE_SEATS.values() for seat in seats}),
-        "stages": {name: procedure_for(name).stage_ids for name in PLAYABLE_SEATS},
         "message": message,
         "error": error,
         "report": roster,
         "links": [(name, request.build_absolute_uri(path)) for name, path in (roster.created if roster else [])],
-    }
+    } | assignment_form_context(request, form_errors)
     return render(request, "classroom/course.html", context, status=status)
+
+
+def assignment_form_context(
+    request: HttpRequest, errors: dict[str, str] | None, assignment: Assignment | None = None
+) -> dict[str, object]:
+    """What the assignment form shows: the cases, each procedure's seats and stages (by their
+    names), what was typed (after a refusal) or the assignment's values, and each field's
+    error beside it."""
+    if errors is not None:
+        typed = {
+            "case": request.POST.get("case", ""),
+            "title": request.POST.get("title", ""),
+            "seats": request.POST.getlist("seats"),
+            "stages": request.POST.getlist("stages"),
+            "opens_at": request.POST.get("opens_at", ""),
+            "due_at": request.POST.get("due_at", ""),
+            "attempts": request.POST.get("attempts", "1"),
+            "paired": request.POST.get("paired") == "on",
+        }
+    elif assignment is not None:
+        typed = {
+            "case": assignment.case_id,
+            "title": assignment.title,
+            "seats": list(assignment.seats),
+            "stages": list(assignment.stages),
+            "opens_at": _local_input(assignment.opens_at),
+            "due_at": _local_input(assignment.due_at),
+            "attempts": str(assignment.attempts_allowed),
+            "paired": assignment.paired,
+        }
+    else:
+        typed = {"seats": [], "stages": [], "attempts": "1"}
+    return {
+        "cases": Case.objects.order_by("procedure", "title").only("id", "title", "procedure"),
+        "procedures": [
+            (procedure, PLAYABLE_SEATS[procedure], procedure_for(procedure).stage_ids) for procedure in PLAYABLE_SEATS
+        ],
+        "typed": typed,
+        "errors": errors or {},
+    }
+
+
+def _local_input(moment: datetime | None) -> str:
+    """A stored date as a ``datetime-local`` input shows it (the server's time zone)."""
+    return timezone.localtime(moment).strftime("%Y-%m-%dT%H:%M") if moment else ""
 
 
 @ability_required(Ability.TEACH)
 def course_page(request: HttpRequest, slug: str) -> HttpResponse:
     """A course: roster, enrolment by usernames or roster file, invite code, co-instructors,
     assignments with each student's status, and the form to assign a case."""
-    return _course_page(request, _taught(request, slug))
-
-
-@ability_required(Ability.TEACH)
-@require_POST
-def assignment_pairs_view(request: HttpRequest, slug: str, assignment_id: int) -> HttpResponse:
-    """Pair two students by name, or (no names) pair everyone not yet paired."""
-    course = _taught(request, slug)
-    assignment = get_object_or_404(course.assignments, pk=assignment_id)
-    first, second = request.POST.get("first", "").strip(), request.POST.get("second", "").strip()
-    try:
-        if first or second:
-            pair_set(assignment=assignment, first=first, second=second)
-            message = _("Paired %(first)s with %(second)s on %(assignment)s.") % {
-                "first": first,
-                "second": second,
-                "assignment": assignment.title,
-            }
-        else:
-            made = len(pairs_make(assignment=assignment))
-            message = _("%(count)d new pair(s) on %(assignment)s.") % {"count": made, "assignment": assignment.title}
-    except ClassroomError as problem:
-        return _course_page(request, course, error=str(problem), status=400)
-    return _course_page(request, course, message=message)
+    return course_page_response(request, taught_course(request, slug))
 
 
 @ability_required(Ability.TEACH)
 @require_POST
 def course_enrol_view(request: HttpRequest, slug: str) -> HttpResponse:
-    course = _taught(request, slug)
+    course = taught_course(request, slug)
     try:
         enrolled, already = course_enrol(course=course, usernames=request.POST.get("usernames", "").split())
     except ClassroomError as problem:
-        return _course_page(request, course, error=str(problem), status=400)
+        return course_page_response(request, course, error=str(problem), status=400)
     if already:
         message = _("Enrolled %(count)d; %(already)d already enrolled.") % {
             "count": len(enrolled),
@@ -168,7 +189,7 @@ def course_enrol_view(request: HttpRequest, slug: str) -> HttpResponse:
         }
     else:
         message = _("Enrolled %(count)d.") % {"count": len(enrolled)}
-    return _course_page(request, course, message=message)
+    return course_page_response(request, course, message=message)
 
 
 @ability_required(Ability.TEACH)
@@ -176,10 +197,10 @@ def course_enrol_view(request: HttpRequest, slug: str) -> HttpResponse:
 def course_roster_upload(request: HttpRequest, slug: str) -> HttpResponse:
     """A roster CSV (username,email,full_name): all rows enrolled, or none and every bad row
     shown; new accounts' set-password links are shown once, to hand to the students."""
-    course = _taught(request, slug)
+    course = taught_course(request, slug)
     upload = request.FILES.get("roster")
     if upload is None:
-        return _course_page(
+        return course_page_response(
             request, course, error=_("Choose a roster file (CSV: username,email,full_name)."), status=400
         )
     name = Path(upload.name or "roster.csv").name
@@ -190,74 +211,71 @@ def course_roster_upload(request: HttpRequest, slug: str) -> HttpResponse:
                 saved.write(chunk)
         report = roster_import(course=course, path=path, label=name)
     if report.problems:
-        return _course_page(request, course, roster=report, error=_("Nobody was enrolled: fix these rows."), status=400)
+        return course_page_response(
+            request, course, roster=report, error=_("Nobody was enrolled: fix these rows."), status=400
+        )
     message = _("Enrolled %(count)d from %(file)s; %(created)d new account(s).") % {
         "count": len(report.enrolled),
         "file": name,
         "created": len(report.created),
     }
-    return _course_page(request, course, roster=report, message=message)
+    return course_page_response(request, course, roster=report, message=message)
+
+
+@ability_required(Ability.TEACH)
+def course_unenrol_view(request: HttpRequest, slug: str, student_id: int) -> HttpResponse:
+    """Unenrol a student: a page that says what happens (GET), then the unenrolment (POST)."""
+    course = taught_course(request, slug)
+    student = get_object_or_404(get_user_model(), pk=student_id, enrolments__course=course)
+    if request.method == "POST":
+        course_unenrol(course=course, user=student)
+        messages.success(
+            request,
+            _("%(username)s is no longer enrolled in %(course)s.")
+            % {"username": student.get_username(), "course": course.title},
+        )
+        return redirect(reverse("classroom:course", args=[course.slug]) + "#roster")
+    attempts = student.attempts.filter(assignment__course=course).count()
+    return render(
+        request,
+        "classroom/confirm.html",
+        {
+            "course": course,
+            "title": _("Unenrol %(username)s?") % {"username": student.get_username()},
+            "consequences": [
+                _(
+                    "They no longer see this course’s assignments and cannot start them; the gradebook no longer lists them."
+                ),
+                _(
+                    "Their %(attempts)d attempt(s), the trials played and any grades are kept: enrolling them again "
+                    "brings their gradebook row back. A pairing that has not played yet is undone."
+                )
+                % {"attempts": attempts},
+            ],
+            "action": _("Unenrol"),
+        },
+    )
 
 
 @ability_required(Ability.TEACH)
 @require_POST
 def course_invite_code(request: HttpRequest, slug: str) -> HttpResponse:
-    course = _taught(request, slug)
+    course = taught_course(request, slug)
     invite_code_regenerate(course=course)
-    return _course_page(request, course, message=_("A new invite code; the old one no longer works."))
+    return course_page_response(request, course, message=_("A new invite code; the old one no longer works."))
 
 
 @ability_required(Ability.TEACH)
 @require_POST
 def course_instructor_add(request: HttpRequest, slug: str) -> HttpResponse:
-    course = _taught(request, slug)
+    course = taught_course(request, slug)
     try:
         user = instructor_add(course=course, username=request.POST.get("username", "").strip())
     except ClassroomError as problem:
-        return _course_page(request, course, error=str(problem), status=400)
-    return _course_page(
+        return course_page_response(request, course, error=str(problem), status=400)
+    return course_page_response(
         request, course, message=_("%(username)s teaches this course too.") % {"username": user.get_username()}
     )
-
-
-def _moment(text: str) -> datetime | None:
-    """A date and time from the form (``datetime-local``: in the server's time zone)."""
-    if not text.strip():
-        return None
-    try:
-        moment = datetime.fromisoformat(text.strip())
-    except ValueError:
-        raise ClassroomError(_("%(text)r is not a date and time") % {"text": text}) from None
-    return timezone.make_aware(moment) if timezone.is_naive(moment) else moment
-
-
-@ability_required(Ability.TEACH)
-@require_POST
-def assignment_create_view(request: HttpRequest, slug: str) -> HttpResponse:
-    course = _taught(request, slug)
-    post = request.POST
-    try:
-        case = Case.objects.filter(pk=post.get("case", "")).first()
-        if case is None:
-            raise ClassroomError(_("case: choose a case of the library"))
-        try:
-            attempts = int(post.get("attempts") or 1)
-        except ValueError:
-            raise ClassroomError(_("attempts: a whole number")) from None
-        assignment = assignment_create(
-            course=course,
-            case=case,
-            seats=post.getlist("seats"),
-            stages=[stage for stage in post.get("stages", "").replace(",", " ").split() if stage != "all"],
-            opens_at=_moment(post.get("opens_at", "")),
-            due_at=_moment(post.get("due_at", "")),
-            attempts=attempts,
-            paired=post.get("paired") == "on",
-            title=post.get("title", ""),
-        )
-    except ClassroomError as problem:
-        return _course_page(request, course, error=str(problem), status=400)
-    return _course_page(request, course, message=_("Assigned %(assignment)s.") % {"assignment": assignment.title})
 
 
 @ability_required(Ability.PLAY)
@@ -285,6 +303,21 @@ def my_assignments(request: HttpRequest) -> HttpResponse:
 
 
 @ability_required(Ability.PLAY)
+def my_assignment(request: HttpRequest, assignment_id: int) -> HttpResponse:
+    """One assignment as the student sees it: what to play, their due date, their attempts
+    with transcripts and scorecards, and their grade and feedback once released (seeing it
+    here takes the notice away)."""
+    row = assignment_of_student(user=request.user, assignment_id=assignment_id)
+    if row is None:
+        raise Http404("no such assignment")
+    scores = {score.trial_id: score for score in scorecards_of(request.user)}
+    attempts = [(attempt, scores.get(attempt.trial_id)) for attempt in row.attempts]
+    if row.grade is not None:  # seen from now on: the nav's notice goes; the page still marks it new
+        grades_seen(user=request.user, grades=[row.grade])
+    return render(request, "classroom/my_assignment.html", {"row": row, "attempts": attempts})
+
+
+@ability_required(Ability.PLAY)
 @require_POST
 def assignment_start_view(request: HttpRequest, assignment_id: int) -> HttpResponse:
     """Start (or continue) one's attempt and go to its room; an assignment of a course one is
@@ -297,95 +330,6 @@ def assignment_start_view(request: HttpRequest, assignment_id: int) -> HttpRespo
     except (ClassroomError, ValueError, BackendUnavailable) as problem:
         return HttpResponseBadRequest(str(problem))
     return redirect("trials:trial_room", trial_id=attempt.trial_id)
-
-
-def _gradebook_page(request: HttpRequest, course: Course, *, error: str = "", status: int = 200) -> HttpResponse:
-    context = {
-        "course": course,
-        "gradebook": gradebook_build(course=course),
-        "choices": GradebookAttempt.choices,
-        "formats": list(GRADEBOOK_FORMATS),
-        "error": error,
-    }
-    return render(request, "classroom/gradebook.html", context, status=status)
-
-
-@ability_required(Ability.TEACH)
-def class_view_page(request: HttpRequest, slug: str, assignment_id: int) -> HttpResponse:
-    """One assignment across the class: the distribution of overall scores, the points of the
-    reference most often not raised, and the students who have not started."""
-    course = _taught(request, slug)
-    view = class_view(assignment=get_object_or_404(course.assignments, pk=assignment_id))
-    return render(
-        request,
-        "classroom/class_view.html",
-        {"course": course, "view": view, "histogram": histogram_svg(view.scores)},
-    )
-
-
-@ability_required(Ability.TEACH)
-def gradebook_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """Students by assignments: each cell the latest or best attempt (the course's choice),
-    its scorecard overall, status and lateness, a link to the transcript, and the
-    instructor's grade and feedback, saved inline."""
-    return _gradebook_page(request, _taught(request, slug))
-
-
-@ability_required(Ability.TEACH)
-@require_POST
-def gradebook_attempt_view(request: HttpRequest, slug: str) -> HttpResponse:
-    course = _taught(request, slug)
-    try:
-        gradebook_attempt_set(course=course, choice=request.POST.get("attempt", ""))
-    except ClassroomError as problem:
-        return _gradebook_page(request, course, error=str(problem), status=400)
-    return redirect("classroom:gradebook", slug=course.slug)
-
-
-@ability_required(Ability.TEACH)
-@require_POST
-def grade_save_view(request: HttpRequest, slug: str, assignment_id: int, student_id: int) -> HttpResponse:
-    """Save one cell's grade and feedback. htmx swaps the cell in place (a refused grade is
-    shown in the cell with what was typed); a plain form goes back to the gradebook."""
-    course = _taught(request, slug)
-    assignment = get_object_or_404(course.assignments, pk=assignment_id)
-    student = get_object_or_404(get_user_model(), pk=student_id, enrolments__course=course)
-    feedback = request.POST.get("feedback", "")
-    error = ""
-    try:
-        grade_save(
-            assignment=assignment,
-            student=student,
-            grade=grade_parse(request.POST.get("grade", "")),
-            feedback=feedback,
-            by=request.user,
-        )
-    except ClassroomError as problem:
-        error = str(problem)
-    if request.htmx:
-        cell = gradebook_cell_of(assignment=assignment, student=student)
-        context = {"course": course, "cell": cell, "error": error, "typed": request.POST if error else None}
-        return render(request, "classroom/_gradebook_cell.html", context)
-    if error:
-        return _gradebook_page(
-            request,
-            course,
-            error=_("%(username)s, %(assignment)s: %(error)s")
-            % {"username": student.get_username(), "assignment": assignment.title, "error": error},
-            status=400,
-        )
-    return redirect(reverse("classroom:gradebook", args=[course.slug]) + f"#cell-{assignment.pk}-{student.pk}")
-
-
-@ability_required(Ability.TEACH)
-def gradebook_download(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
-    """The gradebook as CSV or XLSX: the rows of the ``gradebook`` command."""
-    course = _taught(request, slug)
-    if fmt not in GRADEBOOK_FORMATS:
-        raise Http404("csv or xlsx")
-    response = HttpResponse(gradebook_bytes(gradebook_build(course=course), fmt), content_type=GRADEBOOK_FORMATS[fmt])
-    response["Content-Disposition"] = f'attachment; filename="gradebook-{course.slug}.{fmt}"'
-    return response
 
 
 def _transcript_at(trial_id: int, anchor: str) -> HttpResponse:
@@ -435,9 +379,12 @@ def comment_reply_view(request: HttpRequest, comment_id: int) -> HttpResponse:
 
 @ability_required(Ability.PLAY)
 def feedback_page(request: HttpRequest) -> HttpResponse:
-    """The comments on one's trials, the unread ones marked new; seeing them marks them read."""
+    """The comments on one's trials and the grades released, the unread ones marked new;
+    seeing them marks them read."""
     comments = list(feedback_for_student(user=request.user))
     unread = {comment.pk for comment in comments if comment.read_at is None and comment.author_id != request.user.pk}
-    response = render(request, "classroom/feedback.html", {"comments": comments, "unread": unread})
+    grades = list(grades_released_to(user=request.user))
+    response = render(request, "classroom/feedback.html", {"comments": comments, "unread": unread, "grades": grades})
     comments_read(user=request.user, comments=comments)
+    grades_seen(user=request.user, grades=grades)
     return response

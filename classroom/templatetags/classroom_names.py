@@ -1,10 +1,16 @@
 """The procedures' seat and stage names in the interface's language (the classroom's pages,
-around a trial rather than in it): ``{{ seat|seat_label }}``, ``{{ stage|stage_label }}``."""
+around a trial rather than in it): ``{{ seat|seat_label }}``, ``{{ stage|stage_label }}``;
+and a moment with its time zone named, ``{{ assignment.due_at|moment }}``."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django import template
-from django.utils import translation
+from django.utils import timezone, translation
+from django.utils.formats import date_format
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from trials.procedures import names
 
@@ -24,3 +30,25 @@ def seat_label(seat: str) -> str:
 @register.filter
 def stage_label(stage: str) -> str:
     return names.stage_name(stage, interface_language())
+
+
+@register.filter
+def moment(value: datetime | None) -> SafeString | str:
+    """A date and time in the server's time zone with the zone named ("Nov. 27, 2026, 8 a.m.
+    UTC"), as a ``<time data-local>`` that ``classroom/local-time.js`` shows in the reader's
+    own time zone (named too); – when there is none."""
+    if value is None:
+        return "—"
+    local = timezone.localtime(value)
+    return format_html(
+        '<time datetime="{}" data-local>{} {}</time>',
+        value.isoformat(),
+        date_format(local, "DATETIME_FORMAT"),
+        local.tzname() or timezone.get_current_timezone_name(),
+    )
+
+
+@register.filter
+def get_item(mapping: dict, key: object) -> object:
+    """``mapping[key]`` in a template (None when absent)."""
+    return mapping.get(key)

@@ -75,14 +75,15 @@
     if (next) { const score = scoreOf(next); score.focus(); if (score.select) score.select(); return true; }
     return false;
   };
-  let lastTablist = document.querySelector('[role="tablist"]');
+  // the stage tabs of the trajectories (not the A / B tabs of a pair on a phone: pair_tabs.js)
+  let lastTablist = document.querySelector('.trajectory [role="tablist"]');
   const switchTab = (offset) => {
     if (!lastTablist) return;
     const tabs = Array.from(lastTablist.querySelectorAll('[role="tab"]'));
     const selected = tabs.findIndex((tab) => tab.getAttribute("aria-selected") === "true");
     tabs[Math.min(tabs.length - 1, Math.max(0, selected + offset))].click();
   };
-  document.querySelectorAll('[role="tablist"]').forEach((tablist) => tablist.addEventListener("click", (event) => {
+  document.querySelectorAll('.trajectory [role="tablist"]').forEach((tablist) => tablist.addEventListener("click", (event) => {
     const tab = event.target.closest('[role="tab"]');
     if (!tab) return;
     lastTablist = tablist;

@@ -175,3 +175,10 @@ def test_the_judge_button_is_off_with_the_reason_without_a_model_server(assignme
     page = client.get(dashboard).content.decode()
     button = re.search(r'<button type="submit"([^>]*)>Run the LLM judge', page)
     assert button and "disabled" not in button.group(1) and "No model server is configured" not in page
+
+
+def test_the_stage_tabs_are_named_in_words_not_codes(assignment):
+    """Issue 32 item 12: the rater's stage tabs read "FIT", "AD-Det"."""
+    page = rater(assignment).get(reverse("annotation:assignment", args=[assignment.pk])).content.decode()
+    tabs = re.findall(r'role="tab"[^>]*>([^<]+)</button>', page)
+    assert tabs and not any(re.fullmatch(r"[A-Z]{2,3}(-Det)?", tab) for tab in tabs), tabs

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.utils import translation
 
-from annotation.reports import notes_shown
+from annotation.report_notes import notes_shown
 
 TITLES = {"LC.procedural_compliance": "LC · Procedural compliance", "FIT.process_coherence": "FIT · Process coherence"}
 UNDEFINED = "{line}: {kind} undefined (fewer than two pairs or constant scores)"

@@ -200,6 +200,17 @@ def test_a_pairwise_study_pairs_every_two_chosen_trajectories_of_one_case(instru
         "the rubric legalworld16 scores one trajectory at a time; choose pointwise, or a pairwise rubric"
     ]
     assert not Study.objects.exists()
+    page = instructor.post(
+        NEW, form(mode="pairwise", rubric="simcourt30", trajectories=library[:3], raters=["ann"], k="1")
+    ).content.decode()
+    assert (
+        "the rubric simcourt30 rates the stages investigation, evidence, debate" in errors_of(page, "rubric-errors")[0]
+    )
+    assert not Study.objects.exists(), "civil trajectories have none of a criminal rubric's stages"
+    criminal = [{"stage": "investigation", "turns": [], "artifacts": []}]
+    Trajectory.objects.filter(case_id="lease").update(
+        procedure="criminal", stages=criminal, stage_ids=["investigation"]
+    )
     instructor.post(NEW, form(mode="pairwise", rubric="simcourt30", trajectories=library[:3], raters=["ann"], k="1"))
     study = Study.objects.get()
     assert study.trajectory_ids == [

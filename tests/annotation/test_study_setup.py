@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotation.models import Assignment, Study
+from annotation.models import Assignment, Study, Trajectory
 from legalsim.roles import Role
 from tests.users import person
 
@@ -131,6 +131,8 @@ def test_a_taken_name_an_empty_file_and_a_missing_one_are_refused(tmp_path, stor
 
 
 def test_a_pairwise_study_lists_pairs_of_one_case(tmp_path, stored, capsys):
+    criminal = [{"stage": "investigation", "turns": [], "artifacts": []}]  # the stages simcourt30 rates
+    Trajectory.objects.filter(pk__in=stored).update(procedure="criminal", stages=criminal, stage_ids=["investigation"])
     path = ids_file(tmp_path, f"{stored[0]}|{stored[1]}\n{stored[0]}|{stored[2]}\n{stored[0]}\n")
     with pytest.raises(CommandError):
         call_command(
@@ -155,3 +157,25 @@ def test_a_pairwise_study_lists_pairs_of_one_case(tmp_path, stored, capsys):
     )
     assignment = Assignment.objects.get()
     assert assignment.trajectory_id == f"{stored[0]}|{stored[1]}" and assignment.shown_first in stored[:2]
+
+
+def test_a_rubric_for_stages_the_trajectories_never_played_is_refused_and_nothing_is_created(tmp_path, stored, capsys):
+    """simcourt30 rates a criminal trial's stages; these are civil trajectories (issue 32, item 11)."""
+    call_command("import_rubric", "annotation/rubrics/simcourt30.json")
+    path = ids_file(tmp_path, f"{stored[0]}|{stored[1]}\n")
+    with pytest.raises(CommandError):
+        call_command(
+            "study_create",
+            "pairs",
+            "--rubric",
+            "simcourt30",
+            "--trajectories",
+            str(path),
+            "--raters",
+            "ann",
+            "--k",
+            "1",
+        )
+    err = capsys.readouterr().err
+    assert "rubric: the rubric simcourt30 rates the stages investigation, evidence, debate, and 2 trajectories" in err
+    assert not Study.objects.exists() and not Assignment.objects.exists()

@@ -34,6 +34,15 @@ def items() -> list[str]:
     return Rubric.objects.get(pk="legalworld16").definition.item_ids
 
 
+def test_a_students_private_trial_is_not_among_the_trajectories_another_instructor_reads(instructor, trajectory_ids):
+    """Issue 32 item 6: a practice trial a student played is theirs and their course's staff's."""
+    private = Trajectory.objects.get(pk=trajectory_ids[0]).trial
+    private.seats.filter(seat="plaintiff_lawyer").update(user=person("student", Role.STUDENT))
+    listed = [row["id"] for row in instructor.get("/api/trajectories/").json()["results"]]
+    assert listed == [trajectory_ids[1]]
+    assert instructor.get(f"/api/trajectories/{trajectory_ids[0]}/").status_code == 404
+
+
 def test_an_instructor_reads_trajectories_in_the_trajectory_file_format(instructor, trajectory_ids):
     listed = instructor.get("/api/trajectories/").json()["results"]
     assert [row["id"] for row in listed] == sorted(trajectory_ids)
@@ -159,7 +168,8 @@ def test_an_instructor_gets_the_agreement_report_json(instructor, study):
     assert {"pearson", "qwk", "krippendorff_alpha_interval", "icc_1_1"} <= set(report["items"][0])
 
 
-def test_a_report_without_a_judge_is_404_and_raters_may_not_read_reports(instructor, rater, study):
-    assert instructor.get("/api/reports/agreement/", {"bootstrap": 0}).status_code == 404
+def test_a_report_without_a_judge_has_the_raters_agreement_and_raters_may_not_read_reports(instructor, rater, study):
+    response = instructor.get("/api/reports/agreement/", {"bootstrap": 0})
+    assert response.status_code == 200 and response.json()["judge"] is None
     assert instructor.get("/api/reports/agreement/", {"rubric": "nope"}).status_code == 404
     assert rater.get("/api/reports/agreement/").status_code == 403

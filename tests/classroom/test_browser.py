@@ -9,6 +9,8 @@ against daphne, as its people meet it:
 - the instructor selects a passage of a student's turn with the mouse and comments on it,
   grades, and exports the gradebook, whose rows read back as expected; the student sees the
   notice;
+- the instructor releases the grades; the student sees the notice and reads the grade with
+  its feedback on the assignment's page, reached from My assignments;
 - a student of another course gets a 404 for every page, API call and socket of that trial.
 """
 
@@ -75,6 +77,8 @@ class ACourseInTheBrowser(WithChromium, LiveRoomServer, ChannelsLiveServerTestCa
         self.grade_and_export(teacher, trial)
         students["sam"].goto(f"{self.live_server_url}/assignments/")
         assert students["sam"].text_content("#feedback-unread") == "1", "the comment's notice"
+        self.grades_release(teacher)
+        self.grade_read(students["sam"])
 
         self.outsider_finds_nothing(trial)
         for page in (teacher, *students.values()):
@@ -128,7 +132,7 @@ class ACourseInTheBrowser(WithChromium, LiveRoomServer, ChannelsLiveServerTestCa
         form.locator("select[name=case]").select_option("authored-loan")
         form.locator("input[name=seats][value=plaintiff_lawyer]").check()
         form.locator("input[name=seats][value=defendant_lawyer]").check()
-        form.locator("input[name=stages]").fill("FIT")
+        form.get_by_label("First-instance trial").check()
         due = (timezone.localtime() + timedelta(days=7)).strftime("%Y-%m-%dT%H:%M")
         form.locator("input[name=due_at]").fill(due)
         form.locator("input[name=paired]").check()
@@ -184,7 +188,28 @@ class ACourseInTheBrowser(WithChromium, LiveRoomServer, ChannelsLiveServerTestCa
         )
         assert rows["tia"]["instructor_grade"] == ""
 
+    def grades_release(self, page) -> None:
+        page.goto(f"{self.live_server_url}/teaching/courses/civpro/gradebook/")
+        assert "not released: the student does not see it" in page.text_content("tr[data-student=sam]")
+        page.click("th button:has-text('Release the saved grades')")
+        page.wait_for_selector("tr[data-student=sam] .released:has-text('not seen yet')")
+
     # The students' part
+
+    def grade_read(self, page) -> None:
+        """The released grade is announced beside Feedback, shown on My assignments and read
+        with its feedback on the assignment's page."""
+        page.goto(f"{self.live_server_url}/assignments/")
+        assert page.text_content("#feedback-unread") == "2", "the comment and the grade"
+        grade = page.locator("tr.assignment td.grade")
+        assert "8.5" in grade.text_content() and grade.locator(".badge").count() == 1
+        grade.locator("a").click()
+        page.wait_for_url("**/assignments/*/#grade")
+        assert page.text_content("#grade-value") == "8.5"
+        assert page.text_content("#grade-feedback") == "Clear claims; argue the interest rate."
+        screenshot(page, "assignment-grade-read", phone=True)
+        page.reload()
+        assert page.text_content("#feedback-unread") == "1", "the grade is read; the comment still waits"
 
     def password_set(self, link: str, username: str) -> None:
         page = self.browser.new_page()

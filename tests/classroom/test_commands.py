@@ -173,7 +173,7 @@ def test_a_paired_assignment_names_two_opposing_seats(course, cases):
         (["--case", "no-such-case", "--seats", "judge"], "no case 'no-such-case'"),
         (["--case", CASE, "--seats", "prosecutor"], "prosecutor cannot be played in a civil case"),
         (["--case", CASE, "--seats", "stenographer"], "cannot be played"),
-        (["--case", CASE, "--seats", "judge", "--stages", "FIT,XYZ"], "stages: unknown XYZ"),
+        (["--case", CASE, "--seats", "judge", "--stages", "FIT,XYZ"], "stages: a civil case has no stage XYZ"),
         (["--case", CASE, "--seats", "judge", "--stages", "SIT,FIT"], "in the procedure's order"),
         (["--case", CASE, "--seats", "judge", "--due", "next friday"], "--due: 'next friday' is not an ISO date"),
         (["--case", CASE, "--seats", "judge", "--due", "2030-06-01T23:59"], "due: give a time zone"),

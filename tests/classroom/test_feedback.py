@@ -10,8 +10,9 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
+from classroom.assignments import assignment_create, assignment_start
 from classroom.models import Attempt, TurnComment
-from classroom.services import assignment_create, assignment_start, course_create, course_enrol
+from classroom.services import course_create, course_enrol
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
 from tests.users import person

@@ -17,9 +17,11 @@ from django.utils import timezone
 from django.utils.html import escape
 from openpyxl import load_workbook
 
+from classroom.assignments import assignment_create, assignment_start
+from classroom.gradebook import GRADEBOOK_COLUMNS, gradebook_build
 from classroom.models import Attempt, Course, Grade
-from classroom.selectors import GRADEBOOK_COLUMNS, Status, gradebook_build
-from classroom.services import assignment_create, assignment_start, course_create, course_enrol
+from classroom.selectors import Status
+from classroom.services import course_create, course_enrol
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
 from tests.users import person
@@ -145,7 +147,7 @@ def test_the_csv_and_xlsx_downloads_hold_the_rows_with_formulas_as_text(client, 
     response = client.get(reverse("classroom:gradebook_download", args=["civ", "csv"]))
     assert response["Content-Disposition"] == 'attachment; filename="gradebook-civ.csv"'
     rows = list(csv.DictReader(io.StringIO(response.content.decode())))
-    assert list(rows[0]) == list(GRADEBOOK_COLUMNS) and GRADEBOOK_COLUMNS[8:] == CAPABILITIES
+    assert list(rows[0]) == list(GRADEBOOK_COLUMNS) and GRADEBOOK_COLUMNS[10:] == CAPABILITIES
     by_name = {row["student"]: row for row in rows}
     ann = Attempt.objects.get(student__username="ann")
     assert by_name["ann"]["trial_id"] == str(ann.trial_id) and by_name["ann"]["status"] == "submitted"
@@ -162,7 +164,7 @@ def test_the_csv_and_xlsx_downloads_hold_the_rows_with_formulas_as_text(client, 
     header, *values = list(sheet.iter_rows(values_only=True))
     assert list(header) == list(GRADEBOOK_COLUMNS)
     xlsx = {row[0]: dict(zip(header, row, strict=True)) for row in values}
-    assert xlsx["ann"]["feedback"] == "'=1+1" and sheet.cell(row=2, column=8).data_type == "s"
+    assert xlsx["ann"]["feedback"] == "'=1+1" and sheet.cell(row=2, column=10).data_type == "s"
     assert xlsx["ann"]["instructor_grade"] == 90 and xlsx["ann"]["trial_id"] == ann.trial_id
     assert xlsx["cid"]["overall"] is None and xlsx["dan"]["status"] == "late"
     assert client.get(reverse("classroom:gradebook_download", args=["civ", "pdf"])).status_code == 404

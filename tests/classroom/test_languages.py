@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from datetime import datetime, timedelta
 
 import pytest
@@ -14,8 +15,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.services import language_set
+from classroom.assignments import assignment_create, assignment_start
 from classroom.models import Attempt, Course, TurnComment
-from classroom.services import assignment_create, assignment_start, course_create, course_enrol
+from classroom.services import course_create, course_enrol
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
 from tests.legalsim.test_languages import ALLOWED_ENGLISH, ENGLISH_WORD, page_text, stored_texts
@@ -85,7 +87,8 @@ def test_a_chinese_student_reads_her_assignments_and_feedback_in_chinese_with_ch
     assert '<html lang="zh-hans">' in page
     assert "<h1>我的作业</h1>" in page and "原告代理人" in page
     assert "逾期" in page and "未开始" in page and "第 1 次庭审记录" in page
-    assert "2031年6月1日 16:30" in page and "2031-06-01" not in page
+    assert ">2031年6月1日 16:30 UTC</time>" in page, "the due date with its time zone named"
+    assert "2031-06-01" not in page.replace('datetime="2031-06-01T16:30:00+00:00"', "")
     assert 'data-status="late"' in page, "the status's value stays the stored one"
     assert not english_words(page)
 
@@ -101,9 +104,12 @@ def test_a_chinese_instructor_reads_the_gradebook_in_chinese_and_exports_it_unch
     page = client.get(reverse("classroom:gradebook", args=[course.slug])).content.decode()
     assert "<h1>成绩册</h1>" in page and "最近一次提交" in page and "保存" in page
     assert "逾期 2 小时 0 分钟" in page and "未开始" in page
-    assert "截止时间 2031年6月1日 16:30" in page
+    assert "截止时间 <time" in page and ">2031年6月1日 16:30 UTC</time>" in page
     submitted = timezone.localtime(Attempt.objects.get().submitted_at)
-    assert f"提交于 {submitted.year}年{submitted.month}月{submitted.day}日 {submitted:%H:%M}" in page
+    assert re.search(
+        f"提交于 <time datetime=[^>]+>{submitted.year}年{submitted.month}月{submitted.day}日 {submitted:%H:%M} UTC</time>",
+        page,
+    ), "the submission's moment, its time zone named"
     assert not english_words(page)
 
     saved = client.post(

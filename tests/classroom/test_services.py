@@ -8,19 +8,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from classroom.assignments import assignment_create, assignment_start, pair_set, pairs_make
 from classroom.models import Attempt, Course
 from classroom.selectors import Status, assignments_of_student
-from classroom.services import (
-    ClassroomError,
-    assignment_create,
-    assignment_start,
-    course_create,
-    course_enrol,
-    course_join,
-    invite_code_regenerate,
-    pair_set,
-    pairs_make,
-)
+from classroom.services import ClassroomError, course_create, course_enrol, course_join, invite_code_regenerate
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
 from tests.users import person

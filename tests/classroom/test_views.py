@@ -9,8 +9,8 @@ from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from classroom.assignments import assignment_create
 from classroom.models import Attempt, Course
-from classroom.services import assignment_create
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
 from tests.users import person

@@ -22,7 +22,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.legalsim import test_permissions
-from tests.legalsim.test_permissions import ROUTES, World, project_routes
+from tests.legalsim.permission_routes import ROUTES, World, project_routes
 from trials.procedures import names
 
 world = test_permissions.world

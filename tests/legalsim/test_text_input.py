@@ -23,7 +23,8 @@ from annotation.models import Rating
 from classroom.models import Course
 from legalsim.roles import Ability, Role
 from legalsim.text_input import json_problem, text_problem
-from tests.legalsim.test_permissions import ADMIN_SAMPLES, OK, ROUTES, Route, World, expected, project_routes
+from tests.legalsim.permission_routes import ADMIN_SAMPLES, ROUTES, Route, World, project_routes
+from tests.legalsim.test_permissions import OK, expected
 from tests.legalsim.test_permissions import world as world
 from tests.users import person
 from trials.models import CaseDraft

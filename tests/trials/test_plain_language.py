@@ -10,7 +10,8 @@ from html.parser import HTMLParser
 import pytest
 from django.urls import reverse
 
-from classroom.services import assignment_create, course_create, course_enrol
+from classroom.assignments import assignment_create
+from classroom.services import course_create, course_enrol
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
 from tests.trials.prepared import prepared_trial

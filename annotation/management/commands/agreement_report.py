@@ -16,7 +16,10 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--rubric", default=DEFAULT_RUBRIC)
-        parser.add_argument("--judge", help="the LLM judge's model name (needed when several judged)")
+        parser.add_argument(
+            "--judge",
+            help="the LLM judge's model name (needed when several judged; with none, the raters' agreement alone)",
+        )
         parser.add_argument("--study", help="only this study's trajectories and raters (name)")
         parser.add_argument(
             "--bootstrap",

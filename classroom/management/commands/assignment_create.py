@@ -4,8 +4,9 @@ from datetime import datetime
 
 from django.core.management.base import BaseCommand, CommandError
 
+from classroom.assignments import assignment_create
 from classroom.models import Course
-from classroom.services import ClassroomError, assignment_create
+from classroom.services import ClassroomError
 from trials.models import Case
 
 

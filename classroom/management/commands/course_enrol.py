@@ -44,6 +44,8 @@ class Command(BaseCommand):
             raise CommandError(f"{roster}: {len(report.problems)} problem(s); nobody was enrolled")
         for username, link in report.created:
             self.stdout.write(f"new account {username}: set a password at {link}")
+        for username, differs in report.kept:
+            self.stdout.write(f"{username} has an account already, kept as it is: {differs}")
         self._summary(course, report.enrolled, report.already)
 
     def _summary(self, course: Course, enrolled: list[str], already: list[str]) -> None:

@@ -5,8 +5,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from classroom.exports import GRADEBOOK_FORMATS, gradebook_write
+from classroom.gradebook import GRADEBOOK_COLUMNS, gradebook_build
 from classroom.models import Course
-from classroom.selectors import GRADEBOOK_COLUMNS, gradebook_build
 
 
 class Command(BaseCommand):
