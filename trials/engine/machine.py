@@ -33,7 +33,14 @@ from trials.procedures.civil import APPEAL_DECIDER, MEDIATION_ANSWER
 from trials.procedures.seats import opposite, seat_info, speaker_title
 
 MEDIATION_CLOSING = Slot("judge", "write_mediation_record")
-CLOSING_PHASE = "pronouncement"
+CLOSING_PHASES = {"trial": "pronouncement"}
+DOCUMENT_PHASE = "document"
+
+
+def closing_phase(stage: Stage) -> str:
+    """The phase of a stage's closing slot: a hearing's judgment is pronounced; a consultation
+    or a drafting stage writes its document."""
+    return CLOSING_PHASES.get(stage.kind, DOCUMENT_PHASE)
 
 
 class EngineError(RuntimeError):
@@ -94,7 +101,7 @@ def next_step(state: TrialState) -> Step:
         return _speak(
             state,
             stage,
-            CLOSING_PHASE,
+            closing_phase(stage),
             closing,
             artifact=_closing_artifact(state, stage),
         )
@@ -227,7 +234,7 @@ def apply_interjection(
     stage = procedure_for(state.procedure).stages[state.stage_index]
     if state.finished or state.stage_status not in ("running", "closing"):
         raise EngineError("nothing is being heard right now")
-    phase = stage.phases[state.phase_index].id if state.stage_status == "running" else CLOSING_PHASE
+    phase = stage.phases[state.phase_index].id if state.stage_status == "running" else closing_phase(stage)
     info = seat_info(state.procedure, seat)
     title = speaker_title(
         language=state.language,
@@ -314,7 +321,7 @@ def _steerable(state: TrialState) -> Stage:
 def interjection_step(state: TrialState, *, seat: str, act: str) -> Speak:
     """The ``Speak`` an agent answers for an interjection (the judge's ruling)."""
     stage = procedure_for(state.procedure).stages[state.stage_index]
-    phase = stage.phases[state.phase_index].id if state.stage_status == "running" else CLOSING_PHASE
+    phase = stage.phases[state.phase_index].id if state.stage_status == "running" else closing_phase(stage)
     return _speak(state, stage, phase, Slot(seat, act))
 
 

@@ -46,6 +46,7 @@ PHASES = {
     "arguments": ("Arguments", "辩论意见"),
     "statement": ("Final statement", "最后陈述"),
     "pronouncement": ("Pronouncement", "宣判"),
+    "document": ("Writing the document", "制作文书"),
 }
 SEATS = {
     "plaintiff_lawyer": ("Counsel for the plaintiff", "原告代理人"),

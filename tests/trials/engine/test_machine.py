@@ -23,6 +23,7 @@ from trials.engine.state import TrialState
 from trials.engine.steps import End, MemoryUpdate, Reply, Speak, UpdateMemory
 from trials.procedures import DIALOGUE_TURN_BUDGET, TRIAL_TURN_BUDGET
 from trials.procedures.civil import CIVIL_LIFE_CYCLE, CIVIL_SEATS
+from trials.procedures.names import phase_name
 
 
 def agents() -> dict:
@@ -312,3 +313,10 @@ def test_an_agent_counsel_or_a_client_played_by_a_person_gets_no_advice_step(civ
     apply_judge_control(state, "mediation")
     step_apply(state, next_step(state), Reply(text="Will the parties settle?"))
     assert (next_step(state).seat, next_step(state).act) == ("plaintiff_client", "answer_mediation")
+
+
+def test_a_consultation_writes_its_record_in_a_phase_of_its_own_not_a_pronouncement(civil_seed):
+    """Issue 32 item 12: the consultation record's writing was labelled "Pronouncement"."""
+    state = run(civil_seed, target_side="plaintiff", last_stage="LC")
+    record = next(turn for turn in state.turns if turn.act == "write_consultation_record")
+    assert record.phase == "document" and phase_name(record.phase, "en") == "Writing the document"
