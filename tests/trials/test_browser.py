@@ -315,12 +315,21 @@ class KeepingThePlace(RoomPlayer, WithChromium, LiveRoomServer, ChannelsLiveServ
         page.wait_for_selector("#connection:has-text('live')")
         bottom = "(() => { const t = document.getElementById('transcript'); return t.scrollHeight - t.scrollTop - t.clientHeight < 48; })()"
         assert page.evaluate(bottom), "on load the transcript opens at the latest turn"
-        page.evaluate("document.getElementById('transcript').scrollTop = 0")
-        count = page.locator("#transcript li.turn").count()
-        if page.locator("#composer-text:enabled").count():
-            page.fill("#composer-text", "The defence answers.")
-            page.click("#composer-send")
-        page.wait_for_function(f"() => document.querySelectorAll('#transcript li.turn').length > {count}")
+        # Scroll up while someone else speaks: a student's own statement takes the room to it.
+        for said in range(1, 8):
+            if page.locator("#composer-text:enabled").count():
+                page.fill("#composer-text", f"The defence answers ({said}).")
+                page.click("#composer-send")
+                page.wait_for_selector(f"li.turn.human:has-text('The defence answers ({said}).')")
+                continue
+            page.evaluate("document.getElementById('transcript').scrollTop = 0")
+            count = page.locator("#transcript li.turn").count()
+            page.wait_for_function(
+                f"() => document.querySelectorAll('#transcript li.turn').length > {count}"
+                " || !document.getElementById('composer-text').disabled"
+            )
+            if page.locator("#transcript li.turn").count() > count:
+                break
         page.wait_for_selector("#new-turns:visible")
         assert page.evaluate("document.getElementById('transcript').scrollTop") < 50, "the reader keeps their place"
         screenshot(page, "room-new-turns", phone=True)
