@@ -95,7 +95,7 @@ def outcome_moves(state: TrialState, seats: list[str]) -> OutcomeMoves | None:
     the last hearing that decided the case (None when no hearing judged it: a mediation, a
     consultation, a trial still running, or a seat of the court)."""
     judged = next((turn for turn in reversed(state.turns) if turn.act == "pronounce_judgment"), None)
-    sides = {seat_info(state.procedure, seat).side for seat in seats} - {"court", "clerk"}
+    sides = _sides(state, seats) - {"court", "clerk"}
     if not state.finished or judged is None or len(sides) != 1:
         return None
     side = sides.pop()

@@ -287,7 +287,8 @@ def criminal_decision(record: CriminalRecord) -> CriminalDecision:
     factor = 1 + _shift(counted)
     reasons = [_circumstance_reason(name, zh) for name in sorted(counted)]
     term = max(1, round(months / base_factor * factor)) if months else 0
-    term = min(term, _ceiling(record.charges) or term)
+    ceiling = _ceiling(record.charges)
+    term = min(term, ceiling or term)
     remorse = bool({"guilty_plea", "confession", "surrender"} & counted)
     asked = bool(PROBATION.search(record.defence_words)) and bool(
         SUPERVISION.search(
@@ -305,7 +306,7 @@ def criminal_decision(record: CriminalRecord) -> CriminalDecision:
     fine = recommendation.get("fine") or 0
     if fine:
         fine = max(1000, round(fine / base_factor * factor / 1000) * 1000)
-    penalty = "criminal_detention" if term and (term < 6 or (_ceiling(record.charges) or 7) <= 6) else "fixed_term"
+    penalty = "criminal_detention" if term and (term < 6 or (ceiling or 7) <= 6) else "fixed_term"
     sentence = {"penalty": penalty, "imprisonment_months": term or None, "probation": probation or False, "fine": fine}
     return CriminalDecision(record.language, False, sentence, tuple(sorted(counted)), tuple(reasons))
 
