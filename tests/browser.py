@@ -100,3 +100,34 @@ class LiveRoomServer:
         channel_layers.backends.clear()
         cls.enterClassContext(celery_eager(True))
         super().setUpClass()
+
+    @classmethod
+    def _pre_setup(cls) -> None:
+        server = getattr(cls, "_server_process", None)  # none yet while the class sets up
+        if server is not None and not server.is_alive():
+            cls._start_server()
+        super()._pre_setup()
+
+    def _fixture_teardown(self) -> None:
+        """Stop the server before the database is emptied: a trial the test left to its agents
+        is still writing turns there, and PostgreSQL's TRUNCATE would deadlock with it. The
+        class's next test starts a fresh server."""
+        type(self)._server_process.terminate()
+        type(self)._server_process.join()
+        super()._fixture_teardown()
+
+    @classmethod
+    def _start_server(cls) -> None:
+        """What ``ChannelsLiveServerTestCase.setUpClass`` does to start its daphne process."""
+        from functools import partial
+
+        from channels.layers import channel_layers
+        from channels.testing.live import make_application, set_database_connection
+
+        channel_layers.backends.clear()
+        get_application = partial(make_application, static_wrapper=cls.static_wrapper if cls.serve_static else None)
+        cls._server_process = cls.ProtocolServerProcess(cls.host, get_application, setup=set_database_connection)
+        cls._server_process.start()
+        if not cls._server_process.ready.wait(timeout=60):
+            raise RuntimeError("the live server did not start")
+        cls._port = cls._server_process.port.value
