@@ -73,7 +73,7 @@ def up() -> None:
     run(PYTHON, "manage.py", "collectstatic", "--noinput", "--verbosity", "0", env=env)
     print(
         f"LegalSim development server on http://{host}:{port}/ (Ctrl+C stops it): SQLite, in-memory "
-        "channel layer, offline agents; not a production server (README, Deployment).",
+        "channel layer, offline agents; not a production server (docs/operations.md).",
         flush=True,
     )
     if host not in LOOPBACK:

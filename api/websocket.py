@@ -1,4 +1,4 @@
-"""Token authentication for the trial room's websocket (session or token auth; README, "REST API").
+"""Token authentication for the trial room's websocket (session or token auth; docs/api.md).
 
 A script sends ``Authorization: Token KEY`` or ``?token=KEY``. The origin check exists
 against cross-site pages riding on a browser's cookies, so it applies to cookie connections

@@ -122,9 +122,7 @@ class LLMClient:
         and timeout."""
         base_url = base_url or settings.OPENAI_BASE_URL
         if not base_url:
-            raise LLMError(
-                "OPENAI_BASE_URL is not set; see README 'Plugging in a real LLM server'", permanent=True, attempts=0
-            )
+            raise LLMError("OPENAI_BASE_URL is not set; see docs/llm-servers.md", permanent=True, attempts=0)
         return cls(
             base_url=base_url,
             api_key=api_key or settings.OPENAI_API_KEY,

@@ -1,4 +1,4 @@
-// Trial room client for the JSON websocket protocol (README, "The websocket protocol"):
+// Trial room client for the JSON websocket protocol (docs/protocol.md):
 // renders turns as they stream, enables the composer when one of your seats is awaited,
 // reconnects with backoff and resumes after the last complete turn it showed. Frames are
 // delivered at most once (a Redis restart loses those sent meanwhile, the socket stays

@@ -1,6 +1,6 @@
 """Every route of the project, for every role: who gets the page, who the login page, a 403
 or a 404. ROUTES (``permission_routes.py``) names the ability each route needs; who may pass
-is computed from ``legalsim.roles.MATRIX``, so this test, the views and the README matrix
+is computed from ``legalsim.roles.MATRIX``, so this test, the views and the matrix in docs/roles.md
 cannot drift apart.
 
 A route added to the project fails ``test_every_route_has_an_expectation`` until it gets an

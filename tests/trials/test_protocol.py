@@ -1,4 +1,4 @@
-"""The websocket protocol's definitions (``trials.protocol``) and the README that documents them."""
+"""The websocket protocol's definitions (``trials.protocol``) and docs/protocol.md, which documents them."""
 
 from __future__ import annotations
 
@@ -20,17 +20,12 @@ from trials.protocol import (
 )
 
 
-def readme_protocol_section() -> str:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    return re.search(r"^## The websocket protocol\n(.*?)^## ", readme, re.S | re.M).group(1)
-
-
-def test_the_readme_documents_every_frame_message_and_error_code():
-    section = readme_protocol_section()
+def test_the_protocol_page_documents_every_frame_message_and_error_code():
+    section = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
     missing = [
         name for name in (*SERVER_FRAMES, *CLIENT_MESSAGES, *ErrorCode) if not re.search(rf"\b{name}\b", section)
     ]
-    assert not missing, f"README's protocol section does not mention {missing}"
+    assert not missing, f"docs/protocol.md does not mention {missing}"
 
 
 @pytest.mark.parametrize(
