@@ -13,12 +13,28 @@ other lines are (the cause's governing laws, or the whole corpus without a cause
 
 from __future__ import annotations
 
+import re
+
 from trials.tools.legal_terms import Cue, terms_shown, words
+
+
+def both(context: str, *alternatives: str) -> re.Pattern[str]:
+    """A query that speaks of ``context`` anywhere and of one of the ``alternatives``: the
+    words alone belong to several fields (鉴定费 to any dispute, 清偿 to any debt)."""
+    return re.compile(f"(?s)(?=.*(?:{context})).*(?:{'|'.join(alternatives)})")
+
 
 REMEDIES: tuple[Cue, ...] = (
     Cue("interest", words("利息", "利率"), "利息"),
-    Cue("overdue interest", words("逾期利息", "逾期还款", "到期未还", "逾期未还"), "逾期利息"),
+    Cue(
+        "overdue interest",
+        words("逾期利息", "逾期还款", "到期未还", "逾期未还", "未还本付息", "未归还借款", "拒不归还"),
+        "逾期利息",
+    ),
     Cue("penalty", words("违约金"), "违约金"),
+    Cue(
+        "performance", words("继续履行", "未按约交货", "未按约定履行"), "不履行合同义务 继续履行 采取补救措施 赔偿损失"
+    ),
     Cue("joint liability", words("连带"), "连带责任"),
     Cue("guarantee", words("保证人", "担保人", "连带保证"), "保证责任"),
     Cue(
@@ -26,9 +42,23 @@ REMEDIES: tuple[Cue, ...] = (
         words("交强险", "强制保险", "强制责任保险"),
         "机动车第三者责任强制保险 责任限额",
     ),
-    Cue("liability insurance", words("三者险", "第三者责任险", "商业险", "责任保险"), "责任保险 第三者 赔偿保险金"),
+    Cue(
+        "liability insurance",
+        re.compile("三者险|第三者责任险|商业险|责任保险|(?s:(?=.*交通事故).*保险公司)"),
+        "责任保险 第三者 直接 赔偿保险金",
+    ),
     Cue("insurance money", words("保险金", "理赔", "保险事故"), "保险金 给付"),
+    Cue(
+        "appraisal costs",
+        both("保险", "鉴定费", "评估费", "查勘费", "施救费"),
+        "查明和确定保险事故的性质、原因和保险标的的损失程度 必要的、合理的费用 由保险人承担",
+    ),
     Cue("traffic accident", words("交通事故"), "交通事故 赔偿责任"),
+    Cue(
+        "labour relation",
+        words("确认.{0,8}劳动关系", "存在劳动关系", "不存在劳动关系"),
+        "用人单位自用工之日起即与劳动者建立劳动关系",
+    ),
     Cue("economic compensation", words("经济补偿", "补偿金"), "解除劳动合同 经济补偿"),
     Cue(
         "double wages",
@@ -36,9 +66,30 @@ REMEDIES: tuple[Cue, ...] = (
         "未订立书面劳动合同 二倍工资",
     ),
     Cue("dismissal", words("解除劳动合同", "解除劳动关系", "辞退", "开除"), "解除劳动合同"),
-    Cue("wages", words("工资", "劳动报酬", "加班费"), "劳动报酬"),
+    Cue(
+        "agreed termination",
+        words("协商一致", "协商解除", "辞职", "离职"),
+        "用人单位与劳动者协商一致，可以解除劳动合同",
+    ),
+    Cue("wages", words("工资", "劳动报酬", "加班费"), "及时足额支付劳动报酬"),
+    Cue("overtime", words("加班", "延长工作时间", "休息日", "节假日"), "延长工作时间 休息日 法定休假日 工资报酬"),
     Cue("arbitration time limit", words("仲裁时效", "超过仲裁", "申请仲裁的时效"), "劳动争议 仲裁时效"),
     Cue("bankruptcy", words("破产"), "破产 管理人"),
+    Cue(
+        "bankruptcy claims",
+        both("破产", "债权确认", "确认.{0,12}债权", "债权表", "申报.{0,8}债权"),
+        "债权表 记载的债权 异议 受理破产申请的人民法院提起诉讼",
+    ),
+    Cue(
+        "executory contracts",
+        both("破产", "解除合同", "继续履行", "未履行完毕"),
+        "管理人 均未履行完毕的合同 决定解除或者继续履行",
+    ),
+    Cue(
+        "avoidance",
+        both("破产", "个别清偿", "撤销", "清偿"),
+        "受理破产申请前六个月内 个别债权人进行清偿 管理人有权请求人民法院予以撤销",
+    ),
 )
 
 
