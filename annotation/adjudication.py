@@ -21,6 +21,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext as _
 
 from annotation.models import Adjudication, Study
+from annotation.numbers import whole_number
 
 ADJUDICATED = "(adjudicated)"
 """The rater of a resolved score in an adjudicated report's frame (no username has brackets)."""
@@ -97,11 +98,8 @@ def adjudication_record(
     if trajectory_id not in study.trajectory_ids or item not in definition.item_ids:
         raise AdjudicationError({"item": _("no such item of a trajectory of this study")})
     problems = {}
-    try:
-        value = int(score.strip())
-    except ValueError:
-        value = None
-    if value is None or not definition.scale_min <= value <= definition.scale_max:
+    value = whole_number(score, low=definition.scale_min, high=definition.scale_max)
+    if value is None:
         problems["score"] = _("give an integer from %(low)d to %(high)d") % {
             "low": definition.scale_min,
             "high": definition.scale_max,

@@ -11,8 +11,9 @@ people's raw ones: long rows add ``adjudicated_score`` and ``adjudicated_reason`
 exported has one.
 
 Text cells are escaped against formula injection (``legalsim.spreadsheet``): a reason such as
-``=HYPERLINK(...)`` is written as ``'=HYPERLINK(...)``, and ``import_ratings`` strips that
-quote again, so the long layout re-imports to the very same reasons."""
+``=HYPERLINK(...)`` is written as ``'=HYPERLINK(...)`` (and ``ok;=1+1`` as ``ok;'=1+1``), and
+``import_ratings`` strips those quotes again, so the long layout re-imports to the very same
+reasons."""
 
 from __future__ import annotations
 

@@ -2,9 +2,10 @@
 every problem reported as ``FILE:LINE: field: message``.
 
 Every CSV cell goes through ``legalsim.spreadsheet.cell_unescape``, the inverse of the escape
-``export_ratings`` applies against formula injection: a cell that starts with ``'`` followed
-(after any further quotes) by ``=``, ``+``, ``-``, ``@``, tab or CR loses that one quote, so
-``'=SUM(1)`` reads as ``=SUM(1)`` and ``''=x`` as ``'=x``; any other cell is read as written.
+``export_ratings`` applies against formula injection: a cell, or a part of it after ``,``,
+``;``, tab or a line break, that starts with ``'`` followed (after any further quotes) by a
+formula trigger loses that one quote, so ``'=SUM(1)`` reads as ``=SUM(1)``, ``ok;'=1`` as
+``ok;=1`` and ``''=x`` as ``'=x``; any other text is read as written.
 JSONL is not a spreadsheet format and is read as written."""
 
 from __future__ import annotations

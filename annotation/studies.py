@@ -16,6 +16,7 @@ from django.utils.translation import gettext_noop
 
 from annotation.calibration import calibration_assign, calibration_claim
 from annotation.models import Assignment, Rating, Study, Trajectory
+from annotation.numbers import ACTIVE_MS_MAX, whole_number
 from annotation.rubric import pair_split
 from annotation.stages import trajectory_not_applicable
 from annotation.trajectory_access import units_refused
@@ -196,12 +197,7 @@ def questionnaire_problems(assignment: Assignment, not_applicable: Collection[st
             elif not 1 <= len(str(answer.get("reason", "")).strip()) <= REASON_MAX:
                 problems[item] = no_reason
             continue
-        try:
-            score = int(str(answer.get("score", "")).strip())
-        except ValueError:
-            problems[item] = out_of_scale
-            continue
-        if not definition.scale_min <= score <= definition.scale_max or str(score) != str(answer.get("score")).strip():
+        if whole_number(answer.get("score"), low=definition.scale_min, high=definition.scale_max) is None:
             problems[item] = out_of_scale
         elif not 1 <= len(str(answer.get("reason", "")).strip()) <= REASON_MAX:
             problems[item] = no_reason
@@ -270,6 +266,7 @@ def _ratings_of(assignment: Assignment, rater: AbstractBaseUser, not_applicable:
             answer = assignment.draft[item]
             rating.score = pairwise_score(assignment, answer["score"]) if definition.pairwise else int(answer["score"])
             rating.reason = str(answer["reason"]).strip()
-            rating.active_seconds = (answer.get("active_ms") or 0) / 1000
+            # a time the view would refuse (a draft saved before it did, say) counts as none
+            rating.active_seconds = (whole_number(answer.get("active_ms"), low=0, high=ACTIVE_MS_MAX) or 0) / 1000
         ratings.append(rating)
     return ratings

@@ -3,7 +3,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.html import format_html
 from django.utils.translation import get_language
@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from annotation.calibration import training_next
 from annotation.models import Assignment, Study, Trajectory
+from annotation.numbers import ACTIVE_MS_MAX, whole_number_posted
 from annotation.rubric import RubricDefinition
 from annotation.selectors import assignment_shown
 from annotation.selectors import rater_queue as rater_queue_of
@@ -48,7 +49,7 @@ def rater_queue(request: HttpRequest) -> HttpResponse:
 def assignment_next(request: HttpRequest, study_id: int) -> HttpResponse:
     try:
         assignment = assignment_claim(study_id=study_id, rater=request.user)
-    except StudyError as error:
+    except (StudyError, Study.DoesNotExist) as error:
         raise Http404(str(error)) from None
     if assignment is None:
         messages.info(request, _("Nothing left to rate in this study."))
@@ -190,14 +191,17 @@ def assignment_stage(request: HttpRequest, assignment_id: int, index: int, side:
     return render(request, "annotation/_stage.html", context)
 
 
-def _answers(post) -> dict[str, dict]:
+def _answers(post: QueryDict) -> dict[str, dict]:
+    """The questionnaire's fields by item; an active time that is not a whole number of
+    milliseconds up to a day is refused (``NumberError``, answered 400), an empty one left out."""
     answers: dict[str, dict] = {}
     for key, value in post.items():
         field, _, item = key.partition("__")
         if field in ("score", "reason") and item:
             answers.setdefault(item, {})[field] = value.strip()
-        elif field == "active_ms" and item:
-            answers.setdefault(item, {})["active_ms"] = int(value) if value.isdigit() else 0
+        elif field == "active_ms" and item and value.strip():
+            ms = whole_number_posted(value, field=key, low=0, high=ACTIVE_MS_MAX)
+            answers.setdefault(item, {})["active_ms"] = ms
     return answers
 
 

@@ -8,8 +8,9 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from annotation.models import Assignment, Study, Trajectory
+from annotation.numbers import ACTIVE_MS_MAX
 from legalsim.roles import Ability, can
-from trials.access import trial_overseer
+from trials.access import case_seats_open, trial_overseer
 from trials.engine.visibility import case_brief, public_header
 from trials.live import seats_of
 from trials.models import Case, Trial
@@ -54,7 +55,7 @@ class CaseDetailSerializer(serializers.ModelSerializer):
     def get_brief(self, case: Case) -> dict[str, Any] | None:
         query = self.context["request"].query_params
         seat = query.get("seat")
-        if seat not in PLAYABLE_SEATS[case.procedure]:
+        if seat not in case_seats_open(case, self.context["request"].user):
             return None
         return case_brief(case.seed, seat, target_side=query.get("target_side"))
 
@@ -98,10 +99,12 @@ class TrialCreateSerializer(serializers.Serializer):
         return case
 
     def validate(self, data: dict) -> dict:
-        playable = PLAYABLE_SEATS[data["case"].procedure]
+        playable = case_seats_open(data["case"], self.context["request"].user)
         unplayable = [seat for seat in data["seats"] if seat not in playable]
         if unplayable:
-            raise serializers.ValidationError({"seats": f"not playable in this case: {', '.join(unplayable)}"})
+            raise serializers.ValidationError(
+                {"seats": f"not a seat you may play in this case: {', '.join(unplayable)}"}
+            )
         return data
 
 
@@ -291,7 +294,7 @@ class AssignmentDetailSerializer(AssignmentSerializer):
 class AnswerSerializer(serializers.Serializer):
     score = serializers.CharField(required=False, allow_blank=True, help_text="an integer, or A / B / draw")
     reason = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
-    active_ms = serializers.IntegerField(required=False, min_value=0)
+    active_ms = serializers.IntegerField(required=False, min_value=0, max_value=ACTIVE_MS_MAX)
 
 
 class AnswersSerializer(serializers.Serializer):

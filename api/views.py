@@ -126,7 +126,7 @@ class TrialListView(generics.ListCreateAPIView):
 
     @extend_schema(request=s.TrialCreateSerializer, responses={201: s.TrialSerializer})
     def post(self, request: Request, *args, **kwargs) -> Response:
-        form = s.TrialCreateSerializer(data=request.data)
+        form = s.TrialCreateSerializer(data=request.data, context={"request": request})
         form.is_valid(raise_exception=True)
         data = form.validated_data
         try:

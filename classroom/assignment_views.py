@@ -103,6 +103,7 @@ def assignment_create_view(request: HttpRequest, slug: str) -> HttpResponse:
             attempts=_form_attempts(post),
             paired=post.get("paired") == "on",
             title=post.get("title", ""),
+            interview_checklist=post.get("no_checklist") != "on",
         )
     except ClassroomError as problem:
         return course_page_response(

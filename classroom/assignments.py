@@ -113,6 +113,7 @@ def assignment_create(
     paired: bool = False,
     backend: str = "",
     title: str = "",
+    interview_checklist: bool = True,
 ) -> Assignment:
     """Hand ``case`` to the course. Solo: the student plays every seat in ``seats``. Paired:
     two seats on opposite sides, one student each. A refusal names its field
@@ -139,6 +140,7 @@ def assignment_create(
         due_at=due_at,
         attempts_allowed=attempts,
         paired=paired,
+        interview_checklist=interview_checklist,
     )
 
 

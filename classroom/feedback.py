@@ -1,16 +1,20 @@
 """Feedback on a transcript: an instructor's comments on turns (a passage quoted, if any),
-the student's one reply, and the notice that goes once the student has seen them."""
+the student's one reply, and the notice that goes once the student has seen them. A comment
+belongs to the student who wrote the turn: in a paired trial both see every comment, and
+each gets the notice for, and replies to, the comments on their own turns."""
 
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from classroom.models import TurnComment
 from classroom.services import ClassroomError
 from trials.access import trial_overseer
+from trials.engine.state import TurnRecord
 from trials.models import Trial
 
 COMMENT_MAX_CHARS = 10_000
@@ -52,8 +56,23 @@ def comment_add(
             problem = _("excerpt: turn %(seq)d does not contain this passage")
         raise ClassroomError(problem % {"document": document, "seq": seq})
     return TurnComment.objects.create(
-        trial=trial, seq=seq, document=document, excerpt=excerpt, author=author, text=_comment_text(text, _("comment"))
+        trial=trial,
+        seq=seq,
+        document=document,
+        excerpt=excerpt,
+        author=author,
+        student=_turn_student(trial, turn),
+        text=_comment_text(text, _("comment")),
     )
+
+
+def _turn_student(trial: Trial, turn: TurnRecord) -> AbstractBaseUser | None:
+    """Who wrote the turn: the person in its seat (or who handed it back since); None for an
+    agent's turn, whose comments any student of the trial may answer."""
+    if turn.author != "human":
+        return None
+    seat = trial.seats.select_related("user", "handed_back_by").filter(seat=turn.seat).first()
+    return (seat.user or seat.handed_back_by) if seat is not None else None
 
 
 def _words(text: str) -> str:
@@ -63,10 +82,16 @@ def _words(text: str) -> str:
 
 
 def comment_reply(*, comment: TurnComment, text: str, by: AbstractBaseUser) -> TurnComment:
-    """The student's one reply: someone seated in the trial answers a comment once; a second
-    reply is refused."""
+    """The student's one reply: the student whose turn was commented on (anyone seated in
+    the trial, for an agent's turn) answers once; a second reply is refused, and so is the
+    partner's in a paired trial."""
     if not comment.trial.seats.filter(user=by).exists():
         raise PermissionError("only the students of the trial reply to its comments")
+    if comment.student_id is not None and comment.student_id != by.pk:
+        raise ClassroomError(
+            _("this comment is on %(username)s’s turn: only they reply to it")
+            % {"username": comment.student.get_username()}
+        )
     text = _comment_text(text, _("reply"))
     with transaction.atomic():
         locked = TurnComment.objects.select_for_update().get(pk=comment.pk)
@@ -80,10 +105,13 @@ def comment_reply(*, comment: TurnComment, text: str, by: AbstractBaseUser) -> T
 
 
 def comments_read(*, user: AbstractBaseUser, comments: list[TurnComment]) -> int:
-    """Mark the comments a student of their trials has now seen as read (the notice goes)."""
-    unread = [comment.pk for comment in comments if comment.read_at is None]
+    """Mark the comments a student has now seen as read (the notice goes): those on their own
+    turns and on agents' turns of their trials; a partner's comments stay theirs to read."""
+    unread = [comment.pk for comment in comments if comment.read_at is None and comment.student_id in (None, user.pk)]
     if not unread:
         return 0
-    return TurnComment.objects.filter(pk__in=unread, read_at__isnull=True, trial__seats__user=user).update(
-        read_at=timezone.now()
+    return (
+        TurnComment.objects.filter(pk__in=unread, read_at__isnull=True, trial__seats__user=user)
+        .filter(Q(student=user) | Q(student__isnull=True))
+        .update(read_at=timezone.now())
     )

@@ -16,6 +16,7 @@ from classroom.exports import GRADEBOOK_FORMATS, gradebook_bytes
 from classroom.gradebook import class_view, gradebook_build, gradebook_cell_of
 from classroom.grades import grade_parse, grade_save, gradebook_attempt_set, grades_release, grades_withhold
 from classroom.models import Course, GradebookAttempt
+from classroom.selectors import course_instructor
 from classroom.services import ClassroomError
 from classroom.views import taught_course
 from legalsim.roles import Ability, ability_required
@@ -41,13 +42,20 @@ def _gradebook_page(request: HttpRequest, course: Course, *, error: str = "", st
 @ability_required(Ability.TEACH)
 def class_view_page(request: HttpRequest, slug: str, assignment_id: int) -> HttpResponse:
     """One assignment across the class: the distribution of overall scores, the points of the
-    reference most often not raised, and the students who have not started."""
+    reference most often not raised, and the students who have not started (with their
+    e-mail addresses for the course's instructors only; an admin who does not teach it sees
+    names)."""
     course = taught_course(request, slug)
     view = class_view(assignment=get_object_or_404(course.assignments, pk=assignment_id))
     return render(
         request,
         "classroom/class_view.html",
-        {"course": course, "view": view, "histogram": histogram_svg(view.scores)},
+        {
+            "course": course,
+            "view": view,
+            "histogram": histogram_svg(view.scores),
+            "show_emails": course_instructor(course=course, user=request.user),
+        },
     )
 
 

@@ -90,6 +90,9 @@ class Assignment(models.Model):
     due_at = models.DateTimeField(null=True, blank=True)
     attempts_allowed = models.PositiveSmallIntegerField(default=1)
     paired = models.BooleanField(default=False, help_text="two students as opposing counsel")
+    interview_checklist = models.BooleanField(
+        default=True, help_text="a student who interviews a client sees the legal agenda's checklist (trials/agenda.py)"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -205,7 +208,9 @@ class Extension(models.Model):
 
 class TurnComment(models.Model):
     """An instructor's comment on one turn of a trial, or on the document that turn filed
-    (optionally on a quoted passage of either), the student's one reply, and when the student read it (the "Feedback" notice)."""
+    (optionally on a quoted passage of either), the student's one reply, and when the student
+    read it (the "Feedback" notice). In a paired trial both students see every comment; the
+    one whose turn it is (``student``) gets the notice and replies."""
 
     trial = models.ForeignKey("trials.Trial", on_delete=models.CASCADE, related_name="turn_comments")
     seq = models.PositiveIntegerField(help_text="the turn's seq in the trial")
@@ -217,6 +222,15 @@ class TurnComment(models.Model):
     )
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="turn_comments_written"
+    )
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="turn_comments_received",
+        help_text="who played the turn's seat: the comment is theirs to read and reply to "
+        "(blank on an agent's turn: any student of the trial)",
     )
     text = models.TextField()
     created_at = models.DateTimeField(auto_now_add=True)
@@ -233,3 +247,47 @@ class TurnComment(models.Model):
 
     def __str__(self) -> str:
         return f"comment on turn {self.seq} of trial {self.trial_id}"
+
+
+class RosterJob(models.Model):
+    """A roster file being enrolled in the background, in short transactions of a few hundred
+    rows: the rows (checked whole before the job is made), how far it got, what it did, and
+    the accounts it created, whose set-password links its instructor downloads once."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="roster_jobs")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    label = models.CharField(max_length=255, help_text="the file's name, as problems and the page name it")
+    rows = models.JSONField(default=list, help_text="[line, username, email, full name] per row; emptied once done")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    done = models.PositiveIntegerField(default=0, help_text="rows enrolled and committed")
+    total = models.PositiveIntegerField(default=0)
+    enrolled = models.PositiveIntegerField(default=0)
+    already = models.PositiveIntegerField(default=0)
+    created = models.JSONField(default=list, help_text="ids of the accounts the job created")
+    kept = models.JSONField(default=list, help_text="[username, what differs] of existing accounts")
+    error = models.TextField(blank=True)
+    links_taken_at = models.DateTimeField(
+        null=True, blank=True, help_text="when the set-password links were downloaded; they are not shown again"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"roster {self.label} for {self.course.slug} ({self.status})"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)
+
+    @property
+    def percent(self) -> int:
+        return int(100 * self.done / self.total) if self.total else 100

@@ -10,7 +10,7 @@ from enum import StrEnum
 from functools import cached_property
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
@@ -56,6 +56,11 @@ def courses_enrolled(*, user: AbstractBaseUser) -> QuerySet[Course]:
 def course_taught_by(*, slug: str, user: AbstractBaseUser) -> Course | None:
     """The course, if ``user`` teaches it (or administers); None otherwise."""
     return courses_taught(user=user).filter(slug=slug).first()
+
+
+def course_instructor(*, course: Course, user: AbstractBaseUser) -> bool:
+    """Whether ``user`` teaches ``course`` (an admin who does not is no instructor of it)."""
+    return user.is_authenticated and course.instructors.filter(pk=user.pk).exists()
 
 
 def course_roster(*, course: Course) -> QuerySet[Enrolment]:
@@ -216,6 +221,8 @@ class TrialFeedback:
     comments: list[TurnComment]
     can_comment: bool
     can_reply: bool
+    replyable: frozenset[int] = frozenset()
+    """The comments the reader may answer: those on their own turns and on agents' turns."""
 
     @cached_property
     def state(self) -> TrialState:
@@ -233,16 +240,22 @@ def trial_feedback(*, trial: Trial, user: AbstractBaseUser) -> TrialFeedback:
     """What the transcript and scorecard show of the comments, for a reader of the trial
     (the page has checked that they may read it)."""
     seated = user.is_authenticated and trial.seats.filter(user=user).exists()
-    comments = list(TurnComment.objects.filter(trial=trial).select_related("author", "replied_by"))
+    comments = list(TurnComment.objects.filter(trial=trial).select_related("author", "replied_by", "student"))
     return TrialFeedback(
-        trial=trial, comments=comments, can_comment=trial_overseer(trial, user), can_reply=bool(seated)
+        trial=trial,
+        comments=comments,
+        can_comment=trial_overseer(trial, user),
+        can_reply=bool(seated),
+        replyable=frozenset(comment.pk for comment in comments if seated and comment.student_id in (None, user.pk)),
     )
 
 
 def feedback_for_student(*, user: AbstractBaseUser) -> QuerySet[TurnComment]:
-    """Comments on the trials ``user`` is seated in, newest first (the "Feedback" page)."""
+    """Comments on the turns ``user`` played (and on agents' turns) of the trials they are
+    seated in, newest first (the "Feedback" page): a partner's comments are the partner's."""
     return (
         TurnComment.objects.filter(trial__in=Trial.objects.filter(seats__user=user))
+        .filter(Q(student=user) | Q(student__isnull=True))
         .select_related("trial__case", "author")
         .order_by("-created_at", "-id")
     )

@@ -1,37 +1,29 @@
 """Writes of the classroom's courses: creating one, its instructors, enrolling students (by
-username, roster file or invite code) and unenrolling them. Assignments and attempts are
-``classroom.assignments``, grades ``classroom.grades``.
+username or invite code) and unenrolling them. Roster files are ``classroom.rosters``,
+assignments and attempts ``classroom.assignments``, grades ``classroom.grades``.
 
-Every classroom write is atomic: a roster file with a bad row stores nothing, an assignment
-with a bad seat is not created. Problems are ``ClassroomError`` (one message), which every
-classroom write raises, or, for a roster file, ``legalsim.json_input.Problem`` lines
-(``FILE:LINE: field: message``).
+Every classroom write is atomic: a list of usernames with a bad one enrols nobody, an
+assignment with a bad seat is not created. Problems are ``ClassroomError`` (one message),
+which every classroom write raises.
 """
 
 from __future__ import annotations
-
-import csv
-from dataclasses import dataclass, field
-from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
-from django.core.validators import validate_email, validate_slug
+from django.core.validators import validate_slug
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from classroom.models import Attempt, Course, Enrolment, Pair, invite_code_new
-from legalsim.json_input import Problem, UnreadableFile, file_text
 from legalsim.roles import Ability, Role, can, role_grant
-from legalsim.spreadsheet import cell_unescape
-
-ROSTER_KEYS = ("username", "email", "full_name")
 
 
 class ClassroomError(Exception):
@@ -41,21 +33,6 @@ class ClassroomError(Exception):
     def __init__(self, message: str, *, field: str = "") -> None:
         super().__init__(message)
         self.field = field
-
-
-@dataclass
-class RosterReport:
-    """What a roster upload did: who was enrolled, the accounts it created with their
-    set-password links, and (when refused) every bad row; nothing is stored when refused."""
-
-    enrolled: list[str] = field(default_factory=list)
-    already: list[str] = field(default_factory=list)
-    created: list[tuple[str, str]] = field(default_factory=list)
-    """(username, set-password path) of each new account."""
-    kept: list[tuple[str, str]] = field(default_factory=list)
-    """(username, what differs) for an existing account whose name or e-mail the roster gives
-    differently: the account keeps its own; the upload says so."""
-    problems: list[Problem] = field(default_factory=list)
 
 
 def users_by_name(usernames: list[str]) -> dict[str, AbstractBaseUser]:
@@ -111,9 +88,35 @@ def _enrol(course: Course, user: AbstractBaseUser) -> bool:
     return created
 
 
-def course_enrol(*, course: Course, usernames: list[str]) -> tuple[list[str], list[str]]:
+ROLE_NAMES = {
+    Role.RATER: gettext_lazy("a rater"),
+    Role.INSTRUCTOR: gettext_lazy("an instructor"),
+    Role.ADMIN: gettext_lazy("an admin"),
+}
+
+
+def not_student_roles(users: list[AbstractBaseUser]) -> dict[int, list[str]]:
+    """The roles (as people read them) of each of ``users`` who holds a role but not the
+    student's: enrolling them would make a student of a rater or an instructor, so it is
+    asked for explicitly. An account with no role at all is a student to be. One query for
+    all of them (a roster names thousands)."""
+    held: dict[int, set[str]] = {user.pk: {Role.ADMIN} if user.is_superuser else set() for user in users}
+    memberships = get_user_model().groups.through.objects.filter(user_id__in=list(held), group__name__in=list(Role))
+    for user_id, name in memberships.values_list("user_id", "group__name"):
+        held[user_id].add(name)
+    return {
+        pk: [str(label) for role, label in ROLE_NAMES.items() if role in roles]
+        for pk, roles in held.items()
+        if roles and Role.STUDENT not in roles
+    }
+
+
+def course_enrol(
+    *, course: Course, usernames: list[str], as_student_anyway: bool = False
+) -> tuple[list[str], list[str]]:
     """Enrol existing users by username: (newly enrolled, already enrolled). Any unknown
-    username refuses the whole list."""
+    username refuses the whole list, and so does an account with another role than the
+    student's (a rater, an instructor) unless ``as_student_anyway``."""
     names = list(dict.fromkeys(name.strip() for name in usernames if name.strip()))
     if not names:
         raise ClassroomError(_("name at least one username"))
@@ -122,6 +125,20 @@ def course_enrol(*, course: Course, usernames: list[str]) -> tuple[list[str], li
     if unknown:
         raise ClassroomError(
             _("no such user(s): %(usernames)s; nobody was enrolled") % {"usernames": ", ".join(unknown)}
+        )
+    others = {} if as_student_anyway else not_student_roles(list(users.values()))
+    if others:
+        who = "; ".join(
+            _("%(username)s is %(roles)s") % {"username": name, "roles": _(" and ").join(others[users[name].pk])}
+            for name in names
+            if users[name].pk in others
+        )
+        raise ClassroomError(
+            _(
+                "%(who)s, not a student; nobody was enrolled. Enrolling makes them a student too: "
+                "tick “enrol as student anyway” to do so."
+            )
+            % {"who": who}
         )
     enrolled, already = [], []
     with transaction.atomic():
@@ -135,105 +152,6 @@ def set_password_path(user: AbstractBaseUser) -> str:
     for ``PASSWORD_RESET_TIMEOUT``, used up once the password is set)."""
     uid = urlsafe_base64_encode(force_bytes(user.pk))
     return reverse("password_reset_confirm", args=[uid, default_token_generator.make_token(user)])
-
-
-def _roster_rows(path: Path, label: str) -> tuple[list[tuple[int, dict[str, str]]], list[Problem]]:
-    try:
-        text = file_text(path)
-    except UnreadableFile as error:
-        return [], [Problem(label, error.problem.line, error.problem.field, error.problem.message)]
-    lines = (text if "\n" in text else text.replace("\r", "\n")).split("\n")
-    reader = csv.DictReader([line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else []))
-    rows: list[tuple[int, dict[str, str]]] = []
-    try:
-        header = [name.strip() for name in reader.fieldnames or []]
-        missing = [key for key in ROSTER_KEYS if key not in header]
-        if missing:
-            return [], [Problem(label, 1, "header", f"missing column(s): {', '.join(missing)}")]
-        reader.fieldnames = header
-        for row in reader:
-            rows.append((reader.line_num, {key: str(cell_unescape(row.get(key) or "")).strip() for key in ROSTER_KEYS}))
-    except csv.Error as error:
-        line = max(reader.reader.line_num, 1)
-        return [], [Problem(label, line, "csv", f"cannot be read as CSV: {error}")]
-    return rows, []
-
-
-def roster_import(*, course: Course, path: Path, label: str | None = None) -> RosterReport:
-    """Enrol every row of a roster CSV (``username,email,full_name``). A username nobody has
-    yet gets an account with no usable password and a set-password link. Refused whole when
-    any row is bad: every bad row is reported as ``FILE:LINE: field: message``."""
-    label = label or str(path)
-    report = RosterReport()
-    rows, report.problems = _roster_rows(path, label)
-    if report.problems:
-        return report
-    if not rows:
-        report.problems.append(Problem(label, 1, "file", "has no rows under its header"))
-        return report
-    User = get_user_model()
-    existing = users_by_name([row["username"] for _line, row in rows])
-    seen: dict[str, int] = {}
-    for line, row in rows:
-        name, email = row["username"], row["email"]
-        problems = []
-        if not name:
-            problems.append(("username", "is empty"))
-        else:
-            try:
-                User.username_validator(name)
-            except ValidationError:
-                problems.append(("username", f"{name!r}: letters, digits and @ . + - _ only"))
-            if len(name) > User._meta.get_field("username").max_length:
-                problems.append(("username", "is too long"))
-            if name in seen:
-                problems.append(("username", f"{name!r} is on line {seen[name]} already"))
-            seen.setdefault(name, line)
-        if email:
-            try:
-                validate_email(email)
-            except ValidationError:
-                problems.append(("email", f"{email!r} is not an email address"))
-        elif name and name not in existing:
-            problems.append(("email", "a new account needs an email address"))
-        if len(row["full_name"]) > 300:
-            problems.append(("full_name", "is longer than 300 characters"))
-        report.problems += [Problem(label, line, where, message) for where, message in problems]
-    if report.problems:
-        return report
-    with transaction.atomic():
-        for _line, row in rows:
-            user = existing.get(row["username"])
-            if user is not None and (differs := _roster_differences(user, row)):
-                report.kept.append((user.get_username(), differs))
-            if user is None:
-                first, _space, last = (
-                    row["full_name"].rpartition(" ") if " " in row["full_name"] else (row["full_name"], "", "")
-                )
-                user = User(username=row["username"], email=row["email"], first_name=first[:150], last_name=last[:150])
-                user.set_unusable_password()
-                user.save()
-                report.created.append((user.get_username(), set_password_path(user)))
-            (report.enrolled if _enrol(course, user) else report.already).append(user.get_username())
-    return report
-
-
-def _roster_differences(user: AbstractBaseUser, row: dict[str, str]) -> str:
-    """What a roster row says differently about an existing account (its e-mail, its full
-    name), as the upload reports it; blank when they agree or the row leaves them blank."""
-    differs = []
-    if row["email"] and row["email"].lower() != (user.email or "").lower():
-        differs.append(
-            _("e-mail %(roster)s in the roster, %(account)s on the account")
-            % {"roster": row["email"], "account": user.email or "—"}
-        )
-    name = " ".join(row["full_name"].split())
-    if name and name != " ".join(user.get_full_name().split()):
-        differs.append(
-            _("name %(roster)s in the roster, %(account)s on the account")
-            % {"roster": name, "account": user.get_full_name() or "—"}
-        )
-    return "; ".join(differs)
 
 
 def course_unenrol(*, course: Course, user: AbstractBaseUser) -> bool:

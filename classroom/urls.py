@@ -1,13 +1,19 @@
 from django.urls import path
 
-from classroom import assignment_views, gradebook_views, views
+from classroom import assignment_views, gradebook_views, roster_views, views
 
 app_name = "classroom"
 urlpatterns = [
     path("teaching/courses/", views.courses, name="courses"),
     path("teaching/courses/<slug:slug>/", views.course_page, name="course"),
     path("teaching/courses/<slug:slug>/enrol/", views.course_enrol_view, name="course_enrol"),
-    path("teaching/courses/<slug:slug>/roster/", views.course_roster_upload, name="course_roster"),
+    path("teaching/courses/<slug:slug>/roster/", roster_views.course_roster_upload, name="course_roster"),
+    path("teaching/courses/<slug:slug>/rosters/<int:job_id>/", roster_views.roster_job_page, name="roster_job"),
+    path(
+        "teaching/courses/<slug:slug>/rosters/<int:job_id>/links.csv",
+        roster_views.roster_links_download,
+        name="roster_links",
+    ),
     path(
         "teaching/courses/<slug:slug>/students/<int:student_id>/unenrol/",
         views.course_unenrol_view,

@@ -10,10 +10,9 @@ grades ``classroom.gradebook_views``; both build on this module's course page.
 
 from __future__ import annotations
 
-import tempfile
 from datetime import datetime
-from pathlib import Path
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
@@ -27,10 +26,12 @@ from classroom.assignments import assignment_start
 from classroom.feedback import comment_add, comment_reply, comments_read
 from classroom.grades import grades_seen
 from classroom.models import Assignment, Course, TurnComment
+from classroom.rosters import RosterCheck
 from classroom.selectors import (
     assignment_of_student,
     assignment_progress,
     assignments_of_student,
+    course_instructor,
     course_roster,
     course_taught_by,
     courses_enrolled,
@@ -40,14 +41,12 @@ from classroom.selectors import (
 )
 from classroom.services import (
     ClassroomError,
-    RosterReport,
     course_create,
     course_enrol,
     course_join,
     course_unenrol,
     instructor_add,
     invite_code_regenerate,
-    roster_import,
 )
 from legalsim.roles import Ability, ability_required
 from trials.access import trial_overseer
@@ -102,12 +101,13 @@ def course_page_response(
     *,
     message: str = "",
     error: str = "",
-    roster: RosterReport | None = None,
+    roster: RosterCheck | None = None,
     status: int = 200,
     form_errors: dict[str, str] | None = None,
 ) -> HttpResponse:
-    """The course page, with what the last action did: a message or an error, a roster
-    upload's report, or the assignment form's errors beside its fields."""
+    """The course page, with what the last action did: a message or an error, a refused
+    roster's problems, or the assignment form's errors beside its fields. E-mail addresses
+    are shown to the course's instructors (an admin who does not teach it sees names)."""
     assignments = list(course.assignments.select_related("case").order_by("opens_at", "id"))
     context = {
         "course": course,
@@ -117,7 +117,9 @@ def course_page_response(
         "message": message,
         "error": error,
         "report": roster,
-        "links": [(name, request.build_absolute_uri(path)) for name, path in (roster.created if roster else [])],
+        "show_emails": course_instructor(course=course, user=request.user),
+        "roster_jobs": list(course.roster_jobs.only("pk", "label", "status", "created_at")[:5]),
+        "roster_max_rows": settings.LEGALSIM_ROSTER_MAX_ROWS,
     } | assignment_form_context(request, form_errors)
     return render(request, "classroom/course.html", context, status=status)
 
@@ -179,7 +181,11 @@ def course_page(request: HttpRequest, slug: str) -> HttpResponse:
 def course_enrol_view(request: HttpRequest, slug: str) -> HttpResponse:
     course = taught_course(request, slug)
     try:
-        enrolled, already = course_enrol(course=course, usernames=request.POST.get("usernames", "").split())
+        enrolled, already = course_enrol(
+            course=course,
+            usernames=request.POST.get("usernames", "").split(),
+            as_student_anyway=request.POST.get("as_student_anyway") == "on",
+        )
     except ClassroomError as problem:
         return course_page_response(request, course, error=str(problem), status=400)
     if already:
@@ -190,36 +196,6 @@ def course_enrol_view(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         message = _("Enrolled %(count)d.") % {"count": len(enrolled)}
     return course_page_response(request, course, message=message)
-
-
-@ability_required(Ability.TEACH)
-@require_POST
-def course_roster_upload(request: HttpRequest, slug: str) -> HttpResponse:
-    """A roster CSV (username,email,full_name): all rows enrolled, or none and every bad row
-    shown; new accounts' set-password links are shown once, to hand to the students."""
-    course = taught_course(request, slug)
-    upload = request.FILES.get("roster")
-    if upload is None:
-        return course_page_response(
-            request, course, error=_("Choose a roster file (CSV: username,email,full_name)."), status=400
-        )
-    name = Path(upload.name or "roster.csv").name
-    with tempfile.TemporaryDirectory(prefix="legalsim-roster-") as scratch:
-        path = Path(scratch) / "roster.csv"
-        with path.open("wb") as saved:
-            for chunk in upload.chunks():
-                saved.write(chunk)
-        report = roster_import(course=course, path=path, label=name)
-    if report.problems:
-        return course_page_response(
-            request, course, roster=report, error=_("Nobody was enrolled: fix these rows."), status=400
-        )
-    message = _("Enrolled %(count)d from %(file)s; %(created)d new account(s).") % {
-        "count": len(report.enrolled),
-        "file": name,
-        "created": len(report.created),
-    }
-    return course_page_response(request, course, roster=report, message=message)
 
 
 @ability_required(Ability.TEACH)

@@ -1,4 +1,4 @@
-"""LegalSim settings, read from the environment (see README "Configuration").
+"""LegalSim settings, read from the environment (docs/configuration.md).
 
 Embedded defaults need no service: SQLite, the in-memory channel layer, eager Celery and
 the offline scripted agents. Setting ``DATABASE_URL`` and ``REDIS_URL`` switches to the
@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "annotation",
     "classroom",
     "accounts",
+    "agentbench",
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
@@ -167,6 +168,20 @@ LEGALSIM_BATCH_LEASE_S = env_float("LEGALSIM_BATCH_LEASE_S", 60.0, minimum=1.0)
 # A live trial's driver holds a lease it renews every third of this; a trial whose lease ran
 # out (its process died or restarted) is taken over by the next process that looks.
 LEGALSIM_DRIVER_LEASE_S = env_float("LEGALSIM_DRIVER_LEASE_S", 15.0, minimum=1.0)
+# The most rows a roster file may have (docs/configuration.md): a longer file is refused whole,
+# before anyone is created. Rosters are enrolled by a background job in transactions of a
+# few hundred rows, so other writers wait for one batch at most.
+LEGALSIM_ROSTER_MAX_ROWS = env_int("LEGALSIM_ROSTER_MAX_ROWS", 5_000, minimum=1)
+
+# Outgoing e-mail (password-reset links). Empty EMAIL_HOST: none is sent, and the reset page
+# says so. Django's default is no timeout: an unreachable host would hang the request.
+EMAIL_HOST = env_str("EMAIL_HOST")
+EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -237,14 +252,14 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_ROOT = Path(env_str("LEGALSIM_MEDIA_ROOT") or BASE_DIR / "media")
 WHITENOISE_USE_FINDERS = DEBUG
 
-# Agents (see README "Plugging in an LLM server").
+# Agents (docs/llm-servers.md).
 LEGALSIM_AGENT_BACKEND = env_choice("LEGALSIM_AGENT_BACKEND", "scripted", ("scripted", "openai"))
 OPENAI_BASE_URL = env_str("OPENAI_BASE_URL")
 OPENAI_API_KEY = env_str("OPENAI_API_KEY")
 LEGALSIM_MODEL = env_str("LEGALSIM_MODEL", "qwen3.5-plus")
 LEGALSIM_MODEL_TARGET = env_str("LEGALSIM_MODEL_TARGET") or LEGALSIM_MODEL
 LEGALSIM_MODEL_JUDGE = env_str("LEGALSIM_MODEL_JUDGE") or LEGALSIM_MODEL
-# Per-seat models and servers (README "Per-seat models"); the keys are checked by trials.
+# Per-seat models and servers (docs/llm-servers.md, "Per-seat models"); the keys are checked by trials.
 LEGALSIM_SEAT_MODELS = env_seat_models("LEGALSIM_SEAT_MODELS")
 # Sent with every model call when set, for servers that take a seed (recorded in the trajectory).
 LEGALSIM_SEED = env_int("LEGALSIM_SEED", 0) if env_str("LEGALSIM_SEED").strip() else None
@@ -270,7 +285,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LEGALSIM_LOG_LEVEL", "INFO")},
 }
 
-# REST API (api/, README "REST API"): token auth for scripts, session auth for the browsable
+# REST API (api/, docs/api.md): token auth for scripts, session auth for the browsable
 # API; every view declares the ability it needs (api.permissions.HasAbility).
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

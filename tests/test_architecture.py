@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tests.conftest import ROOT
 
-APPS = ("trials", "annotation", "classroom", "api", "legalsim")
+APPS = ("trials", "annotation", "classroom", "api", "agentbench", "legalsim")
 COMPOSITION = {"legalsim.settings", "legalsim.urls", "legalsim.asgi", "legalsim.wsgi", "legalsim.celery"}
 """The project's composition root: it wires the apps together, so it may import any of them."""
 

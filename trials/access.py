@@ -9,7 +9,9 @@ all-agent research trial (``simulate``, batch runs) is read by every instructor,
 Overseers (admins, the course's instructors, a teaching creator; any instructor for a research
 trial) read everything, steer the hearing and may take over any seat. Nobody else takes a
 seat uninvited: a participant (or an overseer) invites a named user to a free seat with a
-signed, expiring link (``invitation_make``), which only that user can use.
+signed, expiring link (``invitation_make``), which only that user can use, and only once: the
+link carries the id of an ``Invitation`` row that taking the seat marks used, and that an
+overseer removing the person from the trial withdraws.
 
 The course is known only through ``Trial.course`` and its ``instructors`` relation, by name:
 trials never imports the classroom app.
@@ -17,16 +19,17 @@ trials never imports the classroom app.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core import signing
 from django.db.models import Q, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext
 
 from legalsim.roles import Ability, User, can
-from trials.models import Seat, Trial
+from trials.models import Case, Invitation, Seat, Trial
 from trials.procedures.seats import PLAYABLE_SEATS
 
 INVITATION_SALT = "legalsim.trials.invitation"
@@ -66,36 +69,62 @@ def trials_readable(*, user: User) -> QuerySet[Trial]:
     return trials.filter(pk__in=Trial.objects.filter(rule).values("pk"))
 
 
-@dataclass(frozen=True)
-class Invitation:
-    trial_id: int
-    seat: str
-    user_id: int
-    by_id: int
-
-
 class BadInvitation(ValueError):
     """A link that was tampered with, has expired, or is for another trial or person."""
 
 
+class InvitationClosed(BadInvitation):
+    """A genuine link for this person that no longer opens a seat: used, or withdrawn."""
+
+
 def invitation_make(*, trial: Trial, seat: str, invitee: AbstractBaseUser, by: AbstractBaseUser) -> str:
-    """The signed token of an invitation to ``seat``, valid for ``INVITATION_MAX_AGE``."""
-    payload = {"trial": trial.pk, "seat": seat, "user": invitee.pk, "by": by.pk}
+    """Record an invitation to ``seat`` and return the signed token of its link (valid for
+    ``INVITATION_MAX_AGE``, used once)."""
+    invitation = Invitation.objects.create(trial=trial, seat=seat, invitee=invitee, inviter=by)
+    payload = {"id": invitation.pk, "trial": trial.pk, "user": invitee.pk}
     return signing.dumps(payload, salt=INVITATION_SALT, compress=True)
 
 
 def invitation_read(token: str, *, trial_id: int, user: User) -> Invitation:
-    """The invitation ``token`` carries, if it is genuine, current, for this trial and for ``user``."""
+    """The invitation ``token`` carries, if it is genuine, current, for this trial and for
+    ``user``, and still open (``InvitationClosed`` once used or withdrawn)."""
     try:
         data = signing.loads(token, salt=INVITATION_SALT, max_age=INVITATION_MAX_AGE)
     except signing.SignatureExpired:
         raise BadInvitation("this invitation has expired; ask for a new one") from None
     except signing.BadSignature:
         raise BadInvitation("this is not a valid invitation link") from None
-    invitation = Invitation(trial_id=data["trial"], seat=data["seat"], user_id=data["user"], by_id=data["by"])
-    if invitation.trial_id != trial_id or not user.is_authenticated or invitation.user_id != user.pk:
+    if data.get("trial") != trial_id or not user.is_authenticated or data.get("user") != user.pk:
         raise BadInvitation("this invitation is for someone else")
+    invitation = Invitation.objects.filter(pk=data.get("id"), trial_id=trial_id, invitee_id=user.pk).first()
+    if invitation is None:
+        raise BadInvitation("this is not a valid invitation link")
+    if invitation.used_at is not None:
+        raise InvitationClosed(gettext("This invitation has already been used."))
+    if invitation.revoked_at is not None:
+        raise InvitationClosed(gettext("This invitation was withdrawn when you were removed from the trial."))
     return invitation
+
+
+def invitation_use(token: str, *, trial_id: int, seat: str, user: User) -> Invitation:
+    """Spend the invitation ``token`` carries on ``seat``, inside the caller's transaction:
+    of two takes with one link, exactly one marks it used (the other gets ``InvitationClosed``)."""
+    invitation = invitation_read(token, trial_id=trial_id, user=user)
+    if invitation.seat != seat:
+        raise BadInvitation(f"the invitation is for {invitation.seat}, not {seat}")
+    opened = Invitation.objects.filter(pk=invitation.pk, used_at__isnull=True, revoked_at__isnull=True)
+    if not opened.update(used_at=timezone.now()):
+        raise InvitationClosed(gettext("This invitation has already been used."))
+    return invitation
+
+
+def invitations_revoke(*, trial: Trial, invitee_id: int) -> int:
+    """An overseer removed ``invitee_id`` from ``trial``: withdraw every invitation of theirs to
+    it that is still open, so no link they hold seats them again. The number withdrawn."""
+    opened = Invitation.objects.filter(
+        trial=trial, invitee_id=invitee_id, used_at__isnull=True, revoked_at__isnull=True
+    )
+    return opened.update(revoked_at=timezone.now())
 
 
 def seat_invite(*, trial: Trial, seat: str, username: str, by: AbstractBaseUser) -> str:
@@ -116,3 +145,24 @@ def seat_invite(*, trial: Trial, seat: str, username: str, by: AbstractBaseUser)
     if trial.seats.filter(user=invitee).exists():
         raise BadInvitation(f"{invitee.get_username()} holds a seat in this trial already")
     return invitation_make(trial=trial, seat=seat, invitee=invitee, by=by)
+
+
+def case_seats_open(case: Case, user: User) -> list[str]:
+    """The seats ``user`` may read the brief of and play on the case's page. Everyone may
+    choose any seat a person plays, except a student whom a paired assignment of their course
+    sets against a classmate on this case: only the seat their pair gives them (none until they
+    are paired), so the opponent's brief stays the opponent's. Classroom is read by name."""
+    playable = list(PLAYABLE_SEATS[case.procedure])
+    if can(user, Ability.TEACH):
+        return playable
+    member = Q(course__enrolments__user=user) | Q(pairs__first=user) | Q(pairs__second=user)
+    paired = case.course_assignments.filter(member, paired=True).distinct()
+    if not paired.exists():
+        return playable
+    own: set[str] = set()
+    for assignment in paired:
+        for first_id, second_id in assignment.pairs.values_list("first_id", "second_id"):
+            own.update(
+                seat for seat, id_ in zip(assignment.seats, (first_id, second_id), strict=False) if id_ == user.pk
+            )
+    return [seat for seat in playable if seat in own]

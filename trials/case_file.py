@@ -12,6 +12,10 @@ from legalsim.json_input import Problem, Record, shown
 CASE_ID = re.compile(r"^[A-Za-z0-9._-]{1,120}$")
 LEVELS = ("high", "medium", "low")
 PERSONA_DIMENSIONS = ("legal_literacy", "disclosure_willingness", "emotional_stability", "narrative_proficiency")
+BIG5_TRAITS = ("extraversion", "emotional_stability", "openness", "agreeableness", "conscientiousness")
+LEGAL_SENSE_LEVELS = (1, 2, 3, 4, 5)
+MASER_KEYS = ("big5", "legal_sense", "speaking_style", "withheld")
+WITHHELD_MODES = ("omit", "vague")
 SIDES = {"civil": ("plaintiff", "defendant"), "criminal": ("prosecution", "defendant")}
 PENALTIES = (
     "fixed_term", "criminal_detention", "public_surveillance", "life_imprisonment", "death_suspended", "death",
@@ -169,11 +173,7 @@ def _check_common_blocks(check: _Checker, data: dict, sides: tuple[str, ...]) ->
         elif not isinstance(persona, dict):
             check.problem(f"personas.{side}", "must be an object")
         else:
-            for dimension in persona:
-                if dimension not in PERSONA_DIMENSIONS:
-                    check.problem(f"personas.{side}.{dimension}", "is not an LCPF dimension")
-                else:
-                    check.choice(persona, dimension, f"personas.{side}.{dimension}", LEVELS)
+            _check_persona(check, persona, f"personas.{side}")
     for side, goal in (check.obj(data, "goals", "goals") or {}).items():
         if side not in sides:
             check.problem(f"goals.{side}", f"unknown side; expected one of {', '.join(sides)}")
@@ -191,6 +191,35 @@ def _check_common_blocks(check: _Checker, data: dict, sides: tuple[str, ...]) ->
         if key in provenance and not isinstance(provenance[key], bool):
             check.problem(f"provenance.{key}", "must be true or false")
     check.texts(provenance, "llm_reconstructed_fields", "provenance.llm_reconstructed_fields")
+
+
+def _check_persona(check: _Checker, persona: dict, name: str) -> None:
+    """LCPF's four levels (LegalWorld) and MASER's client traits (docs/case-format.md)."""
+    for key in persona:
+        if key in PERSONA_DIMENSIONS:
+            check.choice(persona, key, f"{name}.{key}", LEVELS)
+        elif key not in MASER_KEYS:
+            check.problem(f"{name}.{key}", f"is neither an LCPF dimension nor one of {', '.join(MASER_KEYS)}")
+    big5 = check.obj(persona, "big5", f"{name}.big5") or {}
+    for trait in big5:
+        if trait not in BIG5_TRAITS:
+            check.problem(f"{name}.big5.{trait}", f"is not a Big-5 trait; expected one of {', '.join(BIG5_TRAITS)}")
+        else:
+            check.choice(big5, trait, f"{name}.big5.{trait}", LEVELS)
+    sense = persona.get("legal_sense")
+    if sense is not None and (isinstance(sense, bool) or sense not in LEGAL_SENSE_LEVELS):
+        check.problem(f"{name}.legal_sense", "must be an integer from 1 to 5")
+    check.text(persona, "speaking_style", f"{name}.speaking_style", max_length=2000)
+    for index, item in enumerate(check.items(persona, "withheld", f"{name}.withheld")):
+        item_name = f"{name}.withheld[{index}]"
+        if not isinstance(item, dict):
+            check.problem(item_name, "must be an object")
+            continue
+        check.text(item, "detail", f"{item_name}.detail", required=True)
+        check.choice(item, "mode", f"{item_name}.mode", WITHHELD_MODES)
+        check.texts(item, "asked_by", f"{item_name}.asked_by")
+        if not item.get("asked_by"):
+            check.problem(f"{item_name}.asked_by", "needs at least one word that counts as asking about the detail")
 
 
 def _check_civil(check: _Checker, data: dict) -> None:

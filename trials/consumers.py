@@ -5,7 +5,12 @@
 Rights are re-checked all the time: every message received re-reads the sender's seats and
 session; a seat taken or handed back anywhere makes every socket of the trial re-read its
 seats before the next frame (``trial.seats``); signing out closes the sockets opened with
-that session (``session.ended``).
+that session (``session.ended``), and a password changed or a person made inactive makes each
+of their sockets check its sign-in (``sign_in.check``), as every message received does.
+
+Turns are numbered without gaps, so a frame whose turn skips past the next one (or an ``end``)
+shows this socket lost frames on the way from the channel layer: what it missed is sent from
+the store before that frame (``_gap_fill``), and a client that never resumes loses no turn.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from urllib.parse import parse_qs
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.sessions.backends.base import SessionBase
 
+from accounts.services import sign_in_holds
 from trials import driver
 from trials.access import trial_overseer
 from trials.engine.machine import JUDGE_CONTROLS, next_step
@@ -36,7 +42,7 @@ from trials.protocol import (
     Resume,
     Say,
     after_seq_parse,
-    await_frame,
+    await_guided,
     client_message_parse,
     control_frame,
     error_frame,
@@ -52,6 +58,9 @@ CLOSE_NO_SEAT = 4403
 """A seat held when the socket opened was handed back."""
 CLOSE_NOT_FOUND = 4404
 """No such trial, or one this person may not know of: the two are told apart by nobody."""
+AWAITS_WITHDRAWN = frozenset({"control", "preparing", ErrorCode.TRIAL_PAUSED, ErrorCode.AGENT_FAILED})
+"""Frames (and error codes) after which what was awaited may be no longer: the ``await`` still
+pending is sent again (clients drop it on these; README, "The websocket protocol")."""
 
 
 class TrialConsumer(AsyncJsonWebsocketConsumer):
@@ -72,6 +81,10 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         self.sent_starts: set[int] = set()
         self.sent_ends: set[int] = set()
         self.sent_text: dict[int, int] = {}
+        self.sent_awaits: set[tuple[int, str, str, str, str]] = set()
+        self.known_seq = 0
+        """The last turn this socket knows to be stored (sent or not heard): frames of a later
+        turn than the next one mean frames were lost."""
         self.speaking: str | None = None
         """The seat whose statement streams now, as this socket heard it (the driver may be
         in another process)."""
@@ -136,10 +149,11 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             await self._control(message)
 
     async def _session_alive(self) -> bool:
-        """A cookie socket lives as long as its session: signed out elsewhere, it closes."""
+        """A socket lives as long as the sign-in it was opened with (``sign_in_holds``):
+        signed out elsewhere, the password changed or the person made inactive, it closes."""
         session: SessionBase | None = self.scope.get("session")
         key = session.session_key if session is not None else None
-        if key is None or await in_pool(session.exists)(key):
+        if await in_pool(sign_in_holds)(user_id=self.user.pk, session_key=key):
             return True
         await self._close_signed_out()
         return False
@@ -155,7 +169,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         return False
 
     async def _close_signed_out(self) -> None:
-        await self.send_json(error_frame(ErrorCode.NOT_AUTHENTICATED, "you signed out; sign in again"))
+        await self.send_json(error_frame(ErrorCode.NOT_AUTHENTICATED, "you are signed out; sign in again"))
         await self.close(code=CLOSE_SIGNED_OUT)
 
     async def _say(self, message: Say) -> None:
@@ -169,6 +183,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
                 sections=message.sections,
             )
         except LiveError as error:
+            self.sent_awaits.clear()  # nothing was recorded: the question stands, asked again
             await self.send_json(error_frame(error.code, str(error)))
             return
         if not result.duplicate:
@@ -176,6 +191,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             await broadcast(self.trial_id, turn_end(result.turn))
             await driver.wake_driver(self.trial_id)
         else:
+            self.sent_awaits.clear()
             await self._send_turn(turn_end(result.turn))
 
     async def _object(self, message: Objection) -> None:
@@ -242,6 +258,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         self.sent_starts = {seq for seq in self.sent_starts if seq <= after_seq}
         self.sent_ends = {seq for seq in self.sent_ends if seq <= after_seq}
         self.sent_text = {seq: sent for seq, sent in self.sent_text.items() if seq <= after_seq}
+        self.sent_awaits = {key for key in self.sent_awaits if key[0] <= after_seq}
         self.replayed_after = after_seq
         await self._send_stored(after_seq)
 
@@ -251,9 +268,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         await self._send_stored(self.replayed_after)
 
     async def _send_stored(self, after_seq: int) -> None:
-        trial = await in_pool(Trial.objects.get)(pk=self.trial_id)
-        for turn in await in_pool(turns_after)(trial, after_seq):
-            await self._send_turn(turn_end(turn))
+        trial = await self._send_turns_after(after_seq)
         current = driver.in_progress.get(self.trial_id)
         if current is not None and current["start"]["seq"] > after_seq:
             await self._send_turn(current["start"])
@@ -268,15 +283,37 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         elif trial.status == Trial.Status.WAITING:
             step = next_step(state)
             if isinstance(step, Speak) and step.seat in state.human_seats:
-                await self.send_json(await_frame(step, state.language))
+                await self._send_turn(await_guided(step, state.language))
+
+    async def _send_turns_after(self, after_seq: int) -> Trial:
+        """Every stored turn after ``after_seq`` this socket has not sent; the trial as read."""
+        trial = await in_pool(Trial.objects.get)(pk=self.trial_id)
+        self.known_seq = max(self.known_seq, after_seq)
+        for turn in await in_pool(turns_after)(trial, after_seq):
+            await self._send_turn(turn_end(turn))
+            self.known_seq = max(self.known_seq, turn.seq)
+        return trial
 
     async def trial_frame(self, event: dict) -> None:
         frame = event["frame"]
+        await self._gap_fill(frame)
+        if frame.get("type") in AWAITS_WITHDRAWN or frame.get("code") in AWAITS_WITHDRAWN:
+            self.sent_awaits.clear()
         if frame.get("type") == "turn.start":
             self.speaking = frame["seat"]
         elif frame.get("type") == "turn.end" and frame.get("seat") == self.speaking:
             self.speaking = None
         await self._send_turn(frame)
+        if frame.get("type") == "turn.end":
+            self.known_seq = max(self.known_seq, frame["seq"])
+
+    async def _gap_fill(self, frame: dict) -> None:
+        """Frames lost between the channel layer and this socket (a Redis restart, a process
+        that did not yet publish for it): a frame of a turn past the next one, or the ``end``,
+        is preceded by the stored turns this socket missed."""
+        seq = frame.get("seq")
+        if (isinstance(seq, int) and seq > self.known_seq + 1) or frame.get("type") == "end":
+            await self._send_turns_after(self.known_seq)
 
     async def trial_seats(self, event: dict) -> None:
         """A seat of this trial changed hands: the next frame goes out under the rights held now."""
@@ -286,6 +323,10 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         session: SessionBase | None = self.scope.get("session")
         if session is not None and session.session_key == event["session_key"]:
             await self._close_signed_out()
+
+    async def sign_in_check(self, event: dict) -> None:
+        """The person's password changed or they were made inactive (``accounts.signals``)."""
+        await self._session_alive()
 
     async def _send_turn(self, frame: dict) -> None:
         """Send a frame once: turns replayed and broadcast are deduplicated by seq and offset."""
@@ -313,6 +354,11 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             if seq not in self.sent_starts:
                 await self._send_turn(turn_start_from_end(frame))
             self.sent_ends.add(seq)
+        elif kind == "await":
+            key = (seq, frame["seat"], frame["stage"], frame["phase"], frame["act"])
+            if key in self.sent_awaits:  # the driver asks again every POLL_S, for a frame lost
+                return
+            self.sent_awaits.add(key)
         await self.send_json(frame)
 
     async def _hears(self, frame: dict) -> bool:

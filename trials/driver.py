@@ -20,7 +20,6 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from trials import objecting
-from trials.agents.skills import skill_for
 from trials.driver_store import (
     STALE,
     cached_states,
@@ -59,7 +58,7 @@ from trials.protocol import (
     END,
     ErrorCode,
     artifact_frame,
-    await_frame,
+    await_guided,
     error_frame,
     notice_frame,
     objection_refused_frame,
@@ -362,9 +361,7 @@ async def _await_human(trial_id: int, step: Step, language: str, *, waiting: boo
     if isinstance(step, Speak):
         if not waiting:
             await status_set(trial_id, Trial.Status.WAITING)
-        card = skill_for(role=step.role, stage=step.stage, act=step.act)
-        guidance = card.guidance(language) if card else None
-        await broadcast(trial_id, await_frame(step, language, guidance))
+        await broadcast(trial_id, await_guided(step, language))
         await _wait(trial_id)
     else:
         await step_record(trial_id, step, MemoryUpdate())

@@ -7,12 +7,16 @@ not retried, since every turn is in the database and a socket that missed one ge
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.dispatch import receiver
+
+from accounts.signals import sign_ins_revoked
 
 logger = logging.getLogger(__name__)
 
@@ -28,7 +32,8 @@ def driver_group(trial_id: int) -> str:
 
 
 def user_group(user_id: int) -> str:
-    """Every socket a person has open, whatever the trial: told when they sign out."""
+    """Every socket a person has open, whatever the trial: told when they sign out, change
+    their password or are made inactive."""
     return f"user.{user_id}"
 
 
@@ -37,6 +42,8 @@ class _Layer:
 
     RETRY_S = 0.5
     down_until = 0.0
+    sending: set[asyncio.Task] = set()
+    """Sends scheduled by ``notify_from_sync`` on a running loop, kept until they are done."""
 
 
 class _Remote:
@@ -107,8 +114,16 @@ async def notify(group: str, event: dict[str, Any], *, remote: bool = True) -> N
 
 
 def notify_from_sync(group: str, event: dict[str, Any]) -> None:
-    """``notify`` for synchronous code (views, services after commit)."""
-    async_to_sync(notify)(group, event)
+    """``notify`` for synchronous code (views, services after commit). Synchronous code that
+    runs on an event loop's thread (a script or test that allows it) has it sent on that loop."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        async_to_sync(notify)(group, event)
+        return
+    task = loop.create_task(notify(group, event))
+    _Layer.sending.add(task)
+    task.add_done_callback(_Layer.sending.discard)
 
 
 def seats_changed(trial_id: int) -> None:
@@ -119,3 +134,11 @@ def seats_changed(trial_id: int) -> None:
 def session_ended(user_id: int, session_key: str) -> None:
     """A person signed out: the sockets opened with that session close."""
     notify_from_sync(user_group(user_id), {"type": "session.ended", "session_key": session_key})
+
+
+@receiver(sign_ins_revoked, dispatch_uid="trials.sign_ins_check")
+def sign_ins_check(sender: Any, user_id: int, **kwargs: Any) -> None:
+    """A person's password changed or they were made inactive (``accounts.signals``): each
+    socket they have open, in any process, asks whether its own sign-in still holds. Connected
+    when this module loads, which ``TrialsConfig.ready`` makes sure of in every process."""
+    notify_from_sync(user_group(user_id), {"type": "sign_in.check"})

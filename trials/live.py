@@ -14,7 +14,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Model
 
-from trials.access import BadInvitation, invitation_read, trial_overseer
+from trials.access import BadInvitation, invitation_use, invitations_revoke, trial_overseer
 from trials.documents import DOCUMENTS, document_compose
 from trials.engine.machine import (
     EngineError,
@@ -173,15 +173,17 @@ def human_say(
     with transaction.atomic():
         trial = Trial.objects.select_for_update().get(pk=trial_id)
         state = trial.engine_state
+        held = seats_of(trial, user)
         if client_id:
             known = next((turn for turn in state.turns if turn.client_id == client_id), None)
+            if known is not None and known.seat not in held:
+                raise LiveError(ErrorCode.BAD_MESSAGE, "this client_id names another seat's turn; send a new one")
             if known is not None:
                 return SayResult(known, duplicate=True)
         if state.finished:
             raise LiveError(ErrorCode.TRIAL_FINISHED, "the trial has ended")
         refuse_while_preparing(trial)
         step = next_step(state)
-        held = seats_of(trial, user)
         if not held:
             raise LiveError(ErrorCode.NOT_YOUR_SEAT, "you hold no seat in this trial")
         if not isinstance(step, Speak) or step.seat not in held:
@@ -298,6 +300,8 @@ def seat_release(*, trial_id: int, seat: str, user: AbstractBaseUser) -> None:
             raise LiveError(ErrorCode.BAD_MESSAGE, f"{seat} is not held by a person")
         if row.user_id != user.pk and not trial_overseer(trial, user):
             raise LiveError(ErrorCode.NOT_YOUR_SEAT, f"{seat} is held by someone else")
+        if row.user_id != user.pk:
+            invitations_revoke(trial=trial, invitee_id=row.user_id)
         state = trial.engine_state
         state.human_seats.pop(seat, None)
         # Advice owed by counsel is a person's to give: an agent taking the seat owes none.
@@ -315,33 +319,40 @@ def seat_release(*, trial_id: int, seat: str, user: AbstractBaseUser) -> None:
 
 def seat_take(*, trial_id: int, seat: str, user: AbstractBaseUser, invitation: str = "") -> None:
     """Someone invited to a seat an agent holds takes it (``invitation``: the signed token of
-    ``trials.access.invitation_make``); an overseer (an instructor of the trial's course, an
-    admin) may take over any seat a person may play, a person's included. Nobody else takes
-    a seat."""
+    ``trials.access.invitation_make``, spent by taking the seat); an overseer (an instructor of
+    the trial's course, an admin) may take over any seat a person may play, a person's
+    included, which removes that person as ``seat_release`` does. Nobody else takes a seat."""
     with transaction.atomic():
         trial = Trial.objects.select_for_update().get(pk=trial_id)
         row = trial.seats.filter(seat=seat).first()
         if row is None or seat not in PLAYABLE_SEATS[trial.procedure]:
             raise LiveError(ErrorCode.BAD_MESSAGE, f"{seat!r} is not a seat a person may take in this trial")
-        if not trial_overseer(trial, user):
-            if not invitation:
-                raise LiveError(ErrorCode.NOT_YOUR_SEAT, "a seat is taken with an invitation from a participant")
-            try:
-                invited = invitation_read(invitation, trial_id=trial.pk, user=user)
-            except BadInvitation as error:
-                raise LiveError(ErrorCode.NOT_YOUR_SEAT, str(error)) from None
-            if invited.seat != seat:
-                raise LiveError(ErrorCode.NOT_YOUR_SEAT, f"the invitation is for {invited.seat}, not {seat}")
-            if row.user_id is not None and row.user_id != user.pk:
-                raise LiveError(ErrorCode.NOT_YOUR_SEAT, f"{seat} is already held by someone else")
         state = trial.engine_state
         if state.finished:
             raise LiveError(ErrorCode.TRIAL_FINISHED, "the trial has ended")
+        if trial_overseer(trial, user):
+            if row.user_id is not None and row.user_id != user.pk:
+                invitations_revoke(trial=trial, invitee_id=row.user_id)
+        else:
+            _invitation_spend(trial, row, user, invitation)
         state.human_seats[seat] = user.get_username()
         row.user, row.agent_model = user, ""
         row.save(update_fields=["user", "agent_model"])
         progress_store(trial, state)
         transaction.on_commit(lambda: seats_changed(trial_id))
+
+
+def _invitation_spend(trial: Trial, row: Seat, user: AbstractBaseUser, invitation: str) -> None:
+    """A participant takes ``row`` only with an open invitation to it, which this uses up (the
+    caller's transaction undoes that if the seat turns out to be held by someone else)."""
+    if not invitation:
+        raise LiveError(ErrorCode.NOT_YOUR_SEAT, "a seat is taken with an invitation from a participant")
+    try:
+        invitation_use(invitation, trial_id=trial.pk, seat=row.seat, user=user)
+    except BadInvitation as error:
+        raise LiveError(ErrorCode.NOT_YOUR_SEAT, str(error)) from None
+    if row.user_id is not None and row.user_id != user.pk:
+        raise LiveError(ErrorCode.NOT_YOUR_SEAT, f"{row.seat} is already held by someone else")
 
 
 def stage_heard_by(state: TrialState, stage: str, seats: list[str]) -> bool:

@@ -116,6 +116,30 @@ class Seat(models.Model):
         return f"human:{self.user.get_username()}" if self.user else f"agent:{self.agent_model}"
 
 
+class Invitation(models.Model):
+    """An invitation of one person to one seat of a trial (``trials.access``): the signed
+    link carries its id, so it is used once, and an overseer removing that person from the
+    trial withdraws it; the signature still expires it after a week."""
+
+    trial = models.ForeignKey(Trial, on_delete=models.CASCADE, related_name="invitations")
+    seat = models.CharField(max_length=32)
+    invitee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    inviter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    used_at = models.DateTimeField(null=True, blank=True, help_text="when the invitee took the seat with it")
+    revoked_at = models.DateTimeField(
+        null=True, blank=True, help_text="when an overseer removed the invitee from the trial, unused"
+    )
+
+    class Meta:
+        ordering = ["trial", "id"]
+
+    def __str__(self) -> str:
+        return f"invitation {self.pk}: {self.seat} of trial {self.trial_id}"
+
+
 class Turn(models.Model):
     trial = models.ForeignKey(Trial, on_delete=models.CASCADE, related_name="turns")
     seq = models.PositiveIntegerField()

@@ -16,6 +16,7 @@ from typing import Any
 from django.conf import settings
 
 from legalsim.text_input import json_problem
+from trials.agents.skills import skill_for
 from trials.documents import DOCUMENTS
 from trials.engine.machine import RULE_OBJECTION
 from trials.engine.objections import GROUNDS, ruling_sustains
@@ -87,6 +88,13 @@ def await_frame(step: Speak, language: str, guidance: dict[str, Any] | None = No
             "sections": [{"id": section_id, "heading": heading} for section_id, heading in template.headings(language)],
         }
     return frame
+
+
+def await_guided(step: Speak, language: str) -> dict[str, Any]:
+    """The ``await`` of ``step`` with its skill card's guidance, where a card covers the act:
+    the same frame whether the driver asks or a socket replays."""
+    card = skill_for(role=step.role, stage=step.stage, act=step.act)
+    return await_frame(step, language, card.guidance(language) if card else None)
 
 
 def turn_start_from_end(frame: dict[str, Any]) -> dict[str, Any]:

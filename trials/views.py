@@ -2,22 +2,32 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import escape
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from legalsim.roles import Ability, ability_required, can
-from trials.access import BadInvitation, invitation_read, seat_invite, trial_overseer, trials_readable
+from trials.access import (
+    BadInvitation,
+    InvitationClosed,
+    case_seats_open,
+    invitation_read,
+    seat_invite,
+    trial_overseer,
+    trials_readable,
+)
+from trials.agenda import Checklist, checklist
 from trials.batches import batch_progress
 from trials.debrief import OutcomeMoves, articles_missed, debrief_for, outcome_moves
 from trials.engine.machine import stage_participants
 from trials.engine.objections import GROUNDS, OBJECTING_ROLES, struck_seqs
+from trials.engine.state import TrialState
 from trials.engine.visibility import case_brief, public_header
 from trials.live import (
     LiveError,
@@ -35,7 +45,7 @@ from trials.live import (
 from trials.models import Batch, Case, Trial
 from trials.procedures import procedure_for
 from trials.procedures.names import ground_name, names_for, seat_name, stage_name
-from trials.procedures.seats import PLAYABLE_SEATS, seat_info
+from trials.procedures.seats import seat_info
 from trials.scoring.capabilities import CAPABILITIES
 from trials.scoring.charts import capability_bars_svg, heatmap_svg, trend_svg
 from trials.scoring.report import capability_cell
@@ -125,10 +135,11 @@ def case_detail(request: HttpRequest, case_id: str) -> HttpResponse:
     """Instructors see the whole case file, the real judgment marked as evaluation-only.
     Anyone else sees what is public before a trial (title, cause of action, parties, the
     procedure) and the brief of the seat(s) they are choosing: what that seat may see at its
-    first stage (``case_brief``); the form re-asks for the brief (htmx) when the choice changes."""
+    first stage (``case_brief``); the form re-asks for the brief (htmx) when the choice changes.
+    The seats offered are ``case_seats_open``: a paired assignment's student gets their own."""
     case = get_object_or_404(Case, pk=case_id)
     teacher = can(request.user, Ability.TEACH)
-    playable = PLAYABLE_SEATS[case.procedure]
+    playable = case_seats_open(case, request.user)
     chosen = [seat for seat in request.GET.getlist("seats") if seat in playable] or list(playable[:1])
     target_side = request.GET.get("target_side")
     context = {
@@ -162,9 +173,9 @@ def _trials_shown(case: Case, user):
 def trial_play(request: HttpRequest, case_id: str) -> HttpResponse:
     """The lobby's form: play the chosen seats in the chosen stages; every other seat is an agent."""
     case = get_object_or_404(Case, pk=case_id)
-    seats = [seat for seat in request.POST.getlist("seats") if seat in PLAYABLE_SEATS[case.procedure]]
+    seats = [seat for seat in request.POST.getlist("seats") if seat in case_seats_open(case, request.user)]
     if not seats:
-        return HttpResponseBadRequest(gettext("Choose at least one seat to play: every other seat is an agent."))
+        return _refused(gettext("Choose at least one seat to play: every other seat is an agent."))
     stage = request.POST.get("stage", "all")
     stages = None if stage == "all" else [stage]
     try:
@@ -176,8 +187,13 @@ def trial_play(request: HttpRequest, case_id: str) -> HttpResponse:
             created_by=request.user,
         )
     except (ValueError, BackendUnavailable) as error:
-        return HttpResponseBadRequest(str(error))
+        return _refused(str(error))
     return redirect("trials:trial_room", trial_id=trial.pk)
+
+
+def _refused(message: str) -> HttpResponse:
+    """A 400 whose text may repeat what was posted (a seat, a username, a stage): escaped."""
+    return HttpResponseBadRequest(escape(message))
 
 
 @ability_required(Ability.PLAY)
@@ -215,10 +231,19 @@ def trial_room(request: HttpRequest, trial_id: int) -> HttpResponse:
         "debrief": debrief_for(state),
         "outcome_moves": _outcome_moves(trial, my_seats),
         "articles_missed": articles_missed(state, my_seats) if state.finished and my_seats else [],
+        "agenda": _agenda(trial, state, my_seats),
         "timeline": timeline_for(state),
         "stages_played": ", ".join(stage_name(stage, trial.case.language) for stage in state.stage_history),
     }
     return render(request, "trials/room.html", context)
+
+
+def _agenda(trial: Trial, state: TrialState, my_seats: list[str]) -> Checklist | None:
+    """The interview checklist of the consultation a seat of the user's played, unless the
+    course assignment it was played for switched it off."""
+    if trial.attempts.filter(assignment__interview_checklist=False).exists():
+        return None
+    return next(filter(None, (checklist(state, seat) for seat in my_seats)), None)
 
 
 def _outcome_moves(trial: Trial, my_seats: list[str]) -> OutcomeMoves | None:
@@ -274,7 +299,7 @@ def trial_leave(request: HttpRequest, trial_id: int) -> HttpResponse:
     except Trial.DoesNotExist:
         raise Http404("no such trial") from None
     except LiveError as error:
-        return HttpResponseBadRequest(str(error))
+        return _refused(str(error))
     if teacher or seats_of(trial, request.user):
         return redirect("trials:trial_room", trial_id=trial_id)
     messages.success(
@@ -325,7 +350,7 @@ def trial_join(request: HttpRequest, trial_id: int) -> HttpResponse:
     except Trial.DoesNotExist:
         raise Http404("no such trial") from None
     except LiveError as error:
-        return HttpResponseBadRequest(str(error))
+        return _refused(str(error))
     return redirect("trials:trial_room", trial_id=trial_id)
 
 
@@ -339,7 +364,7 @@ def trial_invite(request: HttpRequest, trial_id: int) -> HttpResponse:
     try:
         token = seat_invite(trial=trial, seat=seat, username=request.POST.get("username", ""), by=request.user)
     except BadInvitation as error:
-        return HttpResponseBadRequest(str(error))
+        return _refused(str(error))
     link = request.build_absolute_uri(reverse("trials:trial_invitation", args=[trial.pk, token]))
     context = {"trial": trial, "seat": seat, "username": request.POST.get("username", "").strip(), "link": link}
     return render(request, "trials/_invitation.html" if request.htmx else "trials/invitation_sent.html", context)
@@ -347,26 +372,28 @@ def trial_invite(request: HttpRequest, trial_id: int) -> HttpResponse:
 
 @ability_required(Ability.PLAY)
 def trial_invitation(request: HttpRequest, trial_id: int, token: str) -> HttpResponse:
-    """The invitee's page: who invited them to which seat, and a button to take it. For anyone
-    else, and for a forged or expired link, the trial does not exist."""
+    """The invitee's page: who invited them to which seat, and a button to take it; once the
+    link is used or withdrawn, why it no longer seats them. For anyone else, and for a forged
+    or expired link, the trial does not exist."""
     trial = Trial.objects.select_related("case").filter(pk=trial_id).first()
     try:
         if trial is None:
             raise BadInvitation("no such trial")
         invitation = invitation_read(token, trial_id=trial_id, user=request.user)
+        if request.method == "POST":
+            seat_take(trial_id=trial.pk, seat=invitation.seat, user=request.user, invitation=token)
+            return redirect("trials:trial_room", trial_id=trial.pk)
+    except InvitationClosed as closed:
+        context = {"trial": trial, "reason": str(closed), "held": seats_of(trial, request.user)}
+        return render(request, "trials/invitation_closed.html", context, status=410)
     except BadInvitation:
         raise Http404("no such trial") from None
-    if request.method == "POST":
-        try:
-            seat_take(trial_id=trial.pk, seat=invitation.seat, user=request.user, invitation=token)
-        except LiveError as error:
-            return HttpResponseBadRequest(str(error))
-        return redirect("trials:trial_room", trial_id=trial.pk)
-    inviter = get_user_model().objects.filter(pk=invitation.by_id).first()
+    except LiveError as error:
+        return _refused(str(error))
     return render(
         request,
         "trials/room_join.html",
-        {"trial": trial, "seat": invitation.seat, "inviter": inviter, "held": seats_of(trial, request.user)},
+        {"trial": trial, "seat": invitation.seat, "inviter": invitation.inviter, "held": seats_of(trial, request.user)},
     )
 
 

@@ -244,6 +244,8 @@
       } else {
         objectionWindow(false);
       }
+      // The interview checklist ticks as the lawyer asks and the client tells.
+      if (document.getElementById("agenda")) caseFileRefresh();
       if (frame.act === "rule_objection") {
         if (frame.ruling === "sustained") struckMark(frame);
         if (objectionStatus) objectionStatus.textContent = phrase(frame.ruling === "sustained" ? "objection_sustained" : "objection_overruled");

@@ -56,6 +56,10 @@ HOSTILE = [
     "'=already quoted",
     "''@quoted twice",
 ]
+# As written: a quote in front of every place a spreadsheet may start a cell with a formula
+# (``legalsim.spreadsheet``), here after the tab and the carriage return too.
+ESCAPED = ["'" + reason for reason in HOSTILE]
+ESCAPED[4:6] = ["'\t'=1+1", "'\r'=1+1\r\nsecond line"]
 TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 JUDGE = '=HYPERLINK("http://evil.example","judge")'
 ITEMS = ["LC.procedural_compliance", "LC.process_coherence", "CD_DD.procedural_compliance", "FIT.process_coherence"]
@@ -115,7 +119,7 @@ def test_the_long_export_writes_formulas_as_text_and_re_imports_them_exactly(hos
     cells = [cell for row in rows for cell in row]
     assert not [cell for cell in cells if cell.startswith(TRIGGERS)], "no cell may start like a formula"
     reasons = {row[header.index("reason")] for row in rows}
-    assert {"'" + reason for reason in HOSTILE} <= reasons and "'@judge says" in reasons
+    assert set(ESCAPED) <= reasons and "'@judge says" in reasons
     assert {row[header.index("rater")] for row in rows} == {"ann", "'=bo", "'" + JUDGE}
     (pairwise,) = written(paths[1])[1:]
     assert pairwise[-2:] == ["-1", "'-1: the second is clearer"], "the score stays a number, the reason is text"
@@ -131,5 +135,5 @@ def test_the_wide_export_writes_formulas_as_text(hostile, tmp_path):
     header, *rows = written(out)
     assert not [cell for row in rows for cell in row if cell.startswith(TRIGGERS)]
     reasons = {row[header.index(f"{item.replace('.', '_')}_reason")] for row in rows for item in ITEMS}
-    assert reasons - {""} == {"'" + reason for reason in HOSTILE}
+    assert reasons - {""} == set(ESCAPED)
     assert sorted(row[header.index("rater_id")] for row in rows) == ["'=bo", "ann"]

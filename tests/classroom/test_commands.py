@@ -190,3 +190,17 @@ def test_assignment_create_refuses_bad_input_and_stores_nothing(course, cases, a
 def test_assignment_create_for_a_course_that_does_not_exist(cases):
     with pytest.raises(CommandError, match="no course 'ghost'"):
         run("assignment_create", "ghost", "--case", CASE, "--seats", "judge")
+
+
+def test_a_rater_named_by_the_command_is_enrolled_only_as_student_anyway(course, tmp_path):
+    """Issue #31, item 14: a rater became a student without anyone being told."""
+    person("rita", Role.RATER)
+    with pytest.raises(CommandError, match="rita is a rater, not a student; nobody was enrolled"):
+        run("course_enrol", "civ-101", "rita")
+    roster = tmp_path / "roster.csv"
+    roster.write_text("username,email,full_name\nrita,,\n")
+    _, err = _run_failing("course_enrol", "civ-101", "--csv", str(roster), match="1 problem")
+    assert err.strip() == f"{roster}:2: username: 'rita' is a rater, not a student: tick “enrol as student anyway”"
+    assert not Enrolment.objects.exists()
+    out, _ = run("course_enrol", "civ-101", "--csv", str(roster), "--as-student-anyway")
+    assert "civ-101: enrolled 1" in out and can(get_user_model().objects.get(username="rita"), Ability.PLAY)

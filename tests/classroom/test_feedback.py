@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from classroom.assignments import assignment_create, assignment_start
+from classroom.assignments import assignment_create, assignment_start, pair_set
 from classroom.models import Attempt, TurnComment
 from classroom.services import course_create, course_enrol
 from legalsim.roles import Role
@@ -161,3 +161,49 @@ def test_a_student_or_instructor_of_another_course_finds_nothing(client, attempt
     assert comment(client, attempt, "not my course").status_code == 404
     assert client.get(reverse("classroom:gradebook", args=["civ"])).status_code == 404
     assert TurnComment.objects.count() == 1
+
+
+def test_in_a_paired_trial_a_comment_belongs_to_the_student_whose_turn_it_is(client):
+    """Issue #31, item 7: a comment on bob's turn went to ann (who could reply) and bob's own
+    reply was refused as "already replied". Both see both comments; each replies for
+    themselves and gets the notice for their own turns only."""
+    cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
+    course = course_create(slug="civ", title="Civil", instructor=person("prof", Role.INSTRUCTOR))
+    course_enrol(course=course, usernames=[person("ann", Role.STUDENT).username, person("bob", Role.STUDENT).username])
+    assignment = assignment_create(
+        course=course,
+        case=Case.objects.get(pk=CASE),
+        seats=["plaintiff_lawyer", "defendant_lawyer"],
+        stages=["FIT"],
+        paired=True,
+    )
+    pair_set(assignment=assignment, first="ann", second="bob")
+    trial = assignment_start(assignment=assignment, student=person("ann")).trial
+    trial_continue(trial=trial)
+    turns = trial.engine_state.turns
+    ann_turn = next(turn for turn in turns if turn.seat == "plaintiff_lawyer" and turn.author == "human")
+    bob_turn = next(turn for turn in turns if turn.seat == "defendant_lawyer" and turn.author == "human")
+    url = reverse("classroom:comment_add", args=[trial.pk])
+    client.force_login(person("prof"))
+    client.post(url, {"seq": ann_turn.seq, "text": "Ann: cite the contract."})
+    client.post(url, {"seq": bob_turn.seq, "text": "Bob: answer the claim."})
+    for_ann, for_bob = TurnComment.objects.order_by("pk")
+    assert (for_ann.student.username, for_bob.student.username) == ("ann", "bob")
+
+    client.force_login(person("ann"))
+    assert badge(client) == "1", "only the comment on her own turn is hers"
+    transcript = client.get(reverse("trials:trial_transcript", args=[trial.pk])).content.decode()
+    assert "Ann: cite the contract." in transcript and "Bob: answer the claim." in transcript
+    assert transcript.count('class="reply-form"') == 1 and "On bob’s turn: bob replies." in transcript
+    refused = client.post(reverse("classroom:comment_reply", args=[for_bob.pk]), {"text": "I answer for bob"})
+    assert refused.status_code == 400 and "only they reply to it" in refused.content.decode()
+    assert client.post(reverse("classroom:comment_reply", args=[for_ann.pk]), {"text": "Will do."}).status_code == 302
+    feedback = client.get(reverse("classroom:feedback")).content.decode()
+    assert "Ann: cite the contract." in feedback and "Bob: answer the claim." not in feedback
+
+    client.force_login(person("bob"))
+    assert badge(client) == "1", "ann's reading did not take bob's notice away"
+    answered = client.post(reverse("classroom:comment_reply", args=[for_bob.pk]), {"text": "I will."})
+    assert answered.status_code == 302
+    for_bob.refresh_from_db()
+    assert (for_bob.reply, for_bob.replied_by.username) == ("I will.", "bob")

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from classroom.assignments import assignment_create
 from classroom.models import Attempt, Course
-from legalsim.roles import Role
+from legalsim.roles import Ability, Role, can
 from tests.conftest import DEMO_CASES
 from tests.users import person
 from trials.models import Case, Trial
@@ -52,12 +52,18 @@ def test_a_roster_with_bad_rows_shows_every_row_and_enrols_nobody(client, prof):
     assert not prof.enrolments.exists()
 
 
-def test_a_roster_enrols_everyone_and_shows_the_new_accounts_links(client, prof):
+def test_a_roster_enrols_everyone_and_shows_the_new_accounts_links(
+    client, prof, tasks_in_process, django_capture_on_commit_callbacks
+):
     person("ann", Role.STUDENT)
     roster = SimpleUploadedFile(
         "r.csv", b"username,email,full_name\nann,ann@example.org,Ann\ncy,cy@example.org,Cy Young\n"
     )
-    page = text(client.post(reverse("classroom:course_roster", args=["civ"]), {"roster": roster}))
+    with django_capture_on_commit_callbacks(execute=True):
+        sent = client.post(reverse("classroom:course_roster", args=["civ"]), {"roster": roster})
+    job = prof.roster_jobs.get()
+    assert sent.status_code == 302 and sent["Location"] == reverse("classroom:roster_job", args=["civ", job.pk])
+    page = text(client.get(sent["Location"]))
     assert "Enrolled 2 from r.csv; 1 new account(s)." in page
     [link] = re.findall(r"<td>cy</td><td><code>(http://testserver/accounts/reset/[^<]+)</code>", page)
     assert sorted(prof.enrolments.values_list("user__username", flat=True)) == ["ann", "cy"]
@@ -143,3 +149,47 @@ def test_an_instructor_pairs_the_class_on_the_course_page_and_both_students_meet
         started = client.post(reverse("classroom:assignment_start", args=[assignment.pk]))
         rooms.append(started["Location"])
     assert rooms[0] == rooms[1], "the pair meet in one trial"
+
+
+def test_enrolling_a_rater_or_an_instructor_is_refused_naming_their_role_unless_confirmed(client, prof):
+    """Issue #31, item 14: they silently became students."""
+    person("rita", Role.RATER)
+    person("ivan", Role.INSTRUCTOR)
+    person("ann", Role.STUDENT)
+    enrol = reverse("classroom:course_enrol", args=["civ"])
+    refused = client.post(enrol, {"usernames": "ann rita ivan"})
+    assert refused.status_code == 400
+    assert "rita is a rater; ivan is an instructor, not a student; nobody was enrolled" in text(refused)
+    assert "enrol as student anyway" in text(refused)
+    assert not prof.enrolments.exists() and not can(person("rita"), Ability.PLAY)
+
+    roster = SimpleUploadedFile("r.csv", b"username,email,full_name\nann,,\nrita,,\n")
+    page = client.post(reverse("classroom:course_roster", args=["civ"]), {"roster": roster})
+    assert page.status_code == 400 and "r.csv:3: username: &#x27;rita&#x27; is a rater, not a student" in text(page)
+    assert not prof.enrolments.exists()
+
+    confirmed = client.post(enrol, {"usernames": "ann rita ivan", "as_student_anyway": "on"})
+    assert "Enrolled 3." in text(confirmed)
+    assert can(person("rita"), Ability.PLAY)
+
+
+def test_e_mail_addresses_on_the_class_view_are_for_the_course_instructors_only(client, prof):
+    """Issue #31, item 14: everyone who could open the class view read every address."""
+    ann = person("ann", Role.STUDENT)
+    ann.email = "ann@uni.example"
+    ann.save(update_fields=["email"])
+    client.post(reverse("classroom:course_enrol", args=["civ"]), {"usernames": "ann"})
+    assignment = assignment_create(course=prof, case=Case.objects.get(pk=CASE), seats=["plaintiff_lawyer"])
+    pages = (
+        reverse("classroom:class_view", args=["civ", assignment.pk]),
+        reverse("classroom:course", args=["civ"]),
+    )
+    for url in pages:
+        assert "ann@uni.example" in text(client.get(url)), url
+    admin = person("root", Role.ADMIN)
+    client.force_login(admin)
+    for url in pages:
+        page = text(client.get(url))
+        assert "ann" in page and "ann@uni.example" not in page, url
+    client.force_login(ann)
+    assert client.get(pages[0]).status_code == 403

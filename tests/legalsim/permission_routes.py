@@ -20,7 +20,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from annotation.models import Assignment, Job, Study
 from classroom.models import Assignment as CourseAssignment
-from classroom.models import TurnComment
+from classroom.models import RosterJob, TurnComment
 from legalsim.roles import Ability
 from trials.models import Batch, Case, CaseDraft, Trial
 
@@ -63,6 +63,8 @@ class World:
     """The course instructor's comment on the trial (replying with no text is refused, 400)."""
     draft: CaseDraft
     """A case the course instructor is writing."""
+    roster_job: RosterJob
+    """A roster the course instructor uploaded (its links not downloaded yet)."""
 
 
 @dataclass(frozen=True)
@@ -152,6 +154,10 @@ ROUTES: dict[str, Route] = {
         Ability.TEACH, args=course_slug, method="post", data={"usernames": "nobody-here"}, mine=TAUGHT
     ),
     "classroom:course_roster": Route(Ability.TEACH, args=course_slug, method="post", mine=TAUGHT),
+    "classroom:roster_job": Route(Ability.TEACH, args=lambda w: [w.trial.course.slug, w.roster_job.pk], mine=TAUGHT),
+    "classroom:roster_links": Route(
+        Ability.TEACH, args=lambda w: [w.trial.course.slug, w.roster_job.pk], method="post", mine=TAUGHT
+    ),
     "classroom:course_invite_code": Route(Ability.TEACH, args=course_slug, method="post", mine=TAUGHT),
     "classroom:course_instructor_add": Route(
         Ability.TEACH, args=course_slug, method="post", data={"username": "nobody-here"}, mine=TAUGHT

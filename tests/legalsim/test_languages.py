@@ -68,7 +68,7 @@ def stored_texts() -> list[str]:
 def case_language_names() -> re.Pattern[str]:
     """The names of seats, stages, phases, acts and case-file fields in both languages, as
     whole words: they follow the case's language, however short ("no", 否)."""
-    tables = (names.STAGES, names.PHASES, names.SEATS, names.FIELDS, names.GROUNDS, names.ACTS)
+    tables = (names.STAGES, names.PHASES, names.SEATS, names.FIELDS, names.GROUNDS, names.ACTS, names.AGENDA)
     words = {text for table in tables for text in _strings(list(table.values())) if text.strip()}
     return whole_words(sorted(words, key=len, reverse=True))
 

@@ -30,7 +30,7 @@ from annotation.rubric import pair_key
 from annotation.services import trajectories_import
 from annotation.studies import assignment_new
 from classroom.assignments import assignment_create
-from classroom.models import TurnComment
+from classroom.models import RosterJob, TurnComment
 from classroom.services import course_create, course_enrol
 from legalsim.roles import MATRIX, Ability, Role
 from tests.conftest import DEMO_CASES
@@ -159,6 +159,9 @@ def world(settings, tmp_path, tasks_in_process) -> World:
         ),
         comment=TurnComment.objects.create(trial=trial, seq=1, author=users["course instructor"], text="c"),
         draft=CaseDraft.objects.create(author=users["course instructor"], fields={"title": "A draft"}),
+        roster_job=RosterJob.objects.create(
+            course=course, created_by=users["course instructor"], label="r.csv", status=RosterJob.Status.DONE
+        ),
     )
 
 

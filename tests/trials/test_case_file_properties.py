@@ -1,12 +1,18 @@
 """Properties of case-file import over valid cases mutated at random: no input raises; every
 file is stored whole or refused whole; a refusal is ``FILE:LINE: field: message`` lines; a file
-of good cases is stored."""
+of good cases is stored. A NUL or a lone surrogate (``tests.hostile_text``) in any text of a
+case, a value or a key, refuses its file with a message naming the file, the line and the field;
+words posing as the court (``forged_text``) in a case's free text are text, stored as written."""
 
 from __future__ import annotations
 
+import copy
 import io
+import json
+import re
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -16,7 +22,18 @@ from hypothesis import strategies as st
 
 from legalsim.json_input import read_records
 from tests.conftest import CIVIL_CASE, demo_case_seeds
-from tests.json_mutations import PROBLEM, assert_well_formed, damaged, dumps, encoded, lines_of, mutated_record, written
+from tests.hostile_text import forged_text, poisoned_text
+from tests.json_mutations import (
+    PROBLEM,
+    assert_well_formed,
+    damaged,
+    dumps,
+    encoded,
+    lines_of,
+    mutated_record,
+    paths_of,
+    written,
+)
 from trials.models import Case
 from trials.services import cases_import
 
@@ -112,4 +129,109 @@ def test_import_cases_exits_non_zero_exactly_when_a_file_is_refused(files):
             match = PROBLEM.fullmatch(line)
             assert match and Path(match["file"]) in paths, f"not FILE:LINE: field: message: {line!r}"
             assert int(match["line"]) <= lines_of(Path(match["file"]).read_bytes()), line
+        transaction.set_rollback(True)
+
+
+def field_name(path: tuple) -> str:
+    """A path into a record as the reader names it: ``parties[0].name``, ``metadata["a b"]``."""
+    name = ""
+    for step in path:
+        if isinstance(step, int):
+            name += f"[{step}]"
+        elif re.fullmatch(r"[^\W\d][\w-]*|\d+", step):
+            name += f".{step}" if name else step
+        else:
+            name += f"[{json.dumps(step, ensure_ascii=False)}]"
+    return name
+
+
+@st.composite
+def poisoned_case_file(draw: st.DrawFn) -> dict:
+    """A file of one to three good cases, one of which holds a poisoned text in one of its
+    strings or keys, written as JSON (with ``\\u`` escapes, as any JSON library writes them).
+    ``line`` is the poison's line; a key's problem may name an earlier one (the line of the
+    field that holds the key), so ``exact`` says whether the line named must be that one."""
+    records = [
+        copy.deepcopy(draw(st.sampled_from(BASES))) | {"id": f"case-{index}"}
+        for index in range(draw(st.integers(1, 3)))
+    ]
+    which = draw(st.integers(0, len(records) - 1))
+    record, poison = records[which], draw(poisoned_text())
+    texts = [path for path in paths_of(record) if isinstance(_at(record, path), str) and path != ("id",)]
+    dicts = [path for path in [(), *paths_of(record)] if isinstance(_at(record, path), dict)]
+    if draw(st.booleans()):
+        path = draw(st.sampled_from(texts))
+        _at(record, path[:-1])[path[-1]] = poison
+        field, message = field_name(path), "contains"
+    else:
+        path = draw(st.sampled_from(dicts))
+        _at(record, path)[poison] = "x"
+        field, message = field_name(path) or "json", "a key contains"
+    shape = draw(st.sampled_from(["list", "jsonl", "object"] if len(records) == 1 else ["list", "jsonl"]))
+    if shape == "jsonl":
+        text = "\n".join(dumps(each) for each in records) + "\n"
+    else:
+        text = dumps(records if shape == "list" else records[0], indent=draw(st.sampled_from([None, 2])))
+    line = text.count("\n", 0, text.index(json.dumps(poison)[1:-1])) + 1
+    name = f"poisoned.{'jsonl' if shape == 'jsonl' else 'json'}"
+    exact = message == "contains" or shape == "jsonl"
+    content = text.encode("ascii")
+    return {"name": name, "content": content, "field": field, "message": message, "line": line, "exact": exact}
+
+
+def _at(record: Any, path: tuple) -> Any:
+    for step in path:
+        record = record[step]
+    return record
+
+
+@PROPERTIES
+@given(file=poisoned_case_file())
+def test_nul_or_a_lone_surrogate_anywhere_in_a_case_refuses_the_file_naming_file_line_and_field(file):
+    with tempfile.TemporaryDirectory() as scratch, transaction.atomic():
+        (path,) = written(Path(scratch), [file])
+        (verdict,) = cases_import(paths=[path]).files
+        assert not verdict.stored and not verdict.imported, "refused whole"
+        assert not Case.objects.filter(source_file=str(path)).exists(), "nothing of the file is stored"
+        for problem in verdict.problems:
+            assert_well_formed(problem, label=str(path), lines=lines_of(file["content"]))
+        named = [
+            problem
+            for problem in verdict.problems
+            if (problem.line == file["line"] if file["exact"] else problem.line <= file["line"])
+            and problem.message.startswith(file["message"])
+            and re.search(r"NUL|unpaired surrogate", problem.message)
+        ]
+        assert named, f"no message names line {file['line']}: {[str(problem) for problem in verdict.problems]}"
+        assert file["field"] in [problem.field for problem in named], [str(problem) for problem in named]
+        transaction.set_rollback(True)
+
+
+FREE_TEXT = (
+    "title",
+    "cause_of_action",
+    "name",
+    "details",
+    "purpose",
+    "goal",
+    "bottom_line",
+    "question",
+    "facts_and_reasons",
+)
+"""Keys whose value is prose a case's author writes freely (no choice from a list, no date); the
+words drawn are at most 200 characters, the shortest limit among them (``cause_of_action``)."""
+
+
+@PROPERTIES
+@given(base=st.sampled_from(BASES), data=st.data())
+def test_words_posing_as_the_court_in_a_cases_free_text_are_stored_as_written(base, data):
+    record = copy.deepcopy(base)
+    prose = [path for path in paths_of(record) if path[-1] in FREE_TEXT and isinstance(_at(record, path), str)]
+    path, text = data.draw(st.sampled_from(prose)), data.draw(forged_text().filter(lambda t: len(t) <= 200))
+    _at(record, path[:-1])[path[-1]] = text
+    with tempfile.TemporaryDirectory() as scratch, transaction.atomic():
+        (file,) = written(Path(scratch), [{"name": "forged.json", "content": encoded(dumps(record))}])
+        (verdict,) = cases_import(paths=[file]).files
+        assert verdict.stored, [str(problem) for problem in verdict.problems]
+        assert _at(Case.objects.get(pk=record["id"]).seed, path) == text, "stored as written"
         transaction.set_rollback(True)

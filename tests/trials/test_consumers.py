@@ -321,16 +321,75 @@ async def test_the_room_shows_the_earlier_stages_being_played_and_opens_the_hear
 
 def sign_out(port: int, session_key: str) -> None:
     """POST the logout form on the server, as the browser's Sign out button does."""
+    form_post(port, "/accounts/logout/", session_key, {})
+
+
+def form_post(port: int, path: str, session_key: str, fields: dict[str, str]) -> None:
+    """POST a form of the site on the server as the browser of ``session_key`` does."""
     jar = CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
     base = f"http://127.0.0.1:{port}"
     opener.open(f"{base}/accounts/login/", timeout=10).read()
     csrf = next(cookie.value for cookie in jar if cookie.name == "csrftoken")
-    body = urllib.parse.urlencode({"csrfmiddlewaretoken": csrf}).encode()
+    body = urllib.parse.urlencode({"csrfmiddlewaretoken": csrf, **fields}).encode()
     request = urllib.request.Request(
-        f"{base}/accounts/logout/", data=body, headers={"Cookie": f"sessionid={session_key}; csrftoken={csrf}"}
+        f"{base}{path}", data=body, headers={"Cookie": f"sessionid={session_key}; csrftoken={csrf}"}
     )
     opener.open(request, timeout=10).read()
+
+
+PASSWORD = "an-old-pass-phrase-3"
+
+
+def password_change(port: int, session_key: str) -> None:
+    """Django's password-change form, submitted on the server in the session ``session_key``."""
+    new = "a-new-pass-phrase-7"
+    fields = {"old_password": PASSWORD, "new_password1": new, "new_password2": new}
+    form_post(port, "/accounts/password_change/", session_key, fields)
+
+
+@sync_to_async
+def sessions_with_password(username: str) -> tuple[str, str]:
+    """Two sessions of ``username``, given ``PASSWORD`` first (a new password ends older sessions)."""
+    user = person(username)
+    user.set_password(PASSWORD)
+    user.save(update_fields=["password"])
+    return session_key_for(user), session_key_for(user)
+
+
+async def test_a_password_changed_in_another_session_closes_the_socket(server):
+    """Issue #31 item 3: a socket opened in one session stayed open, and replayed on
+    ``resume``, after the password was changed in another."""
+    trial, _ = await live_trial({"plaintiff_lawyer": "paul"}, stages=["FIT"])
+    room_session, other_session = await sessions_with_password("paul")
+    async with open_socket(server, trial.pk, room_session) as raw:
+        student = Socket(raw)
+        await student.next(lambda frame: frame["type"] in ("turn.start", "await"))
+        await asyncio.to_thread(password_change, server, other_session)
+        assert await student.closed_with() == 4401
+        assert student.frames[-1]["code"] == "not_authenticated"
+
+
+async def test_a_person_made_inactive_elsewhere_cannot_speak_and_is_closed(server):
+    """Made inactive by an admin in another process (here: the test's): with Redis the notice
+    reaches the server and closes the socket at once; without it (the embedded layer is one
+    process's) the next message is refused, unrecorded, with 4401."""
+    trial, keys = await live_trial({"plaintiff_lawyer": "paul"}, stages=["FIT"])
+    async with open_socket(server, trial.pk, keys["paul"]) as raw:
+        student = Socket(raw)
+        await student.next(lambda frame: frame["type"] in ("turn.start", "await"))
+
+        @sync_to_async
+        def deactivate() -> None:
+            user = person("paul")
+            user.is_active = False
+            user.save()
+
+        await deactivate()
+        if not os.environ.get("REDIS_URL"):
+            await student.send({"type": "say", "text": "Still here?", "client_id": "late"})
+        assert await student.closed_with() == 4401
+    assert not await sync_to_async(lambda: Trial.objects.get(pk=trial.pk).turns.filter(text="Still here?").exists())()
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)")

@@ -1,4 +1,5 @@
-"""Case and transcript text is data, never markup: every page that shows it escapes it."""
+"""Case and transcript text is data, never markup: every page that shows it escapes it, and so
+does every refusal that repeats what was posted."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from django.urls import reverse
 from legalsim.roles import Role
 from tests.cases import case_stored
 from tests.users import person
+from trials.live import trial_create
 from trials.models import Trial
 from trials.scoring.capabilities import CAPABILITIES
 from trials.scoring.charts import heatmap_svg, trend_svg
@@ -57,3 +59,35 @@ def test_transcript_text_is_escaped_on_every_trial_page(client, trial, page):
 def test_the_charts_escape_the_text_they_embed():
     assert escaped(trend_svg([(SCRIPT, 0.5), ("trial 2", 0.75)]))
     assert escaped(heatmap_svg([{"model": SCRIPT, "capabilities": dict.fromkeys(CAPABILITIES, 0.5)}]))
+
+
+@pytest.fixture
+def room(client, civil_seed) -> Trial:
+    """A student's trial of the civil case, the student signed in."""
+    student = person("student", Role.STUDENT)
+    person("classmate", Role.STUDENT)
+    client.force_login(student)
+    case = case_stored(civil_seed)
+    return trial_create(case=case, humans={"plaintiff_lawyer": student}, stages=["FIT"])
+
+
+@pytest.mark.parametrize(
+    ("route", "form"),
+    [
+        ("trials:trial_invite", {"seat": IMG, "username": "classmate"}),
+        ("trials:trial_invite", {"seat": "defendant_lawyer", "username": IMG}),
+        ("trials:trial_join", {"seat": IMG}),
+        ("trials:trial_leave", {"seat": IMG, "confirm": "yes"}),
+    ],
+)
+def test_a_refused_seat_or_username_is_echoed_escaped(client, room, route, form):
+    """Hardening #13: the 400 that names what was posted names it as text."""
+    response = client.post(reverse(route, args=[room.pk]), form)
+    assert response.status_code == 400 and escaped(response.content.decode())
+
+
+def test_a_refused_stage_is_echoed_escaped(client, room):
+    response = client.post(
+        reverse("trials:trial_play", args=[room.case_id]), {"seats": ["plaintiff_lawyer"], "stage": IMG}
+    )
+    assert response.status_code == 400 and escaped(response.content.decode())

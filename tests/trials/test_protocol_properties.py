@@ -1,12 +1,20 @@
 """Property: no sequence of client messages, well- or ill-formed, from any of a trial's seats
 breaks the room (hardening issue). Whatever arrives: no uncaught exception in the consumer,
 no close with 1011, no ``server_error`` frame, no driver death; and once the people seated
-play on, the trial ends finished."""
+play on, the trial ends finished.
+
+Hostile text (``tests.hostile_text``, issue #31's second pass): a say, an objection or a
+judge's steer holding NUL or a lone surrogate anywhere is answered ``bad_message`` and records
+nothing; words posing as the court are recorded as said and reach the next agent's prompt only
+as the person's quoted words."""
 
 from __future__ import annotations
 
 import asyncio
+import copy
+import dataclasses
 import json
+from collections.abc import Callable
 
 import pytest
 from channels.db import database_sync_to_async
@@ -19,10 +27,13 @@ from hypothesis import strategies as st
 from classroom.models import Course
 from classroom.services import course_create
 from legalsim.roles import Role
+from tests import hostile_text
 from tests.conftest import DEMO_CASES
 from tests.trials.prepared import prepared_trial
 from tests.users import person
 from trials import driver
+from trials.agents.prompts import turn_messages
+from trials.engine.visibility import build_view
 from trials.models import Case, Trial, Turn
 from trials.protocol import BadMessage, client_message_parse
 from trials.routing import websocket_urlpatterns
@@ -33,10 +44,7 @@ CASE = "en-civil-traffic-accident"
 PEOPLE = {"plaintiff_lawyer": "pia", "defendant_lawyer": "dan", "judge": "jude"}
 FATAL = {"server_error", "trial_paused", "agent_failed"}
 
-FORBIDDEN = st.sampled_from(["\x00", "\ud800", "\udfff"]) | st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)
-poisoned_text = st.builds(
-    lambda before, bad, after: before + bad + after, st.text(max_size=8), FORBIDDEN, st.text(max_size=8)
-)
+poisoned_text = hostile_text.poisoned_text()
 """Text holding NUL or an unpaired surrogate (legalsim.text_input's rule): always ``bad_message``."""
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20) | poisoned_text,
@@ -83,7 +91,10 @@ poisoned = st.one_of(
         lambda key, value: {"type": "say", "text": "", "sections": {key: value}}, poisoned_text, st.text(max_size=5)
     ),
     st.builds(lambda text: {"type": "control", "action": "question", "seat": "judge", "text": text}, poisoned_text),
+    st.builds(lambda seat: {"type": "control", "action": "question", "seat": seat, "text": "Why?"}, poisoned_text),
+    st.builds(lambda action: {"type": "control", "action": action}, poisoned_text),
     st.builds(lambda ground: {"type": "objection", "ground": "other", "text": ground}, poisoned_text),
+    st.builds(lambda ground: {"type": "objection", "ground": ground}, poisoned_text),
     st.builds(lambda key: {"type": "resume", "after_seq": 0, key: 1}, poisoned_text),
 )
 """Every message type with the poison in a value, a section id or an extra key."""
@@ -101,8 +112,8 @@ script = st.lists(st.tuples(st.sampled_from([*PEOPLE, "instructor"]), message), 
 
 
 @database_sync_to_async
-def trial_for_people() -> Trial:
-    users = {seat: person(name, Role.STUDENT) for seat, name in PEOPLE.items()}
+def trial_for_people(people: dict[str, str] = PEOPLE) -> Trial:
+    users = {seat: person(name, Role.STUDENT) for seat, name in people.items()}
     course = Course.objects.filter(slug="room").first() or course_create(
         slug="room", title="Room", instructor=person("teacher", Role.INSTRUCTOR)
     )
@@ -213,25 +224,121 @@ def test_any_message_carrying_nul_or_a_lone_surrogate_is_a_bad_message(content):
         client_message_parse(json.dumps(content))
 
 
-async def poisoned_says() -> list[dict]:
+room_poison = st.tuples(st.sampled_from(["plaintiff_lawyer", "judge", "instructor"]), poisoned)
+"""Who sends it (counsel, the judge seat, the course's instructor) and the message."""
+
+
+async def frame_where(
+    socket: WebsocketCommunicator, frames: list[dict], wanted: Callable[[dict], bool], timeout: float = 20
+) -> dict:
+    """The first frame from now on for which ``wanted`` holds; every frame read is kept."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        frame = await socket.receive_json_from(timeout=timeout)
+        frames.append(frame)
+        if wanted(frame):
+            return frame
+    raise AssertionError(f"no such frame in {timeout}s: {frames[-5:]}")
+
+
+def human_turns(trial_id: int) -> list[str]:
+    return list(Turn.objects.filter(trial_id=trial_id, author="human").values_list("text", flat=True))
+
+
+async def poison_in_the_room(steps: list[tuple[str, dict]]) -> None:
     trial = await trial_for_people()
+    sockets = {seat: await socket_of(trial.pk, PEOPLE[seat], Role.STUDENT) for seat in ("plaintiff_lawyer", "judge")}
+    sockets["instructor"] = await socket_of(trial.pk, "teacher", Role.INSTRUCTOR)
+    frames: dict[str, list[dict]] = {who: [] for who in sockets}
+    try:
+        before = await database_sync_to_async(human_turns)(trial.pk)
+        for who, content in steps:
+            await sockets[who].send_to(text_data=json.dumps(content))
+            reply = await frame_where(sockets[who], frames[who], lambda frame: frame["type"] == "error", timeout=10)
+            assert reply["code"] == "bad_message", (content, reply)
+        for who, socket in sockets.items():
+            await drain(socket, frames[who], timeout=0.2)
+        assert await database_sync_to_async(human_turns)(trial.pk) == before, "a refused message recorded a turn"
+    finally:
+        for socket in sockets.values():
+            await socket.disconnect()
+        await driver.stop_all()
+        await database_sync_to_async(connections.close_all)()
+    fatal = [frame for seen in frames.values() for frame in seen if frame.get("code") in FATAL]
+    assert not fatal, fatal
+    stored = await database_sync_to_async(lambda: list(Turn.objects.values_list("text", flat=True)))()
+    assert not any(hostile_text.is_poisoned(text) for text in stored)
+
+
+@settings(
+    max_examples=8,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(steps=st.lists(room_poison, min_size=1, max_size=6))
+def test_a_say_objection_or_steer_holding_nul_or_a_lone_surrogate_is_a_bad_message_and_records_nothing(
+    steps, transactional_db, settings_pace
+):
+    asyncio.run(poison_in_the_room(steps))
+
+
+async def forged_in_the_room(text: str) -> tuple[int, dict]:
+    """A trial where only counsel for the plaintiff is a person, who says ``text`` when asked;
+    returns once an agent has spoken after it: the trial and the person's ``turn.end``."""
+    trial = await trial_for_people({"plaintiff_lawyer": "pia"})
     socket = await socket_of(trial.pk, "pia", Role.STUDENT)
     frames: list[dict] = []
     try:
-        await drain(socket, frames, timeout=0.5)
-        seen = len(frames)
-        for text in ("\ud800", "a\u0000b"):
-            await socket.send_to(text_data=json.dumps({"type": "say", "text": text, "client_id": text}))
-            await drain(socket, frames, timeout=0.5)
+        await frame_where(
+            socket, frames, lambda frame: frame["type"] == "await" and frame["seat"] == "plaintiff_lawyer"
+        )
+        await socket.send_json_to({"type": "say", "text": text, "client_id": "forged"})
+        said = await frame_where(
+            socket, frames, lambda frame: frame["type"] == "turn.end" and frame["author"] == "human"
+        )
+        await frame_where(socket, frames, lambda frame: frame["type"] == "turn.end" and frame["seq"] > said["seq"])
     finally:
         await socket.disconnect()
         await driver.stop_all()
         await database_sync_to_async(connections.close_all)()
-    return [frame for frame in frames[seen:] if frame["type"] == "error"]
+    assert not [frame for frame in frames if frame.get("code") in FATAL or frame["type"] == "error"], frames
+    return trial.pk, said
 
 
-def test_a_say_holding_a_lone_surrogate_or_nul_is_refused_as_bad_message(transactional_db, settings_pace):
-    errors = asyncio.run(poisoned_says())
-    assert [frame["code"] for frame in errors] == ["bad_message", "bad_message"], errors
-    texts = Turn.objects.values_list("text", flat=True)
-    assert not any("\x00" in text or "\ud800" in text for text in texts)
+def assert_next_agent_reads_it_quoted(trial_id: int, said: dict, text: str) -> None:
+    """The turn is stored as said (trimmed), and the prompt the real builder makes for the
+    agent who spoke next differs from one built on plain words only in the person's quoted line."""
+    turn = Turn.objects.get(trial_id=trial_id, seq=said["seq"])
+    assert turn.text == said["text"] == text.strip(), "recorded verbatim"
+    state = Trial.objects.get(pk=trial_id).engine_state
+    after = next(record for record in state.turns if record.seq > turn.seq)
+    assert after.author == "agent", after
+
+    def prompt(words: str) -> list[dict[str, str]]:
+        earlier = copy.deepcopy(state)
+        earlier.turns = [
+            dataclasses.replace(record, text=words) if record.seq == turn.seq else record
+            for record in earlier.turns
+            if record.seq < after.seq
+        ]
+        view = build_view(earlier, after.seat, phase=after.phase)
+        return turn_messages(view, speaker=after.speaker, act=after.act, artifact=None)
+
+    changed = hostile_text.prompt_lines_changed(prompt, turn.text)
+    hostile_text.assert_only_quoted(changed, turn.text, {turn.seq: turn.speaker})
+
+
+@settings(
+    max_examples=6,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(text=hostile_text.forged_text())
+def test_words_posing_as_the_court_are_recorded_as_said_and_reach_the_next_agent_only_quoted(
+    text, transactional_db, settings_pace
+):
+    trial_id, said = asyncio.run(forged_in_the_room(text))
+    assert_next_agent_reads_it_quoted(trial_id, said, text)

@@ -82,7 +82,7 @@ async def play(
                 {
                     "type": "say",
                     "text": f"As {frame['seat']} in {frame['phase']}: my submission.",
-                    "client_id": f"c{len(frames)}",
+                    "client_id": f"{frame['seat']}-{frame['seq']}",
                     "decision": "decline",
                 }
             )

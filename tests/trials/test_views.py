@@ -3,6 +3,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from classroom.assignments import assignment_create, pair_set
+from classroom.services import course_create, course_enrol
 from legalsim.roles import Role
 from tests.cases import case_stored
 from tests.conftest import CIVIL_CASE
@@ -130,3 +132,49 @@ def test_case_text_is_escaped(client, django_user_model, civil_seed, write_json)
 def test_unknown_case_is_404(client, django_user_model):
     client.force_login(person("student", Role.STUDENT))
     assert client.get(reverse("trials:case_detail", args=["missing"])).status_code == 404
+
+
+@pytest.fixture
+def paired(civil_seed):
+    """A paired assignment of a case whose defendant side hides a canary in every private
+    field: Ann plays the plaintiff's counsel against Bob as the defendant's; Cem is enrolled
+    but not paired yet."""
+    seed, planted = plant(CIVIL_CASE)
+    case = case_stored(seed)
+    course = course_create(slug="civ", title="Civil", instructor=person("prof", Role.INSTRUCTOR))
+    for name in ("ann", "bob", "cem"):
+        person(name, Role.STUDENT)
+    course_enrol(course=course, usernames=["ann", "bob", "cem"])
+    assignment = assignment_create(
+        course=course, case=case, seats=["plaintiff_lawyer", "defendant_lawyer"], stages=["LC"], paired=True
+    )
+    pair_set(assignment=assignment, first="ann", second="bob")
+    return case, {label: canary for label, canary in planted.items() if label.endswith(":defendant")}
+
+
+def test_a_paired_student_never_previews_the_opponents_brief(client, paired):
+    """Hardening: ``?seats=`` named the opposing seat and the case page showed its brief."""
+    case, defendant_only = paired
+    url = reverse("trials:case_detail", args=[case.pk])
+    client.force_login(person("outsider", Role.STUDENT))
+    page = client.get(url, {"seats": "defendant_lawyer"}).content.decode()
+    assert all(canary in page for canary in defendant_only.values()), "a student outside the course chooses any seat"
+    for who in ("ann", "cem"):
+        client.force_login(person(who))
+        for headers in ({}, {"HX-Request": "true"}):
+            page = client.get(url, {"seats": ["defendant_lawyer", "plaintiff_lawyer"]}, headers=headers)
+            shown = [label for label, canary in defendant_only.items() if canary in page.content.decode()]
+            assert page.status_code == 200 and shown == [], f"{who} read {shown}"
+    client.force_login(person("ann"))
+    page = client.get(url, {"seats": "defendant_lawyer"}).content.decode()
+    assert 'value="plaintiff_lawyer" checked' in page and 'value="defendant_lawyer"' not in page
+    client.force_login(person("bob"))
+    page = client.get(url).content.decode()
+    assert all(canary in page for canary in defendant_only.values()), "Bob reads his own side's brief"
+
+
+def test_a_paired_student_cannot_start_a_practice_trial_in_the_opponents_seat(client, paired):
+    case, _ = paired
+    client.force_login(person("ann"))
+    response = client.post(reverse("trials:trial_play", args=[case.pk]), {"seats": ["defendant_lawyer"]})
+    assert response.status_code == 400 and not Trial.objects.exists()

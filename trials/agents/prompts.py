@@ -18,6 +18,7 @@ import json
 import re
 from typing import Any
 
+from trials.agents.client_traits import client_instructions
 from trials.agents.skill_notes import SkillNote, notes_text
 from trials.agents.skills import loaded_skills
 from trials.documents import DOCUMENTS
@@ -151,9 +152,21 @@ DATA_KEYS = {
     "disclosure_willingness": "信息披露意愿",
     "emotional_stability": "情绪稳定性",
     "narrative_proficiency": "叙事能力",
+    "big5": "大五人格",
+    "extraversion": "外向性",
+    "openness": "开放性",
+    "agreeableness": "宜人性",
+    "conscientiousness": "尽责性",
+    "legal_sense": "法律意识等级",
+    "speaking_style": "说话风格",
+    "withheld": "暂不透露的细节",
+    "detail": "细节",
+    "mode": "方式",
+    "asked_by": "律师问到这些词时说出",
 }
 """Chinese names of the case data's keys that are no heading of a case file (``names.FIELDS``)."""
 LEVELS = {"high": "高", "medium": "中", "low": "低"}
+WITHHELD_MODES = {"omit": "不提", "vague": "含糊"}
 
 
 def case_data(value: Any, language: str) -> Any:
@@ -179,13 +192,18 @@ def case_data(value: Any, language: str) -> Any:
 def _data_value(key: Any, value: Any, language: str) -> Any:
     if key == "side" and isinstance(value, str):
         return field_name(value, language)
+    if key == "mode" and value in WITHHELD_MODES:
+        return WITHHELD_MODES[value]
     if isinstance(value, str) and value in LEVELS:
         return LEVELS[value]
     return case_data(value, language)
 
 
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+def _json(value: Any, *, compact: bool = True) -> str:
+    """Case data, a persona or a memory as JSON on one line: NEL and U+2028/U+2029 escaped too
+    (``_LINE_BREAKING``), so no string in it can start a line of the prompt."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":") if compact else None)
+    return _LINE_BREAKING.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
 _LINE_BREAKING = re.compile("[\x7f-\x9f\u2028\u2029]")
@@ -204,7 +222,7 @@ def quoted(text: str) -> str:
     """Words someone said, as data on one line of a prompt: a JSON string (quotes, backslashes
     and line breaks escaped, NEL and U+2028/U+2029 too), so the words can neither close the
     quotes nor start a line of the prompt's own ("[N] Speaker:", "# Task")."""
-    return _LINE_BREAKING.sub(lambda match: f"\\u{ord(match.group()):04x}", json.dumps(text, ensure_ascii=False))
+    return _json(text, compact=False)
 
 
 def one_line(text: str) -> str:
@@ -223,11 +241,13 @@ def system_message(view: SeatView, speaker: str) -> str:
         _say(
             view,
             f"\n你的人物设定：{_json(case_data(view.persona, 'zh'))}",
-            f"\nYour persona: {json.dumps(view.persona, ensure_ascii=False)}",
+            f"\nYour persona: {_json(view.persona, compact=False)}",
         )
         if view.persona
         else ""
     )
+    traits = client_instructions(view.persona, view.language)
+    persona += f"\n{traits}" if traits else ""
     if speaker in SEATS:
         speaker = seat_name(speaker, view.language)
     return _say(
@@ -276,7 +296,7 @@ def materials(view: SeatView) -> str:
     if view.memory is not None:
         sections.append(
             _say(view, "## 你的案件记忆（键名供记忆工具使用）", "## Your case memory")
-            + f"\n{json.dumps(view.memory, ensure_ascii=False)}"
+            + f"\n{_json(view.memory, compact=False)}"
         )
     return "\n\n".join(sections)
 

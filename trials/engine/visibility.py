@@ -16,6 +16,7 @@ from typing import Any
 from trials.engine.judgment import appeal_from_judgment
 from trials.engine.machine import stage_participants, trial_start
 from trials.engine.state import TrialState
+from trials.engine.withheld import cut, undisclosed
 from trials.procedures import Stage, procedure_for
 from trials.procedures.seats import CIVIL_SIDES, COURT, opposite, seat_info
 
@@ -35,6 +36,8 @@ EVALUATION_ONLY = {
 }
 """(block, field) pairs only scoring and staff read; no rule below has a source for them."""
 
+PERSONA_ROLES = ("client", "defendant")
+"""The seats a case's persona conditions: a civil client, a criminal defendant."""
 OWN = frozenset({"own"})
 OWN_CLIENT = frozenset({"own_client"})
 OTHERS = frozenset({"others"})
@@ -313,6 +316,7 @@ def build_view(state: TrialState, seat: str, *, stage: str | None = None, phase:
             if value and visible(rule, owner):
                 fields.setdefault(rule.field, {})[owner or "shared"] = value
 
+    fields = _without_withheld(state, fields, info.role, info.side)
     sitting = sitting_stages(procedure.stages, stage_obj)
     artifact_rules = {rule.field: rule for rule in matrix.artifact_rules}
     artifacts = [
@@ -429,8 +433,28 @@ def _copy_memory(memory: dict[str, list[str]] | None) -> dict[str, list[str]] | 
     return None if memory is None else {key: list(entries) for key, entries in memory.items()}
 
 
+def _without_withheld(state: TrialState, fields: dict[str, Any], role: str, side: str) -> dict[str, Any]:
+    """``fields`` without the details a client still withholds (trials/engine/withheld.py):
+    only that client sees them before saying them."""
+    hidden: list[str] = []
+    for owner, persona in (state.case.get("personas") or {}).items():
+        if role in PERSONA_ROLES and side == owner:
+            continue
+        said = [turn.text for turn in state.turns if _is_persona_seat(state.procedure, turn.seat, owner)]
+        hidden += [item.detail for item in undisclosed(persona, said)]
+    return cut(fields, hidden) if hidden else fields
+
+
+def _is_persona_seat(procedure: str, seat: str, side: str) -> bool:
+    try:
+        info = seat_info(procedure, seat)
+    except (KeyError, ValueError):  # the clerk, or a seat of another procedure
+        return False
+    return info.role in PERSONA_ROLES and info.side == side
+
+
 def _persona(case: Mapping[str, Any], role: str, side: str) -> dict[str, str] | None:
-    if role not in ("client", "defendant"):
+    if role not in PERSONA_ROLES:
         return None
     persona = (case.get("personas") or {}).get(side)
     return dict(persona) if persona else None

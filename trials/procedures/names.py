@@ -160,6 +160,21 @@ ACTS = {
 }
 
 
+AGENDA = {
+    "client": ("The client's particulars", "委托人的基本情况"),
+    "defendant": ("The other side's particulars", "对方当事人的情况"),
+    "facts": ("What happened", "案件经过"),
+    "dispute": ("The points in dispute", "争议焦点"),
+    "claims": ("What the client wants", "诉讼请求"),
+    "evidence": ("The evidence", "证据"),
+}
+"""The items of a consultation's legal agenda (MASER Appendix A.2; ``trials.agenda``)."""
+
+
+def agenda_name(key: str, language: str) -> str:
+    return _named(AGENDA, key, language)
+
+
 def _named(names: dict, key: Any, language: str) -> str:
     if key not in names:
         plain = str(key).replace("_", " ")

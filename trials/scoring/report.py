@@ -12,6 +12,7 @@ from trials.engine.state import TrialState
 from trials.procedures.seats import seat_info, seat_kind
 from trials.scoring.alignment import judgment_alignment, table2_cells
 from trials.scoring.capabilities import CAPABILITIES, capability_items, capability_scores, stage_scores
+from trials.scoring.complaint import trial_complaint
 from trials.scoring.interaction import interaction_quality
 from trials.scoring.prediction import sentence_extract
 from trials.scoring.roles import CLIENT_DIMENSIONS, JUDGE_DIMENSIONS, role_result
@@ -22,8 +23,9 @@ ALIGNMENT_ROWS = ("verdict", "reasoning", "legal_reference", "appeal_action", "e
 
 
 def trial_scores(state: TrialState, *, scorer: Scorer) -> dict[str, Any]:
-    """Everything LongJud-Bench, C.4, MILE and SimCourt say about the trial's target lawyer
-    and its judgments; ``None`` wherever a stage was not run."""
+    """Everything LongJud-Bench, C.4, MILE (its interaction and, for a plaintiff's complaint,
+    its complaint fields) and SimCourt say about the trial's target lawyer and its judgments;
+    ``None`` wherever a stage was not run."""
     items, skipped = capability_items(state, scorer)
     result: dict[str, Any] = {
         "target_side": state.target_side,
@@ -37,6 +39,8 @@ def trial_scores(state: TrialState, *, scorer: Scorer) -> dict[str, Any]:
     }
     if state.procedure == "criminal":
         result["prediction"] = _prediction(state)
+    else:
+        result["complaint"] = None if "CD" in skipped else trial_complaint(state, scorer)
     return result
 
 

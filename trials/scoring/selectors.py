@@ -53,6 +53,17 @@ CAPABILITY_NAMES = {
 }
 """What the scorecards call the rubric's capabilities, dimensions and alignment elements (the
 ids stay in the stored results)."""
+COMPLAINT_ROWS = {
+    "plaintiff_info": _("Plaintiff's particulars"),
+    "defendant_info": _("Defendant's particulars"),
+    "facts": _("Facts"),
+    "reasons": _("Reasons"),
+    "claims": _("Claims"),
+    "evidence": _("Evidence"),
+    "standardability": _("Standardability"),
+    "professionalism": _("Professionalism"),
+}
+"""The complaint's rows on a scorecard (MASER B.2, ``trials.scoring.complaint``), in its order."""
 STORED_REASONS = (gettext_noop("played by an agent before or instead of the student; not scored for the student"),)
 """Fixed sentences a stored result carries (``skipped_stages``), translated when shown."""
 KIND_ORDER = {"lawyer": 0, "judge": 1, "client": 2}
@@ -71,6 +82,15 @@ def _reason(reason: str, rule_based: bool, reveal: bool) -> str:
     if rule_based:
         return reason_shown(reason, capability_name)
     return reason if reveal else ""
+
+
+def complaint_rows(complaint: dict[str, Any] | None) -> list[tuple[str, float]]:
+    """A scored complaint as (row name, score in [0,1]) pairs: numbers only, so the reference
+    it was scored against shows nowhere on the page."""
+    if not complaint:
+        return []
+    values = complaint["fields"] | {key: complaint[key] for key in ("standardability", "professionalism")}
+    return [(str(name), values[key]) for key, name in COMPLAINT_ROWS.items()]
 
 
 def score_preferred(scores: Iterable[TrialScore]) -> TrialScore | None:
@@ -239,6 +259,7 @@ def scorecard_context(score: TrialScore, finished: bool) -> dict[str, Any]:
         "alignment_rows": ALIGNMENT_ROWS,
         "interaction": result.get("interaction") or {},
         "prediction": result.get("prediction") if reveal else None,
+        "complaint": complaint_rows(result.get("complaint")),
         "missing": [(item["id"], item["missing"]) for item in result.get("items", []) if item["missing"]]
         if reveal
         else [],

@@ -126,6 +126,9 @@ def _flat(score: TrialScore) -> dict[str, Any]:
     row |= {f"interaction_{key}": value for key, value in (result.get("interaction") or {}).items()}
     prediction = result.get("prediction") or {}
     row |= {f"prediction_{key}": value for key, value in prediction.items() if key != "judgment"}
+    if complaint := result.get("complaint"):
+        row |= {f"complaint_{key}": value for key, value in complaint["fields"].items()}
+        row |= {f"complaint_{key}": complaint[key] for key in ("standardability", "professionalism")}
     return row
 
 

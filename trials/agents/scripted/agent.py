@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from trials.agents.scripted import consultation, criminal, drafting, hearing, objections
-from trials.agents.scripted.context import Ctx, disposition_of
+from trials.agents.scripted.context import Ctx, disposition_of, with_disclosure
 from trials.engine.memory import MemoryOp
 from trials.engine.participants import DeltaSink, MemoryRequest, TurnRequest, estimate_tokens
 from trials.engine.steps import ArtifactDraft, MemoryUpdate, Reply
@@ -85,7 +85,8 @@ class ScriptedAgent:
     and it calls no model."""
 
     def respond(self, request: TurnRequest, *, on_delta: DeltaSink | None = None) -> Reply:
-        result = ACTS[request.step.act](Ctx(request.view))
+        ctx = Ctx(request.view)
+        result = ACTS[request.step.act](ctx)
         text, artifact, decision = result, None, None
         if isinstance(result, tuple):
             text, extra = result
@@ -93,6 +94,7 @@ class ScriptedAgent:
                 artifact = extra
             else:
                 decision = extra
+        text = with_disclosure(ctx, text)
         tokens = estimate_tokens(text) + (estimate_tokens(artifact.text) if artifact else 0)
         return Reply(text=text, artifact=artifact, decision=decision, tokens=tokens)
 

@@ -23,10 +23,16 @@ def describe_dispute(ctx: Ctx) -> str:
 
 
 def ask_follow_up(ctx: Ctx) -> str:
+    """The lawyer's questions follow MASER's legal agenda (Appendix A.2): the parties'
+    particulars, the facts, the points in dispute, the claims and the evidence."""
     return ctx.say(
-        "谢谢您的介绍。为了准确判断，请您补充三点：一是双方之间有没有书面约定；二是您手里现有哪些证据；三是您希望通过诉讼达到什么结果。",
-        "Thank you. To assess this properly I need three things: whether there is any written agreement between you, "
-        "what evidence you have in hand, and what outcome you want from litigation.",
+        "谢谢您的介绍。为了准确判断，请您补充几点：一是您和对方的基本情况（姓名、住址、联系方式）；"
+        "二是双方之间有没有书面约定，事情的时间和金额；三是对方对哪些事实有争议；四是您手里现有哪些证据；"
+        "五是您希望通过诉讼达到什么结果。",
+        "Thank you. To assess this properly I need a few things: your and the other side's particulars (names, "
+        "addresses, contact details); whether there is any written agreement between you, with the dates and "
+        "amounts; which facts the other side disputes; what evidence you have in hand; and what outcome you want "
+        "from litigation.",
     )
 
 

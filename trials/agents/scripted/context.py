@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from trials.agents.client_traits import trait
 from trials.engine.visibility import SeatView
+from trials.engine.withheld import asked_now, cut, undisclosed
 from trials.procedures.seats import COURT, opposite
 from trials.tools.statutes import StatuteHit, statute_search
 
@@ -129,13 +131,16 @@ def split_sentences(text: str) -> list[str]:
 
 
 def client_account(ctx: Ctx) -> str:
-    """The client's own facts, told as the LCPF persona would tell them (Table 6)."""
-    sentences = split_sentences(ctx.facts())
+    """The client's own facts, told as the LCPF persona would tell them (Table 6), without the
+    details they withhold until asked (MASER; trials/engine/withheld.py)."""
+    held = undisclosed(ctx.view.persona, _own_words(ctx))
+    sentences = split_sentences(cut(ctx.facts(), [item.detail for item in held]))
     if ctx.persona("disclosure_willingness") == "low":
         sentences = sentences[: max(1, len(sentences) // 2)]
-    if ctx.persona("narrative_proficiency") == "low":
+    if ctx.persona("narrative_proficiency") == "low" or trait(ctx.view.persona, "conscientiousness") == "low":
         sentences = sentences[1:] + sentences[:1]
     body = ("" if ctx.zh else " ").join(sentences)
+    anxious = "low" in (ctx.persona("emotional_stability"), trait(ctx.view.persona, "emotional_stability"))
     mood = {
         "low": ctx.say(
             "我现在心里特别乱，一想到这件事就睡不着。",
@@ -143,20 +148,46 @@ def client_account(ctx: Ctx) -> str:
         ),
         "medium": ctx.say("这件事让我压力挺大的。", "This has been stressful for me. "),
         "high": "",
-    }[ctx.persona("emotional_stability")]
-    order = (
-        ctx.say("我按时间顺序说一下：", "Let me go through it in order: ")
-        if ctx.persona("narrative_proficiency") == "high"
+    }["low" if anxious else ctx.persona("emotional_stability")]
+    orderly = "high" in (ctx.persona("narrative_proficiency"), trait(ctx.view.persona, "conscientiousness"))
+    order = ctx.say("我按时间顺序说一下：", "Let me go through it in order: ") if orderly else ""
+    vague = (
+        ctx.say("还有些情况我一时说不清楚。", " There are some things I'm not sure about.")
+        if any(item.mode == "vague" for item in held)
         else ""
     )
-    return f"{mood}{order}{body}"
+    return f"{mood}{order}{body}{vague}"
+
+
+def _own_words(ctx: Ctx) -> list[str]:
+    return [turn["text"] for turn in ctx.view.dialogue if turn["seat"] == ctx.view.seat]
+
+
+def with_disclosure(ctx: Ctx, text: str) -> str:
+    """A client's turn, opened by the withheld details the lawyer has asked about since and that
+    the client has not told yet."""
+    if ctx.view.role not in ("client", "defendant"):
+        return text
+    lawyer_turns = [turn["text"] for turn in ctx.view.dialogue if turn["seat"] != ctx.view.seat]
+    told = asked_now(undisclosed(ctx.view.persona, _own_words(ctx)), lawyer_turns)
+    if not told:
+        return text
+    details = ctx.sep().join(item.detail.rstrip("。.") for item in told)
+    return ctx.say(f"您问到的这一点我补充一下：{details}。", f"About what you asked: {details}. ") + text
 
 
 def client_wants(ctx: Ctx) -> str:
     goals = ctx.field("goals", ctx.view.side, {}) or {}
     goal = goals.get("goal") or ctx.say("请求法院支持我方的意见", "that the court upholds my side's position")
-    if ctx.persona("legal_literacy") == "low":
+    sense = (ctx.view.persona or {}).get("legal_sense")
+    if ctx.persona("legal_literacy") == "low" or (sense is not None and sense <= 2):
         return ctx.say(f"说白了，我就是想讨个说法：{goal}", f"Put simply, I just want this put right: {goal}")
+    if sense == 5 and ctx.claims():
+        return ctx.say(
+            f"我的诉讼请求是：{goal}。我查过相关规定，建议我们明确主张：{ctx.claims()[0]}",
+            f"My claim is: {goal}. I have read the relevant provisions and suggest we plead expressly: "
+            f"{ctx.claims()[0]}",
+        )
     return ctx.say(f"我的诉求是：{goal}", f"What I am seeking is: {goal}")
 
 

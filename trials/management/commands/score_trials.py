@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from legalsim.llm import LLMError
 from trials.models import Trial
+from trials.scoring.complaint import complaint_table
 from trials.scoring.report import capabilities_mean, table2, table3
 from trials.scoring.scorers import ScoringFailed
 from trials.scoring.services import export_csv, export_json, scorer_build, trial_score
@@ -15,7 +16,8 @@ from trials.scoring.services import export_csv, export_json, scorer_build, trial
 class Command(BaseCommand):
     help = (
         "Score finished trials (LongJud-Bench capabilities, judgment alignment, interaction quality, "
-        "criminal prediction), store the scores and export them as JSON or CSV; prints Tables 2 and 3."
+        "criminal prediction, MASER's complaint fields), store the scores and export them as JSON or CSV; prints "
+        "Tables 2 and 3 and the complaint fields."
     )
 
     def add_arguments(self, parser) -> None:
@@ -47,6 +49,11 @@ class Command(BaseCommand):
             model: capabilities_mean([result["capabilities"] for result in rows]) for model, rows in by_model.items()
         }
         self.stdout.write(table3(profile) + "\n")
+        complaints = [
+            (f"trial {result['trial_id']}", result["complaint"]) for result in results if result.get("complaint")
+        ]
+        if complaints:
+            self.stdout.write("Complaint (MASER B.2), per field in [0,1]\n" + complaint_table(complaints) + "\n")
 
     @staticmethod
     def _trials(trial_ids: list[int], every: bool) -> list[Trial]:

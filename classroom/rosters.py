@@ -1,0 +1,318 @@
+"""Roster files: a CSV of ``username,email,full_name`` enrolled in a course.
+
+The whole file is checked first, in the request (or command) that brings it: every bad row
+is reported as ``FILE:LINE: field: message`` and nobody is created; a file longer than
+``LEGALSIM_ROSTER_MAX_ROWS`` is refused before its rows are looked at. A good file becomes a
+``RosterJob`` that a Celery worker (in process when Celery is eager) enrols in transactions
+of ``ROSTER_BATCH_ROWS`` rows, so another writer (a live trial, a grade) waits for one batch
+at most; the job row records how far it got, so a failure names the rows that are enrolled
+and a second delivery of the task carries on where the first stopped. New accounts are
+created in bulk with no usable password (no password hashing); their set-password links are
+made from the job's list of accounts when its instructor downloads them, once.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import logging
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
+from django.contrib.auth.models import AbstractBaseUser, Group
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from classroom.models import Course, Enrolment, RosterJob
+from classroom.services import ClassroomError, not_student_roles, set_password_path, users_by_name
+from legalsim.json_input import Problem, UnreadableFile, file_text
+from legalsim.roles import MATRIX, Ability, Role
+from legalsim.spreadsheet import CsvWriter, cell_unescape
+
+logger = logging.getLogger(__name__)
+
+ROSTER_KEYS = ("username", "email", "full_name")
+ROSTER_BATCH_ROWS = 200
+"""Rows per transaction: a batch of new accounts takes a few tens of milliseconds, the
+longest another writer waits."""
+
+
+@dataclass(frozen=True)
+class RosterRow:
+    line: int
+    username: str
+    email: str
+    full_name: str
+
+
+@dataclass
+class RosterCheck:
+    """A roster file read and checked whole: its rows, the existing accounts it names
+    differently (kept as they are), and every bad row; nothing is stored either way."""
+
+    label: str
+    rows: list[RosterRow] = field(default_factory=list)
+    kept: list[tuple[str, str]] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def roster_check(*, path: Path, label: str | None = None, as_student_anyway: bool = False) -> RosterCheck:
+    """Read and check every row of a roster file. An existing account that holds a role but
+    not the student's (a rater, an instructor) is a bad row unless ``as_student_anyway``."""
+    check = RosterCheck(label=label or str(path))
+    rows, check.problems = _roster_rows(path, check.label)
+    if check.problems:
+        return check
+    if not rows:
+        check.problems.append(Problem(check.label, 1, "file", "has no rows under its header"))
+        return check
+    existing = users_by_name([row.username for row in rows])
+    roles = {} if as_student_anyway else not_student_roles(list(existing.values()))
+    seen: dict[str, int] = {}
+    for row in rows:
+        check.problems += [
+            Problem(check.label, row.line, where, message)
+            for where, message in _row_problems(row, existing.get(row.username), roles, seen)
+        ]
+        seen.setdefault(row.username, row.line)
+    if not check.problems:
+        check.rows = rows
+        check.kept = [
+            (row.username, differs)
+            for row in rows
+            if row.username in existing and (differs := _roster_differences(existing[row.username], row))
+        ]
+    return check
+
+
+def _roster_rows(path: Path, label: str) -> tuple[list[RosterRow], list[Problem]]:
+    """The rows of the file, or the problem that stops it being read (its header, its CSV,
+    more rows than ``LEGALSIM_ROSTER_MAX_ROWS``)."""
+    try:
+        text = file_text(path)
+    except UnreadableFile as error:
+        return [], [Problem(label, error.problem.line, error.problem.field, error.problem.message)]
+    lines = (text if "\n" in text else text.replace("\r", "\n")).split("\n")
+    reader = csv.DictReader([line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else []))
+    cap = settings.LEGALSIM_ROSTER_MAX_ROWS
+    rows: list[RosterRow] = []
+    try:
+        header = [name.strip() for name in reader.fieldnames or []]
+        missing = [key for key in ROSTER_KEYS if key not in header]
+        if missing:
+            return [], [Problem(label, 1, "header", f"missing column(s): {', '.join(missing)}")]
+        reader.fieldnames = header
+        for row in reader:
+            if len(rows) == cap:
+                message = f"has more than {cap} rows, the most a roster may have: split it into files of {cap} rows"
+                return [], [Problem(label, reader.line_num, "file", message)]
+            cells = {key: str(cell_unescape(row.get(key) or "")).strip() for key in ROSTER_KEYS}
+            rows.append(RosterRow(reader.line_num, cells["username"], cells["email"], cells["full_name"]))
+    except csv.Error as error:
+        line = max(reader.reader.line_num, 1)
+        return [], [Problem(label, line, "csv", f"cannot be read as CSV: {error}")]
+    return rows, []
+
+
+def _row_problems(
+    row: RosterRow, user: AbstractBaseUser | None, roles: dict[int, list[str]], seen: dict[str, int]
+) -> list[tuple[str, str]]:
+    """(field, message) of each problem of one row; ``seen``: the line of each username so far."""
+    User = get_user_model()
+    name, email = row.username, row.email
+    problems = []
+    if not name:
+        problems.append(("username", "is empty"))
+    else:
+        try:
+            User.username_validator(name)
+        except ValidationError:
+            problems.append(("username", f"{name!r}: letters, digits and @ . + - _ only"))
+        if len(name) > User._meta.get_field("username").max_length:
+            problems.append(("username", "is too long"))
+        if name in seen:
+            problems.append(("username", f"{name!r} is on line {seen[name]} already"))
+    if user is not None and user.pk in roles:
+        problems.append(
+            ("username", f"{name!r} is {' and '.join(roles[user.pk])}, not a student: tick “enrol as student anyway”")
+        )
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            problems.append(("email", f"{email!r} is not an email address"))
+    elif name and user is None:
+        problems.append(("email", "a new account needs an email address"))
+    if len(row.full_name) > 300:
+        problems.append(("full_name", "is longer than 300 characters"))
+    return problems
+
+
+def _roster_differences(user: AbstractBaseUser, row: RosterRow) -> str:
+    """What a roster row says differently about an existing account (its e-mail, its full
+    name), as the upload reports it; blank when they agree or the row leaves them blank."""
+    differs = []
+    if row.email and row.email.lower() != (user.email or "").lower():
+        differs.append(
+            _("e-mail %(roster)s in the roster, %(account)s on the account")
+            % {"roster": row.email, "account": user.email or "—"}
+        )
+    name = " ".join(row.full_name.split())
+    if name and name != " ".join(user.get_full_name().split()):
+        differs.append(
+            _("name %(roster)s in the roster, %(account)s on the account")
+            % {"roster": name, "account": user.get_full_name() or "—"}
+        )
+    return "; ".join(differs)
+
+
+def roster_job_start(
+    *, course: Course, check: RosterCheck, by: AbstractBaseUser | None, in_process: bool = False
+) -> RosterJob:
+    """The job that enrols a checked roster, handed to a worker once it is committed (run
+    here when Celery is eager), or run to its end here (``in_process``: the command, which
+    prints the links when it is done)."""
+    from classroom.tasks import roster_job_run_task
+
+    if check.problems or not check.rows:
+        raise ClassroomError(_("a roster with problems cannot be enrolled"))
+    job = RosterJob.objects.create(
+        course=course,
+        created_by=by,
+        label=check.label[:255],
+        rows=[[row.line, row.username, row.email, row.full_name] for row in check.rows],
+        total=len(check.rows),
+        kept=[list(pair) for pair in check.kept],
+    )
+    if in_process:
+        return roster_job_run(job.pk)
+    transaction.on_commit(lambda: roster_job_run_task.delay(job.pk))
+    return job
+
+
+def roster_job_run(job_id: int) -> RosterJob:
+    """Enrol the job's rows batch by batch, from where it stands. A failure stops the job and
+    says which rows are enrolled (every batch before the failing one) and which are not."""
+    job = RosterJob.objects.select_related("course").get(pk=job_id)
+    if job.finished:
+        return job
+    _job_update(job, status=RosterJob.Status.RUNNING)
+    while job.done < job.total:
+        batch = job.rows[job.done : job.done + ROSTER_BATCH_ROWS]
+        try:
+            roster_batch_enrol(job, batch)
+        except Exception as error:
+            logger.exception("roster job %s failed", job.pk)
+            _job_update(
+                job, status=RosterJob.Status.FAILED, error=_batch_failure(job, batch, error), finished_at=timezone.now()
+            )
+            return job
+    _job_update(job, status=RosterJob.Status.DONE, rows=[], finished_at=timezone.now())
+    return job
+
+
+def _batch_failure(job: RosterJob, batch: list[list], error: Exception) -> str:
+    first, last = batch[0][0], batch[-1][0]
+    return _(
+        "Lines %(first)d-%(last)d could not be enrolled (%(error)s). The %(done)d row(s) before line %(first)d "
+        "are enrolled; line %(first)d and the %(rest)d row(s) after it are not: upload those rows again."
+    ) % {
+        "first": first,
+        "last": last,
+        "error": f"{type(error).__name__}: {error}",
+        "done": job.done,
+        "rest": job.total - job.done - 1,
+    }
+
+
+def _job_update(job: RosterJob, **fields) -> None:
+    for name, value in fields.items():
+        setattr(job, name, value)
+    job.save(update_fields=list(fields))
+
+
+def roster_batch_enrol(job: RosterJob, batch: list[list]) -> None:
+    """One transaction: create the batch's new accounts (in bulk, unusable passwords), enrol
+    everyone not enrolled yet, make students of those who may not play, and move the job on."""
+    User = get_user_model()
+    with transaction.atomic():
+        users = users_by_name([username for _line, username, _email, _name in batch])
+        fresh = [_account(username, email, name) for _line, username, email, name in batch if username not in users]
+        User.objects.bulk_create(fresh)
+        created = users_by_name([user.get_username() for user in fresh])
+        users |= created
+        ids = [user.pk for user in users.values()]
+        enrolled = set(Enrolment.objects.filter(course=job.course, user_id__in=ids).values_list("user_id", flat=True))
+        Enrolment.objects.bulk_create(
+            [Enrolment(course=job.course, user_id=pk) for pk in ids if pk not in enrolled], ignore_conflicts=True
+        )
+        _students_make(ids)
+        job.done += len(batch)
+        job.enrolled += len(ids) - len(enrolled)
+        job.already += len(enrolled)
+        job.created = job.created + sorted(user.pk for user in created.values())
+        job.save(update_fields=["done", "enrolled", "already", "created"])
+
+
+def _account(username: str, email: str, full_name: str) -> AbstractBaseUser:
+    """A new account with an unusable password, as ``set_unusable_password`` makes one (its
+    random part from ``secrets`` at once: ``make_password(None)`` draws it a character at a
+    time, which was half the cost of a batch)."""
+    first, _space, last = full_name.rpartition(" ") if " " in full_name else (full_name, "", "")
+    password = UNUSABLE_PASSWORD_PREFIX + secrets.token_urlsafe(30)
+    return get_user_model()(
+        username=username, email=email, first_name=first[:150], last_name=last[:150], password=password
+    )
+
+
+def _students_make(ids: list[int]) -> None:
+    """Give the student role to those of ``ids`` whose roles do not let them play (as
+    ``legalsim.roles.role_grant`` does, for many at once)."""
+    User = get_user_model()
+    playing = [role for role, abilities in MATRIX.items() if Ability.PLAY in abilities]
+    players = User.objects.filter(pk__in=ids).filter(Q(is_superuser=True) | Q(groups__name__in=playing))
+    lacking = set(ids) - set(players.values_list("pk", flat=True))
+    group, _created = Group.objects.get_or_create(name=Role.STUDENT)
+    Membership = User.groups.through
+    Membership.objects.bulk_create(
+        [Membership(user_id=pk, group_id=group.pk) for pk in sorted(lacking)], ignore_conflicts=True
+    )
+
+
+def roster_links(*, job: RosterJob) -> list[tuple[AbstractBaseUser, str]]:
+    """(account, set-password path) of each account the job created that has no password
+    yet, in the file's order; none once the links have been downloaded."""
+    if job.links_taken_at is not None or not job.created:
+        return []
+    accounts = get_user_model().objects.filter(pk__in=job.created, password__startswith=UNUSABLE_PASSWORD_PREFIX)
+    return [(user, set_password_path(user)) for user in accounts.order_by("pk")]
+
+
+def roster_links_take(*, job: RosterJob) -> list[tuple[AbstractBaseUser, str]]:
+    """The links, for the one download: from now on they are not shown again."""
+    if not job.finished:
+        raise ClassroomError(_("the roster is still being enrolled: download the links when it is done"))
+    links = roster_links(job=job)
+    with transaction.atomic():
+        taken = RosterJob.objects.filter(pk=job.pk, links_taken_at__isnull=True).update(links_taken_at=timezone.now())
+    if not taken:
+        raise ClassroomError(_("the set-password links were downloaded already; they are not shown again"))
+    return links
+
+
+def roster_links_csv(links: list[tuple[AbstractBaseUser, str]]) -> str:
+    """The links as a CSV (``username,email,full_name,set_password_link``), cells escaped
+    against formulas; each link is as given (a page makes them absolute)."""
+    handle = io.StringIO()
+    writer = CsvWriter(handle)
+    writer.writerow(["username", "email", "full_name", "set_password_link"])
+    writer.writerows([user.get_username(), user.email, user.get_full_name(), link] for user, link in links)
+    return handle.getvalue()
