@@ -70,12 +70,14 @@ def batch_create(
     target_models: list[str] | None = None,
     supervised: bool = False,
     skill_notes: bool = False,
+    strategy: bool = True,
     created_by=None,
 ) -> Batch:
     """A batch of ``cases``; on a sampled split the LCPF medium-level rule (LegalWorld
     A.4, docs/sources.md) is applied to the clients' personas of the cases as run, and logged on
     the batch. With ``target_models`` each case runs once per target model, on the same seed,
-    the environment's models unchanged (LegalWorld's comparison of target models)."""
+    the environment's models unchanged (LegalWorld's comparison of target models). With
+    ``strategy`` off the model seats run without SimCourt's Strategy module (its ablation)."""
     seeds = {case.pk: copy.deepcopy(case.seed) for case in cases}
     log: dict = {}
     if redistribute_personas:
@@ -91,6 +93,7 @@ def batch_create(
             target_models=target_models or [],
             supervised=supervised,
             skill_notes=skill_notes,
+            strategy=strategy,
             created_by=created_by,
         )
         BatchRun.objects.bulk_create(
@@ -233,6 +236,7 @@ def _run_trial(run_id: int, attempt: int) -> Trial:
                 target_model=run.target_model,
                 supervised=run.batch.supervised,
                 skill_notes=run.batch.skill_notes,
+                strategy=run.batch.strategy,
             )
             if not _fenced(run_id, attempt).update(trial=trial):
                 raise ClaimLost(run_id)

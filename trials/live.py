@@ -373,7 +373,9 @@ def turns_heard(trial: Trial, seats: list[str] | None) -> list[Turn]:
 
 
 def transcript_for(state: TrialState, seats: list[str] | None) -> list[dict]:
-    """Stages with the turns and documents ``seats`` may read (``None``: everything, staff)."""
+    """Stages with the turns and documents ``seats`` may read (``None``: everything, staff),
+    and the strategies written or revised in each: every seat's for staff, a participant's
+    own seats' only."""
     readable: set[tuple[str, str]] | None = None
     if seats is not None:
         readable = {
@@ -393,6 +395,13 @@ def transcript_for(state: TrialState, seats: list[str] | None) -> list[dict]:
                     artifact
                     for artifact in state.artifacts
                     if artifact.stage == stage and (readable is None or (artifact.kind, artifact.title) in readable)
+                ],
+                "strategies": [
+                    {"seat": seat, **entry}
+                    for seat, entries in state.strategies.items()
+                    if seats is None or seat in seats
+                    for entry in entries
+                    if entry["stage"] == stage
                 ],
             }
         )

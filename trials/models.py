@@ -274,6 +274,9 @@ class Batch(models.Model):
         default=list, blank=True, help_text="the target models compared: each case runs once per model"
     )
     supervised = models.BooleanField(default=False, help_text="MASER supervisor on the clients and lawyers")
+    strategy = models.BooleanField(
+        default=True, help_text="SimCourt's Strategy module on the model seats (off: simulate_split --no-strategy)"
+    )
     skill_notes = models.BooleanField(
         default=False, help_text="the target lawyer is given the reflective skill notes of each case's cause"
     )

@@ -22,6 +22,7 @@ from trials.case_file import validate_record
 from trials.engine.machine import trial_start
 from trials.engine.participants import Participant
 from trials.engine.runner import Paused, trial_run
+from trials.engine.state import TrialState
 from trials.engine.steps import StageEnd, Step
 from trials.models import Case, Seat, Trial
 from trials.procedures import procedure_for
@@ -177,12 +178,14 @@ def agent_participants(
     supervised: bool = False,
     target_model: str = "",
     skill_notes: tuple[SkillNote, ...] = (),
+    strategies: dict[str, list[dict[str, str]]] | None = None,
 ) -> dict[str, Participant]:
     """Every seat of a procedure played by an agent of ``backend``, each on the model and
     server ``trials.agents.routing`` gives it (the target lawyer, the attorney in a criminal
     trial, on ``LEGALSIM_MODEL_TARGET`` unless ``LEGALSIM_SEAT_MODELS`` says otherwise);
     ``target_model`` puts the target seat on another model of its server (a batch comparing
-    models) and ``skill_notes`` are that seat's reflective notes."""
+    models) and ``skill_notes`` are that seat's reflective notes. ``strategies`` (None: the
+    Strategy module is off) are the seats' strategies so far, each agent given its own."""
     seats = procedure_for(procedure).seats
     if backend == "scripted":
         return {seat: ScriptedAgent() for seat in seats}
@@ -212,6 +215,7 @@ def agent_participants(
             case_search=precedent_search,
             supervisor=supervisor,
             skill_notes=skill_notes if seat == target else (),
+            strategy=None if strategies is None else list(strategies.get(seat, [])),
             **sampling(),
         )
         for seat, route in routes.items()
@@ -219,8 +223,9 @@ def agent_participants(
 
 
 def trial_agents(trial: Trial) -> dict[str, Participant]:
-    """The agents of a stored trial, as it was created: backend, supervisor, target model and
-    the skill notes it was given."""
+    """The agents of a stored trial, as it was created: backend, supervisor, target model,
+    the skill notes it was given and, with the Strategy module on, the strategies so far."""
+    state = trial.engine_state
     return agent_participants(
         trial.procedure,
         trial.backend,
@@ -228,7 +233,15 @@ def trial_agents(trial: Trial) -> dict[str, Participant]:
         supervised=trial.supervised,
         target_model=trial.target_model,
         skill_notes=tuple(SkillNote.from_dict(note) for note in trial.skill_notes),
+        strategies=state.strategies if state.strategy_module else None,
     )
+
+
+def strategies_kept(state: TrialState, participants: Mapping[str, Participant]) -> None:
+    """Copy the agents' strategies onto ``state``, which stores them with the trial."""
+    for seat, participant in participants.items():
+        if isinstance(participant, OpenAIAgent) and participant.strategy:
+            state.strategies[seat] = [dict(entry) for entry in participant.strategy]
 
 
 def agent_model_name(backend: str, procedure: str, seat: str, *, is_target: bool, target_model: str = "") -> str:
@@ -245,6 +258,7 @@ def trial_simulate(
     until: str | None = None,
     supervised: bool = False,
     skill_notes: bool = False,
+    strategy: bool = True,
 ) -> Trial:
     """Run a case through its procedure with every seat an agent and store what happened.
 
@@ -252,7 +266,13 @@ def trial_simulate(
     could not take; ``trial_resume`` carries on from there.
     """
     trial = simulated_trial_create(
-        case=case, target_side=target_side, backend=backend, until=until, supervised=supervised, skill_notes=skill_notes
+        case=case,
+        target_side=target_side,
+        backend=backend,
+        until=until,
+        supervised=supervised,
+        skill_notes=skill_notes,
+        strategy=strategy,
     )
     return trial_continue(trial=trial)
 
@@ -267,15 +287,18 @@ def simulated_trial_create(
     supervised: bool = False,
     target_model: str = "",
     skill_notes: bool = False,
+    strategy: bool = True,
 ) -> Trial:
     """A trial of ``case`` (run on ``seed``, the case's own by default) with every seat an
     agent, not started yet; ``target_model`` plays the target seat (blank: the settings'),
-    given the enabled skill notes of the case's cause when ``skill_notes`` is set."""
+    given the enabled skill notes of the case's cause when ``skill_notes`` is set. Model
+    seats keep SimCourt's strategies unless ``strategy`` is off (``--no-strategy``)."""
     backend = backend or settings.LEGALSIM_AGENT_BACKEND
     target_side = target_side or default_target_side(case.procedure)
     agent_participants(case.procedure, backend, target_side=target_side, supervised=supervised)
     target_model = target_model if backend == "openai" else ""
     state = trial_start(case=seed or case.seed, target_side=target_side, last_stage=until)
+    state.strategy_module = strategy and backend == "openai"
     with transaction.atomic():
         trial = Trial.objects.create(
             case=case,
@@ -326,6 +349,7 @@ def trial_continue(*, trial: Trial, on_checkpoint: Checkpoint | None = None) -> 
             with transaction.atomic():
                 if on_checkpoint is not None:
                     on_checkpoint(trial, step.stage)
+                strategies_kept(state, participants)
                 progress_store(trial, state, calls=calls_drained(participants))
 
     outcome = trial_run(state, participants, on_event=checkpoint)
@@ -336,6 +360,7 @@ def trial_continue(*, trial: Trial, on_checkpoint: Checkpoint | None = None) -> 
         if paused:
             trial.status = Trial.Status.PAUSED
             trial.pause_reason = f"{outcome.step.seat} at {outcome.step.stage}: {outcome.reason}"
+        strategies_kept(state, participants)
         progress_store(
             trial, state, calls=calls_drained(participants), fields=("status", "pause_reason") if paused else ()
         )

@@ -81,7 +81,8 @@ def test_a_failing_model_server_pauses_the_trial_and_resume_loses_nothing(
 
     llm_server.brain = flaky_brain
     with pytest.raises(CommandError, match=r"paused: .*failed after 3 attempts") as error:
-        simulate(capsys, lending_case.pk)
+        # No strategy: the 20th request must be a turn's (a failed strategy call only warns).
+        simulate(capsys, lending_case.pk, "--no-strategy")
     trial = Trial.objects.get()
     assert trial.status == Trial.Status.PAUSED and "resume_trial" in str(error.value)
     stored = list(Turn.objects.filter(trial=trial).values_list("seq", "text"))

@@ -9,6 +9,15 @@ from legalsim.llm import LLMCall, LLMClient, LLMError, LLMResult, UnusableReply
 from trials.agents.decisions import decision_read, decision_read_leniently
 from trials.agents.prompts import memory_messages, turn_messages
 from trials.agents.skill_notes import SkillNote
+from trials.agents.strategy import (
+    STRATEGY_TOOLS,
+    current_strategy,
+    reflection_messages,
+    strategy_messages,
+    strategy_read,
+    strategy_types,
+    with_strategy,
+)
 from trials.agents.supervisor import SUPERVISED_ROLES, Supervisor, revision_message, supervisor_messages
 from trials.documents import document_title
 from trials.engine.participants import (
@@ -20,6 +29,7 @@ from trials.engine.participants import (
     estimate_tokens,
 )
 from trials.engine.steps import ArtifactDraft, MemoryUpdate, Reply
+from trials.engine.visibility import SeatView
 from trials.procedures.civil import DECISIONS
 from trials.tools.toolbox import MAX_TOOL_CALLS, MEMORY_TOOLS, TOOL_SPECS, CaseSearch, ToolBox, tool_definitions
 
@@ -39,6 +49,7 @@ class OpenAIAgent:
         case_search: CaseSearch | None = None,
         supervisor: Supervisor | None = None,
         skill_notes: tuple[SkillNote, ...] = (),
+        strategy: list[dict[str, str]] | None = None,
     ) -> None:
         self.client, self.model = client, model
         self.skill_notes = skill_notes
@@ -47,6 +58,12 @@ class OpenAIAgent:
         self.case_search, self.supervisor = case_search, supervisor
         self.call_log: list[dict] = []
         """One entry per model call (tokens, latency, attempts, error), drained by the caller."""
+        self.strategy = strategy
+        """SimCourt's Strategy module: None when off, else this seat's strategy and its
+        revisions so far (``TrialState.strategies``), which the caller stores."""
+        self.spoke_at: str | None = None
+        """The stage of this seat's last turn in this process (an agent made for a resumed
+        trial falls back on the stage of its last strategy entry)."""
 
     def drain_calls(self) -> list[dict]:
         calls, self.call_log = self.call_log, []
@@ -137,10 +154,13 @@ class OpenAIAgent:
 
     def respond(self, request: TurnRequest, *, on_delta: DeltaSink | None = None) -> Reply:
         step = request.step
+        self._plan(request.view, step.speaker)
+        self.spoke_at = step.stage
         toolbox = ToolBox(request.view, self.case_search)
         messages = turn_messages(
             request.view, speaker=step.speaker, act=step.act, artifact=step.artifact, notes=self.skill_notes
         )
+        messages = with_strategy(messages, request.view, current_strategy(self.strategy or []))
         choices = DECISIONS.get(step.act)
         parse = partial(decision_read, choices=choices) if choices else None
         lenient = partial(decision_read_leniently, choices=choices) if choices else None
@@ -183,10 +203,57 @@ class OpenAIAgent:
         return revised.strip(), used + tokens
 
     def update_memory(self, request: MemoryRequest) -> MemoryUpdate:
-        toolbox = ToolBox(request.view, self.case_search)
-        where = {"seat": request.step.seat, "stage": request.step.stage, "act": "update_memory"}
-        self._converse(memory_messages(request.view, request.view.seat), toolbox, MEMORY_TOOLS, where)
+        """The stage-end memory operations; a seat with a strategy first reflects on it
+        (SimCourt: the strategy is adjusted before the long-term memory is summarised)."""
+        view, stage = request.view, request.step.stage
+        if self._keeps_strategy(view) and self.strategy and not _reflected_on(self.strategy, stage):
+            self._reflect(view, view.seat, stage)
+        toolbox = ToolBox(view, self.case_search)
+        where = {"seat": request.step.seat, "stage": stage, "act": "update_memory"}
+        messages = with_strategy(memory_messages(view, view.seat), view, current_strategy(self.strategy or []))
+        self._converse(messages, toolbox, MEMORY_TOOLS, where)
         return MemoryUpdate(tuple(toolbox.memory_ops))
+
+    def _keeps_strategy(self, view: SeatView) -> bool:
+        return self.strategy is not None and bool(strategy_types(view))
+
+    def _plan(self, view: SeatView, speaker: str) -> None:
+        """Before a turn: the strategy, before the seat's first turn. A seat the engine asks
+        for no stage-end memory (the criminal judge) reflects at its first turn of a new
+        stage instead, on the stage it last spoke in."""
+        if not self._keeps_strategy(view):
+            return
+        if not self.strategy:
+            self._strategy_write(view, "strategy", view.stage, strategy_messages(view, speaker))
+            return
+        spoken = self.spoke_at or self.strategy[-1]["stage"]
+        if view.memory is None and spoken != view.stage and not _reflected_on(self.strategy, spoken):
+            self._reflect(view, speaker, spoken)
+
+    def _reflect(self, view: SeatView, speaker: str, stage: str) -> None:
+        messages = reflection_messages(view, speaker, current_strategy(self.strategy), stage)
+        self._strategy_write(view, "reflection", stage, messages)
+
+    def _strategy_write(self, view: SeatView, kind: str, stage: str, messages: list[dict]) -> None:
+        """One strategy or reflection call, its result appended to the seat's strategy log. A
+        reply with no strategy, or a failed call, leaves the strategy as it was, with a warning:
+        the trial goes on without it."""
+        where = {"seat": view.seat, "stage": stage, "act": kind}
+        try:
+            text, _, _ = self._converse(messages, ToolBox(view, self.case_search), STRATEGY_TOOLS, where)
+        except ParticipantFailed as failure:
+            text, warning = "", f"the {kind} call failed: {failure}"
+        else:
+            warning = "" if strategy_read(text) else f"the model wrote no {kind}; the strategy is unchanged"
+        written = strategy_read(text) or ""
+        self.strategy.append({"stage": stage, "kind": kind, "text": written, "warning": warning})
+
+
+def _reflected_on(entries: list[dict[str, str]], stage: str) -> bool:
+    """Whether the strategy was last revised at the end of ``stage`` (a resumed trial asks a
+    seat again for a step whose reflection it had already made)."""
+    last = entries[-1]
+    return last["kind"] == "reflection" and last["stage"] == stage
 
 
 def _said_this_stage(request: TurnRequest) -> str:

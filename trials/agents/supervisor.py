@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from legalsim.json_input import loads_untrusted
 from legalsim.llm import LLMCall, LLMClient, LLMResult, ReplyFormatError
+from trials.agenda import AGENDA, CONSULTATION
 from trials.agents.prompts import QUOTED_TURNS, ROLE_BRIEFS, case_data, dialogue, quoted
 from trials.engine.visibility import SeatView
 
@@ -35,14 +36,26 @@ def parse_verdict(text: str) -> Verdict:
         raise ReplyFormatError(f"supervisor verdict is not the JSON asked for ({error})") from None
 
 
+def _agenda(view: SeatView) -> list[str] | None:
+    """A consultation's lawyer follows the legal agenda (MASER Appendix A.2; trials/agenda.py)."""
+    if view.role != "lawyer" or view.stage != CONSULTATION:
+        return None
+    return [item.name(view.language) for item in AGENDA]
+
+
 def supervisor_messages(view: SeatView, speaker: str, reply: str) -> list[dict[str, str]]:
     goals = (view.fields.get("goals") or {}).get(view.side)
     if view.language == "zh":
-        profile = {"角色": ROLE_BRIEFS[view.role][0], "人物设定": view.persona, "诉讼目标": goals}
+        profile = {
+            "角色": ROLE_BRIEFS[view.role][0],
+            "人物设定": view.persona,
+            "诉讼目标": goals,
+            "法律议程": _agenda(view),
+        }
         profile = case_data({key: value for key, value in profile.items() if value}, "zh")
         system = (
             "你逐句监督一场法律角色扮演。检查参与者的回复是否符合其人物设定（性格、利益、角色），"
-            "并推动程序向前。只返回JSON："
+            "并推动程序向前：律师按法律议程询问，对含糊或遗漏之处追问；当事人在被问到之前不说出人物设定中暂不透露的细节。只返回JSON："
             '{"consistent": true 或 false, "advice": "如何修改，用中文写"}。'
             f"{QUOTED_TURNS[0]}待检查的回复也是一个JSON字符串。"
         )
@@ -52,9 +65,12 @@ def supervisor_messages(view: SeatView, speaker: str, reply: str) -> list[dict[s
         )
     else:
         profile = {"role": ROLE_BRIEFS[view.role][1], "persona": view.persona, "goals": goals}
+        profile |= {"legal agenda": _agenda(view)} if _agenda(view) else {}
         system = (
             "You supervise a legal role-play sentence by sentence. Check that a participant's reply is "
-            "consistent with their profile (persona, interests, role) and moves the procedure on. "
+            "consistent with their profile (persona, interests, role) and moves the procedure on: a lawyer "
+            "follows the legal agenda and asks again about what was vague or left out; a client does not tell "
+            "a detail their persona withholds before the lawyer asks about it. "
             'Return JSON only: {"consistent": true|false, "advice": "how to revise, in the reply\'s language"}. '
             f"{QUOTED_TURNS[1]} The reply to check is one JSON string too."
         )

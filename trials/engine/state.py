@@ -81,6 +81,13 @@ class TrialState:
     pending: list[dict[str, str]] = field(default_factory=list)
     """Interjections owed before the procedure goes on, first first: ``{"seat", "act"}`` (the
     judge's ruling on an objection, a party's answer to the judge's question)."""
+    strategy_module: bool = False
+    """SimCourt's Strategy module is on: model seats plan before their first turn and reflect at
+    each stage's end (``trials.agents.strategy``). Off for stored states from before it."""
+    strategies: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+    """seat -> its strategy and every revision, first first: ``{"stage", "kind": "strategy" |
+    "reflection", "text", "warning"}`` (``text`` blank and ``warning`` set when the model gave
+    none). Shown to the seat itself and to instructors only."""
 
     @property
     def language(self) -> str:
@@ -108,6 +115,7 @@ class TrialState:
         data["artifacts"] = [dict(artifact.__dict__) for artifact in self.artifacts]
         data["memory_log"] = [dict(entry.__dict__) for entry in self.memory_log]
         data["pending"] = [dict(entry) for entry in self.pending]
+        data["strategies"] = {seat: [dict(entry) for entry in entries] for seat, entries in self.strategies.items()}
         data["memory"] = {
             seat: {key: list(entries) for key, entries in memory.items()} for seat, memory in self.memory.items()
         }

@@ -9,6 +9,7 @@ import json
 from tests.conftest import DEMO_CASES
 from trials.agents.prompts import turn_messages
 from trials.agents.scripted import ScriptedAgent
+from trials.agents.supervisor import supervisor_messages
 from trials.engine.machine import trial_start
 from trials.engine.participants import MemoryRequest, TurnRequest
 from trials.engine.runner import End, trial_run
@@ -93,3 +94,12 @@ def test_legal_sense_one_speaks_plainly_and_the_prompt_gives_the_papers_definiti
     client_view = seats["plaintiff_client"].views[0]
     prompt = turn_messages(client_view, speaker="plaintiff_client", act="describe_dispute", artifact=None)[0]["content"]
     assert "法律意识为第1级" in prompt and "完全不懂法律" in prompt
+
+
+def test_the_supervisor_checks_the_lawyer_against_the_agenda_and_the_client_against_the_withheld_detail():
+    _, seats = consultation({"ask_follow_up": ASKS})
+    lawyer = supervisor_messages(seats["plaintiff_lawyer"].views[0], "律师", "请讲。")
+    client = supervisor_messages(seats["plaintiff_client"].views[0], "当事人", "好的。")
+    assert "律师按法律议程询问" in lawyer[0]["content"] and "争议焦点" in lawyer[1]["content"]
+    assert "争议焦点" not in client[1]["content"], "the agenda is the lawyer's"
+    assert CANARY in client[1]["content"] and CANARY not in lawyer[1]["content"]

@@ -6,8 +6,9 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from legalsim.llm import LLMError
-from trials.models import Trial
+from trials.models import Trial, TrialScore
 from trials.scoring.complaint import complaint_table
+from trials.scoring.prediction import Sentence, case_statutory_range, ljp_metrics, sentence_from_case
 from trials.scoring.report import capabilities_mean, table2, table3
 from trials.scoring.scorers import ScoringFailed
 from trials.scoring.services import export_csv, export_json, scorer_build, trial_score
@@ -25,6 +26,11 @@ class Command(BaseCommand):
         parser.add_argument("--all", action="store_true", help="every finished trial")
         parser.add_argument("--out", required=True, help="FILE.json or FILE.csv")
         parser.add_argument("--scorer", choices=("rule-based", "llm"), default="rule-based")
+        parser.add_argument(
+            "--strategy-ablation",
+            action="store_true",
+            help="compare the criminal trials run with and without SimCourt's Strategy module (SimCourt Table 2)",
+        )
 
     def handle(self, *args, trial_ids: list[int], **options) -> None:
         out = Path(options["out"])
@@ -54,6 +60,8 @@ class Command(BaseCommand):
         ]
         if complaints:
             self.stdout.write("Complaint (MASER B.2), per field in [0,1]\n" + complaint_table(complaints) + "\n")
+        if options["strategy_ablation"]:
+            self.stdout.write("Strategy ablation (SimCourt, Table 2 layout)\n" + strategy_ablation(scores) + "\n")
 
     @staticmethod
     def _trials(trial_ids: list[int], every: bool) -> list[Trial]:
@@ -70,3 +78,42 @@ class Command(BaseCommand):
         if unfinished:
             raise CommandError(f"trial {', '.join(unfinished)} has not finished; only finished trials are scored")
         return [found[pk] for pk in trial_ids]
+
+
+ABLATION_ROWS = (("SimCourt", True), ("w/o Strategy", False))
+
+
+def strategy_ablation(scores: list[TrialScore]) -> str:
+    """SimCourt's Table 2 for the Strategy module: the judgment-prediction metrics of the
+    scored criminal trials run with it and of those run without (``--no-strategy``), a row
+    each; relative error with its standard deviation, hit rate and accuracies."""
+    groups: dict[bool, list] = {True: [], False: []}
+    for score in scores:
+        prediction = score.result.get("prediction")
+        if score.trial.procedure != "criminal" or not prediction:
+            continue
+        seed = score.trial.case.seed
+        predicted = Sentence(**{key: value for key, value in prediction.items() if key != "judgment"})
+        record = (predicted, sentence_from_case(seed), list(seed.get("charges") or []), case_statutory_range(seed))
+        groups[score.trial.engine_state.strategy_module].append(record)
+    lines = [
+        f"{'Method':<14}{'n':>4}{'Imprisonment RE':>18}{'Hit':>7}{'Probation RE':>18}{'Acc':>7}"
+        f"{'Fine RE':>18}{'Acc':>7}"
+    ]
+    for label, strategy in ABLATION_ROWS:
+        metrics = ljp_metrics(groups[strategy])
+        cells = [
+            (_error(metrics[aspect]), _rate(metrics[aspect].get("hit_rate", metrics[aspect].get("accuracy"))))
+            for aspect in ("imprisonment", "probation", "fine")
+        ]
+        lines.append(f"{label:<14}{metrics['n_cases']:>4}" + "".join(f"{error:>18}{rate:>7}" for error, rate in cells))
+    return "\n".join(lines)
+
+
+def _error(aspect: dict) -> str:
+    mean, sd = aspect["relative_error_mean"], aspect["relative_error_sd"]
+    return "–" if mean is None else f"{mean:.3f}±{sd:.3f}"
+
+
+def _rate(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"

@@ -28,6 +28,11 @@ class Command(BaseCommand):
             action="store_true",
             help="give the target lawyer the reflective skill notes of the case's cause (openai; see reflect_trials)",
         )
+        parser.add_argument(
+            "--no-strategy",
+            action="store_true",
+            help="SimCourt's ablation: model seats write no strategy and make no stage-end reflection (openai)",
+        )
 
     def handle(
         self, *args, case_id: str, target_side: str | None, backend: str | None, until: str | None, **options
@@ -51,6 +56,7 @@ class Command(BaseCommand):
                 until=until,
                 supervised=options["supervisor"],
                 skill_notes=options["skill_notes"],
+                strategy=not options["no_strategy"],
             )
         except BackendUnavailable as error:
             raise CommandError(str(error)) from None

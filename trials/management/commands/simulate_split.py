@@ -43,6 +43,11 @@ class Command(BaseCommand):
             action="store_true",
             help="give the target lawyer the reflective skill notes of the case's cause (openai; see reflect_trials)",
         )
+        parser.add_argument(
+            "--no-strategy",
+            action="store_true",
+            help="SimCourt's ablation: model seats write no strategy and make no stage-end reflection (openai)",
+        )
         parser.add_argument("--resume", type=int, metavar="BATCH", help="carry on an interrupted or paused batch")
         parser.add_argument("--list", action="store_true", help="print the split's case ids and stop")
         parser.add_argument(
@@ -115,8 +120,11 @@ class Command(BaseCommand):
             target_models=models,
             supervised=options["supervisor"],
             skill_notes=options["skill_notes"],
+            strategy=not options["no_strategy"],
         )
         self.stdout.write(f"batch {batch.pk}: {len(cases)} cases of the {options['split']} split, {backend} agents")
+        if options["no_strategy"] and backend == "openai":
+            self.stdout.write("no strategy: the model seats plan and reflect on nothing (SimCourt's ablation)")
         if models:
             self.stdout.write(f"target models compared: {', '.join(models)} (each case once per model)")
         if batch.personas:
