@@ -16,6 +16,8 @@ from trials.engine.runner import trial_run
 from trials.engine.visibility import build_view
 from trials.models import Case
 from trials.procedures import procedure_for
+from trials.scoring.complaint import complaint_score, reference_complaint
+from trials.scoring.scorers import RuleBasedScorer
 
 pytestmark = pytest.mark.django_db
 
@@ -85,3 +87,32 @@ def test_a_bad_record_is_refused_with_its_line_and_nothing_of_the_file_is_stored
     assert f"{path}:{second}: case_r_f: is required and must be a non-empty string" in errors
     assert f"{path}:{second}: law_level: must name a legal-sense level from 1 to 5" in errors
     assert not Case.objects.exists()
+
+
+OUTPUT = """民事起诉状
+原告：张三，男，1985年3月2日出生，汉族，住北京市朝阳区。
+被告：李四，男，1987年6月9日出生，汉族，住北京市海淀区。
+诉讼请求：
+判令被告归还借款5万元；
+判令被告按年利率3.65%支付逾期利息；
+本案诉讼费由被告承担。
+事实与理由：
+2022年5月，被告向原告借款5万元并出具借条，约定半年后归还。到期后被告未还款。
+证据和证据来源：
+借条一份
+微信聊天记录
+此致
+北京市朝阳区人民法院
+具状人：张三
+"""
+
+
+def test_the_reference_complaint_of_a_maser_case_is_its_released_output(tmp_path):
+    call_command("import_cases", "--format", "maser", write(tmp_path, [maser_case(5, output=OUTPUT)]))
+    case = Case.objects.get(pk="maser-5").seed
+    reference = reference_complaint(case)
+    assert "判令被告按年利率3.65%支付逾期利息；" in reference.claims, "the claim only the released complaint holds"
+    scorer = RuleBasedScorer()
+    itself = complaint_score(OUTPUT, reference, scorer)["fields"]
+    without_interest = complaint_score(OUTPUT.replace("判令被告按年利率3.65%支付逾期利息；\n", ""), reference, scorer)
+    assert itself["claims"] >= 0.95 > without_interest["fields"]["claims"]

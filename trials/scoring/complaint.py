@@ -99,6 +99,12 @@ def reference_complaint(case: dict[str, Any]) -> ReferenceComplaint | None:
         if party.get("side") in ("plaintiff", "defendant") and str(party.get("name", "")).strip()
     ]
     claims, told = listing(first.get("claims")), sentences(first.get("facts_and_reasons", ""))
+    evidence = evidence_points(first.get("evidence", []), "plaintiff")
+    written = _written_reference(case, language)
+    if written is not None:
+        claims = _lines(written.get("claims")) or claims
+        told = sentences(written.get("facts_and_reasons", "")) or told
+        evidence = _lines(written.get("evidence")) or evidence
     plaintiffs = [party for party in parties if party.side == "plaintiff"]
     if case.get("procedure") != "civil" or not plaintiffs or not (claims and told):
         return None
@@ -111,10 +117,23 @@ def reference_complaint(case: dict[str, Any]) -> ReferenceComplaint | None:
         claims,
         facts or told,
         reasons or told,
-        evidence_points(first.get("evidence", []), "plaintiff"),
+        evidence,
         (case.get("metadata") or {}).get("court_name", ""),
         [party["name"] for party in case["parties"] if party.get("side") == "plaintiff"],
     )
+
+
+def _written_reference(case: dict[str, Any], language: str) -> dict[str, str] | None:
+    """The sections of a reference complaint the case carries as text (MASER's ``output``,
+    kept evaluation-only in ``extra.maser`` by ``import_cases --format maser``), if any."""
+    written = ((case.get("extra") or {}).get("maser") or {}).get("output")
+    if not isinstance(written, str) or not written.strip():
+        return None
+    return complaint_read(written, language).sections
+
+
+def _lines(text: str | None) -> list[str]:
+    return [line.strip() for line in (text or "").splitlines() if line.strip()]
 
 
 def reference_text(case: dict[str, Any]) -> str:
