@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from trials.engine.state import TrialState
-from trials.engine.withheld import said, withheld_of
+from trials.engine.withheld import said, undisclosed, withheld_of
 from trials.procedures import procedure_for
 from trials.procedures.names import agenda_name
 from trials.procedures.seats import seat_info
@@ -100,13 +100,13 @@ def checklist(state: TrialState, seat: str) -> Checklist | None:
     lawyer = [turn.text for turn in state.turns if turn.stage == CONSULTATION and turn.seat == seat]
     client = [turn.text for turn in state.turns if turn.seat == f"{info.side}_client"]
     asked = [item for item in AGENDA if any(item.asked_in(text) for text in lawyer)]
-    details = [item.detail for item in withheld_of((state.case.get("personas") or {}).get(info.side))]
-    found = [detail for detail in details if any(detail in text for text in client)]
+    persona = (state.case.get("personas") or {}).get(info.side)
+    missed = [item.detail for item in undisclosed(persona, client)]
     return Checklist(
         asked=asked,
         never_asked=[item for item in AGENDA if item not in asked],
-        found=found,
-        missed=[detail for detail in details if detail not in found],
+        found=[item.detail for item in withheld_of(persona) if item.detail not in missed],
+        missed=missed,
         language=state.language,
     )
 

@@ -16,7 +16,7 @@ from typing import Any
 from trials.engine.judgment import appeal_from_judgment
 from trials.engine.machine import stage_participants, trial_start
 from trials.engine.state import TrialState
-from trials.engine.withheld import cut, undisclosed
+from trials.engine.withheld import cut, undisclosed, withheld_of
 from trials.procedures import Stage, procedure_for
 from trials.procedures.seats import CIVIL_SIDES, COURT, opposite, seat_info
 
@@ -438,7 +438,7 @@ def _without_withheld(state: TrialState, fields: dict[str, Any], role: str, side
     only that client sees them before saying them."""
     hidden: list[str] = []
     for owner, persona in (state.case.get("personas") or {}).items():
-        if role in PERSONA_ROLES and side == owner:
+        if (role in PERSONA_ROLES and side == owner) or not withheld_of(persona):
             continue
         said = [turn.text for turn in state.turns if _is_persona_seat(state.procedure, turn.seat, owner)]
         hidden += [item.detail for item in undisclosed(persona, said)]
