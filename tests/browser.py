@@ -35,6 +35,17 @@ def page_logged_in(browser, base_url: str, username: str, password: str, *, time
     return page
 
 
+def trial_started(page, base_url: str, case_id: str, seat: str, stage: str) -> None:
+    """Start a trial from the case page with ``seat`` the only seat ticked, from ``stage``;
+    return once the room's socket is live."""
+    page.goto(f"{base_url}/cases/{case_id}/")
+    page.locator("input[name=seats]:checked").uncheck()
+    page.check(f"input[value={seat}]")
+    page.select_option("select[name=stage]", stage)
+    page.click("text=Start the trial")
+    page.wait_for_selector("#connection:has-text('live')")
+
+
 SCREENSHOTS = os.environ.get("LEGALSIM_SCREENSHOTS", "")
 """Where the browser tests write their screenshots (none when unset)."""
 PHONE = {"width": 390, "height": 844}

@@ -6,7 +6,7 @@ import pytest
 from channels.testing import ChannelsLiveServerTestCase
 
 from legalsim.roles import Role
-from tests.browser import CHROMIUM, PHONE, LiveRoomServer, WithChromium, page_logged_in, screenshot
+from tests.browser import CHROMIUM, PHONE, LiveRoomServer, WithChromium, page_logged_in, screenshot, trial_started
 from tests.conftest import DEMO_CASES
 from tests.users import person
 from trials.models import Trial
@@ -35,12 +35,7 @@ class RoomPlayer:
         """Play ``seat`` from ``stage`` to the end; ``objecting``: object once while the other
         side's statement streams and once within the grace period after one ends."""
         page = self.page
-        page.goto(f"{self.live_server_url}/cases/{case_id}/")
-        page.locator("input[name=seats]:checked").uncheck()
-        page.check(f"input[value={seat}]")
-        page.select_option("select[name=stage]", stage)
-        page.click("text=Start the trial")
-        page.wait_for_selector("#connection:has-text('live')")
+        trial_started(page, self.live_server_url, case_id, seat, stage)
         turns = 0
         self.objections, self.documents, self.decisions = [], 0, []
         self.timeline_now, self.guided = None, 0
@@ -237,12 +232,7 @@ class ObjectionsInTheBrowser(RoomPlayer, WithChromium, LiveRoomServer, ChannelsL
         (marked in the record), an overruled one lets the prosecutor's answer finish where it
         was cut, the trial never pauses, and the room keeps the latest turn in view."""
         page = self.page
-        page.goto(f"{self.live_server_url}/cases/en-criminal-telecom-fraud/")
-        page.locator("input[name=seats]:checked").uncheck()
-        page.check("input[value=attorney]")
-        page.select_option("select[name=stage]", "evidence")
-        page.click("text=Start the trial")
-        page.wait_for_selector("#connection:has-text('live')")
+        trial_started(page, self.live_server_url, "en-criminal-telecom-fraud", "attorney", "evidence")
         plans = {"The prosecution's evidence": "speculation", "The defence's evidence": "leading"}
         said = 0
         while not page.locator("#banner-stage:has-text('The trial has ended')").count():
@@ -304,12 +294,7 @@ class KeepingThePlace(RoomPlayer, WithChromium, LiveRoomServer, ChannelsLiveServ
 
     def test_the_room_keeps_its_place_and_a_seat_is_handed_back_after_a_confirmation(self) -> None:
         page = self.page
-        page.goto(f"{self.live_server_url}/cases/{CASE}/")
-        page.locator("input[name=seats]:checked").uncheck()
-        page.check("input[value=defendant_lawyer]")
-        page.select_option("select[name=stage]", "FIT")
-        page.click("text=Start the trial")
-        page.wait_for_selector("#connection:has-text('live')")
+        trial_started(page, self.live_server_url, CASE, "defendant_lawyer", "FIT")
         page.wait_for_function("() => document.querySelectorAll('#transcript li.turn').length > 12")
         page.reload()
         page.wait_for_selector("#connection:has-text('live')")
@@ -350,11 +335,6 @@ class KeepingThePlace(RoomPlayer, WithChromium, LiveRoomServer, ChannelsLiveServ
         context = self.browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
         context.add_cookies(self.page.context.cookies())
         phone = context.new_page()
-        phone.goto(f"{self.live_server_url}/cases/{CASE}/")
-        phone.locator("input[name=seats]:checked").uncheck()
-        phone.check("input[value=plaintiff_lawyer]")
-        phone.select_option("select[name=stage]", "FIT")
-        phone.click("text=Start the trial")
-        phone.wait_for_selector("#connection:has-text('live')")
+        trial_started(phone, self.live_server_url, CASE, "plaintiff_lawyer", "FIT")
         assert phone.locator(".composer-hint").count() == 1 and phone.is_hidden(".composer-hint")
         context.close()

@@ -8,7 +8,7 @@ import pytest
 from channels.testing import ChannelsLiveServerTestCase
 
 from legalsim.roles import Role
-from tests.browser import CHROMIUM, LiveRoomServer, WithChromium, page_logged_in, screenshot
+from tests.browser import CHROMIUM, LiveRoomServer, WithChromium, page_logged_in, screenshot, trial_started
 from tests.cases import case_stored
 from tests.trials.agents.test_withheld_client import CANARY, maser_case
 from tests.users import person
@@ -32,12 +32,7 @@ class AnInterviewWithAChecklist(WithChromium, LiveRoomServer, ChannelsLiveServer
 
     def test_the_checklist_ticks_as_the_student_asks_and_the_debrief_lists_what_was_never_asked(self) -> None:
         page = self.page
-        page.goto(f"{self.live_server_url}/cases/{self.case.pk}/")
-        page.locator("input[name=seats]:checked").uncheck()
-        page.check("input[value=plaintiff_lawyer]")
-        page.select_option("select[name=stage]", "LC")
-        page.click("text=Start the trial")
-        page.wait_for_selector("#connection:has-text('live')")
+        trial_started(page, self.live_server_url, self.case.pk, "plaintiff_lawyer", "LC")
         assert page.locator("#agenda li.open").count() == len(AGENDA), "nothing asked yet"
         assert CANARY not in page.content(), "the detail stays with the client"
         page.wait_for_selector("#composer-text:enabled")
