@@ -12,7 +12,7 @@ from annotation.numbers import ACTIVE_MS_MAX
 from legalsim.roles import Ability, can
 from trials.access import case_seats_open, trial_overseer
 from trials.engine.visibility import case_brief, public_header
-from trials.live import seats_of
+from trials.live.services import seats_of
 from trials.models import Case, Trial
 from trials.procedures.seats import PLAYABLE_SEATS
 from trials.selectors import seats_open_to

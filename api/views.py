@@ -30,7 +30,15 @@ from api.parsers import FormParser, JSONParser, MultiPartParser
 from api.permissions import PUBLIC, HasAbility
 from legalsim.roles import Ability
 from trials.access import trials_readable
-from trials.live import LiveError, NotSeated, reader_seats, seat_release, seat_take, transcript_for, trial_create
+from trials.live.services import (
+    LiveError,
+    NotSeated,
+    reader_seats,
+    seat_release,
+    seat_take,
+    transcript_for,
+    trial_create,
+)
 from trials.models import Trial
 from trials.selectors import case_search
 from trials.services import BackendUnavailable, cases_import_uploads

@@ -57,7 +57,7 @@ def prepare(trials: int) -> list[tuple[int, str]]:
 
     from legalsim.celery import app
     from legalsim.roles import Role, role_grant
-    from trials.live import trial_create
+    from trials.live.services import trial_create
     from trials.models import Case
     from trials.services import cases_import
 

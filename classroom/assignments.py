@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from classroom.models import Assignment, Attempt, Course, Enrolment, Extension, Pair
 from classroom.services import ClassroomError, users_by_name
-from trials.live import trial_create
+from trials.live.services import trial_create
 from trials.models import Case, Trial
 from trials.procedures import names, procedure_for
 from trials.procedures.seats import PLAYABLE_SEATS, seat_info

@@ -21,7 +21,7 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from api.websocket import websocket_auth_stack  # noqa: E402
-from trials.driver import take_over_forever  # noqa: E402
+from trials.live.driver import take_over_forever  # noqa: E402
 from trials.routing import websocket_urlpatterns  # noqa: E402
 
 

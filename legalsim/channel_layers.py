@@ -52,7 +52,7 @@ class LocalFirstRedisLayer(RedisPubSubChannelLayer):
     third of a daphne process's event loop. Here a group message goes to the group's local
     channels at once, and is published (tagged with this process, whose receiver then skips
     the echo) unless the caller passes ``remote=False``: the trial's driver does so while it
-    knows no other process holds a socket of the trial (``trials.fanout``).
+    knows no other process holds a socket of the trial (``trials.live.fanout``).
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -93,3 +93,69 @@ def test_no_two_packages_of_an_app_import_each_other():
         if app not in (source_package, target_package) and source_package != target_package:
             edges[source_package].add(target_package)
     assert cycle(edges) is None, f"packages import each other: {' -> '.join(cycle(edges))}"
+
+
+MUTABLE_FACTORIES = frozenset({"dict", "list", "set", "defaultdict", "OrderedDict", "deque", "WeakValueDictionary"})
+
+
+def _empty_container(node: ast.expr | None) -> bool:
+    if isinstance(node, ast.Dict):
+        return not node.keys
+    if isinstance(node, ast.List | ast.Set):
+        return not node.elts
+    if isinstance(node, ast.Call) and not node.args:
+        name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+        return name in MUTABLE_FACTORIES
+    return False
+
+
+def module_state(tree: ast.Module) -> list[str]:
+    """Module- and class-level names bound to an empty mutable container: state that lives as
+    long as the process, filled as it runs (a trial id -> something, most often)."""
+    bodies = [tree.body, *(node.body for node in tree.body if isinstance(node, ast.ClassDef))]
+    return [
+        ast.unparse(node).split("=")[0].strip()
+        for body in bodies
+        for node in body
+        if isinstance(node, ast.Assign | ast.AnnAssign) and _empty_container(node.value)
+    ]
+
+
+def test_the_state_scan_finds_what_the_live_room_once_kept_in_modules():
+    """The scan below is not vacuous: the dictionaries the driver kept before ``trials.live``."""
+    old_driver = "in_progress: dict[int, dict] = {}\n_drivers = dict()\nclass _Remote:\n    listening: dict = {}\n"
+    assert module_state(ast.parse(old_driver)) == ["in_progress: dict[int, dict]", "_drivers", "listening: dict"]
+    assert module_state(ast.parse("GROUNDS = {'hearsay': 1}\nLIMIT = 5\n")) == []
+
+
+def test_live_trial_state_lives_only_in_the_live_package():
+    """What a process knows of a trial while it is played lives on its ``LiveSession``
+    (``trials.live.session``): no other module of the trials app keeps state of its own."""
+    live = ROOT / "trials" / "live"
+    found = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in (ROOT / "trials").rglob("*.py")
+        if "migrations" not in path.parts and live not in path.parents
+        for name in module_state(ast.parse(path.read_text(encoding="utf-8")))
+    ]
+    assert found == []
+
+
+def test_the_consumer_reaches_the_driver_only_to_start_it():
+    """The socket parses, checks and hands a message to the trial's session; of the driver it
+    knows only the call that starts one."""
+    tree = ast.parse((ROOT / "trials" / "consumers.py").read_text(encoding="utf-8"))
+    from_driver = {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module == "trials.live.driver"
+        for alias in node.names
+    }
+    modules = {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module in ("trials.live", "trials")
+        for alias in node.names
+    }
+    assert from_driver == {"ensure_driver"}
+    assert "driver" not in modules

@@ -14,7 +14,7 @@ class TrialsConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_out
 
         from trials.agents.routing import seat_models_check
-        from trials.fanout import session_ended
+        from trials.live.fanout import session_ended
         from trials.scoring.services import scorecards_store
         from trials.store import trial_finished
 

@@ -1,6 +1,7 @@
-"""The trial room's websocket (README, "The websocket protocol"): thin; rules live in
-``trials.live`` and the engine, generation in ``trials.driver``, parsing in
-``trials.protocol``.
+"""The trial room's websocket (docs/protocol.md): thin. It parses what a client sends
+(``trials.protocol``), checks the sender's sign-in and seats, and hands the message to the
+trial's session (``trials.live.session``), whose methods write, send the frames and wake the
+driver; what a socket hears is decided once per frame by its sender (the frame's audience).
 
 Rights are re-checked all the time: every message received re-reads the sender's seats and
 session; a seat taken or handed back anywhere makes every socket of the trial re-read its
@@ -22,21 +23,20 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.sessions.backends.base import SessionBase
 
 from accounts.services import sign_in_holds
-from trials import driver
 from trials.access import trial_overseer
-from trials.engine.machine import JUDGE_CONTROLS, next_step
-from trials.engine.objections import objection_refusal
+from trials.engine.machine import next_step
+from trials.engine.state import TrialState
 from trials.engine.steps import Speak
-from trials.fanout import broadcast, group_name, user_group
-from trials.live import LiveError, human_say, judge_control, seats_of, stage_heard_by, trial_pause_set, turns_after
+from trials.live.driver import ensure_driver
+from trials.live.fanout import group_name, user_group
+from trials.live.services import LiveError, seats_of, stage_heard_by, turns_after
+from trials.live.session import session_of
 from trials.models import Trial
-from trials.objecting import Raised
 from trials.pool import in_pool
 from trials.protocol import (
     END,
     BadMessage,
     ClientMessage,
-    Control,
     ErrorCode,
     Objection,
     Resume,
@@ -44,7 +44,6 @@ from trials.protocol import (
     after_seq_parse,
     await_guided,
     client_message_parse,
-    control_frame,
     error_frame,
     preparing_frame,
     turn_delta,
@@ -103,7 +102,6 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         if not self.seats and not self.teacher:
             await self.close(code=CLOSE_NOT_FOUND)  # as for a trial that does not exist
             return
-        self.heard: dict[str, bool] = {}
         self.group = group_name(self.trial_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
@@ -113,9 +111,9 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         except BadMessage as error:
             await self.send_json(error_frame(ErrorCode.BAD_MESSAGE, f"{error}; replaying from the start"))
             after_seq = 0
-        await driver.listen_from_afar(self.trial_id)
+        await session_of(self.trial_id).listen_from_afar()
         await self._replay(after_seq)
-        driver.ensure_driver(self.trial_id)
+        ensure_driver(self.trial_id)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
@@ -141,12 +139,23 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
     async def _handle(self, message: ClientMessage) -> None:
         if isinstance(message, Resume):
             await self._replay(message.after_seq)
-        elif isinstance(message, Say):
-            await self._say(message)
-        elif isinstance(message, Objection):
-            await self._object(message)
-        else:
-            await self._control(message)
+            return
+        session = session_of(self.trial_id)
+        try:
+            if isinstance(message, Say):
+                frame, duplicate = await session.say(user=self.user, message=message)
+                if duplicate:
+                    self.sent_awaits.clear()
+                    await self._send_turn(frame)
+            elif isinstance(message, Objection):
+                await session.object(user=self.user, seats=self.seats, heard=self.speaking, message=message)
+            else:
+                await session.control(user=self.user, message=message)
+                ensure_driver(self.trial_id)
+        except LiveError as error:
+            if isinstance(message, Say):
+                self.sent_awaits.clear()  # nothing was recorded: the question stands, asked again
+            await self.send_json(error_frame(error.code, str(error)))
 
     async def _session_alive(self) -> bool:
         """A socket lives as long as the sign-in it was opened with (``sign_in_holds``):
@@ -161,7 +170,6 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
     async def _seats_reread(self) -> bool:
         """The seats this person holds now; someone left with none (and no instructor) is shown out."""
         self.seats = await in_pool(seats_of)(self.trial_id, self.user)
-        self.heard: dict[str, bool] = {}
         if self.seats or self.teacher:
             return True
         await self.send_json(error_frame(ErrorCode.NOT_YOUR_SEAT, "take a seat in this trial first"))
@@ -171,87 +179,6 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
     async def _close_signed_out(self) -> None:
         await self.send_json(error_frame(ErrorCode.NOT_AUTHENTICATED, "you are signed out; sign in again"))
         await self.close(code=CLOSE_SIGNED_OUT)
-
-    async def _say(self, message: Say) -> None:
-        try:
-            result = await in_pool(human_say)(
-                trial_id=self.trial_id,
-                user=self.user,
-                text=message.text,
-                client_id=message.client_id,
-                decision=message.decision,
-                sections=message.sections,
-            )
-        except LiveError as error:
-            self.sent_awaits.clear()  # nothing was recorded: the question stands, asked again
-            await self.send_json(error_frame(error.code, str(error)))
-            return
-        if not result.duplicate:
-            driver.window_open(self.trial_id, result.turn.seq)
-            await broadcast(self.trial_id, turn_end(result.turn))
-            await driver.wake_driver(self.trial_id)
-        else:
-            self.sent_awaits.clear()
-            await self._send_turn(turn_end(result.turn))
-
-    async def _object(self, message: Objection) -> None:
-        """Counsel objects to the other side's statement while it streams or just after it
-        ended, in a hearing they take part in (the engine's ``objection_refusal`` says when;
-        the driver, whether the moment has passed)."""
-        trial = await in_pool(Trial.objects.get)(pk=self.trial_id)
-        state = trial.engine_state
-        speaker = (
-            driver.speaking_seat(self.trial_id) or self.speaking or (state.turns[-1].seat if state.turns else None)
-        )
-        if speaker is None:
-            await self.send_json(error_frame(ErrorCode.NOT_YOUR_TURN, "there is no statement to object to"))
-            return
-        refusals = {seat: objection_refusal(state, seat=seat, speaker_seat=speaker) for seat in self.seats}
-        seat = next((seat for seat, refusal in refusals.items() if refusal is None), None)
-        if seat is None:
-            reason = next(iter(refusals.values()), None) or "only counsel seated in this hearing may object"
-            await self.send_json(error_frame(ErrorCode.NOT_YOUR_TURN, reason))
-            return
-        refused = await driver.object_to_driver(self.trial_id, Raised(seat, message.ground, message.detail))
-        if refused:
-            await self.send_json(error_frame(ErrorCode.NOT_YOUR_TURN, refused))
-
-    async def _control(self, message: Control) -> None:
-        if message.action in (*JUDGE_CONTROLS, "question"):
-            await self._steer(message)
-            return
-        if message.action not in ("pause", "resume"):
-            await self.send_json(error_frame(ErrorCode.UNSUPPORTED, f"control {message.action!r} is not supported"))
-            return
-        try:
-            by = await in_pool(trial_pause_set)(
-                trial_id=self.trial_id, user=self.user, paused=message.action == "pause"
-            )
-        except LiveError as error:
-            await self.send_json(error_frame(error.code, str(error)))
-            return
-        driver.ensure_driver(self.trial_id)
-        await driver.wake_driver(self.trial_id)
-        await broadcast(self.trial_id, control_frame(message.action, by=by))
-
-    async def _steer(self, message: Control) -> None:
-        """Waits for the statement being made to end, then changes the procedure."""
-        async with driver.step_lock(self.trial_id):
-            try:
-                result = await in_pool(judge_control)(
-                    trial_id=self.trial_id,
-                    user=self.user,
-                    action=message.action,
-                    seat=message.seat,
-                    text=message.text,
-                )
-            except LiveError as error:
-                await self.send_json(error_frame(error.code, str(error)))
-                return
-        if result.turn is not None:
-            await broadcast(self.trial_id, turn_end(result.turn))
-        await broadcast(self.trial_id, control_frame(message.action, result.phase))
-        await driver.wake_driver(self.trial_id)
 
     async def _replay(self, after_seq: int) -> None:
         """Every stored turn after ``after_seq``, the turn in progress, then the pending await."""
@@ -269,12 +196,16 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
 
     async def _send_stored(self, after_seq: int) -> None:
         trial = await self._send_turns_after(after_seq)
-        current = driver.in_progress.get(self.trial_id)
-        if current is not None and current["start"]["seq"] > after_seq:
-            await self._send_turn(current["start"])
-            if current["text"]:
-                await self._send_turn(turn_delta(current["start"]["seq"], current["text"], 0))
         state = trial.engine_state
+        current = session_of(self.trial_id).streaming
+        if (
+            current is not None
+            and current.start["seq"] > after_seq
+            and self._hears_stage(state, current.start["stage"])
+        ):
+            await self._send_turn(current.start)
+            if current.text:
+                await self._send_turn(turn_delta(current.start["seq"], current.text, 0))
         if trial.status == Trial.Status.PREPARING:
             playing = state.stage_history[-1] if state.stage_history else ""
             await self.send_json(preparing_frame(playing, trial.first_stage))
@@ -289,13 +220,13 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         """Every stored turn after ``after_seq`` this socket has not sent; the trial as read."""
         trial = await in_pool(Trial.objects.get)(pk=self.trial_id)
         self.known_seq = max(self.known_seq, after_seq)
-        for turn in await in_pool(turns_after)(trial, after_seq):
+        for turn in await in_pool(turns_after)(trial, after_seq, None if self.teacher else self.seats):
             await self._send_turn(turn_end(turn))
             self.known_seq = max(self.known_seq, turn.seq)
         return trial
 
     async def trial_frame(self, event: dict) -> None:
-        frame = event["frame"]
+        frame, audience = event["frame"], event.get("audience")
         await self._gap_fill(frame)
         if frame.get("type") in AWAITS_WITHDRAWN or frame.get("code") in AWAITS_WITHDRAWN:
             self.sent_awaits.clear()
@@ -303,7 +234,8 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             self.speaking = frame["seat"]
         elif frame.get("type") == "turn.end" and frame.get("seat") == self.speaking:
             self.speaking = None
-        await self._send_turn(frame)
+        if self._hears(frame, audience):
+            await self._send_turn(frame)
         if frame.get("type") == "turn.end":
             self.known_seq = max(self.known_seq, frame["seq"])
 
@@ -331,8 +263,6 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
     async def _send_turn(self, frame: dict) -> None:
         """Send a frame once: turns replayed and broadcast are deduplicated by seq and offset."""
         kind, seq = frame.get("type"), frame.get("seq")
-        if not await self._hears(frame):
-            return
         if kind == "turn.start":
             if seq in self.sent_starts:
                 return
@@ -340,7 +270,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         elif kind == "turn.delta":
             sent = self.sent_text.get(seq, 0)
             end = frame["offset"] + len(frame["text"])
-            if seq in self.sent_ends or end <= sent:
+            if seq not in self.sent_starts or seq in self.sent_ends or end <= sent:
                 return
             frame = {
                 **frame,
@@ -361,21 +291,15 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             self.sent_awaits.add(key)
         await self.send_json(frame)
 
-    async def _hears(self, frame: dict) -> bool:
-        """Turn frames reach only the seats that hear their stage (instructors hear all); a
-        socket whose person holds no seat any more hears nothing."""
+    def _hears(self, frame: dict, audience: list[str] | None) -> bool:
+        """A broadcast frame reaches the seats its sender named (the seats that hear its
+        stage; instructors hear all); a socket whose person holds no seat any more hears
+        nothing. A delta goes where its ``turn.start`` went (``_send_turn``)."""
         if self.teacher:
             return True
         if not self.seats:
             return False
-        if frame.get("type") == "notice":  # the parties' (visibility: appeal_determination)
-            return any(seat.endswith(("_lawyer", "_client")) for seat in self.seats)
-        if frame.get("type") not in ("turn.start", "turn.delta", "turn.end"):
-            return True
-        if frame["type"] == "turn.delta":
-            return frame["seq"] in self.sent_starts
-        stage = frame["stage"]
-        if stage not in self.heard:
-            trial = await in_pool(Trial.objects.get)(pk=self.trial_id)
-            self.heard[stage] = stage_heard_by(trial.engine_state, stage, self.seats)
-        return self.heard[stage]
+        return audience is None or not set(audience).isdisjoint(self.seats)
+
+    def _hears_stage(self, state: TrialState, stage: str) -> bool:
+        return self.teacher or stage_heard_by(state, stage, self.seats)

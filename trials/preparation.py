@@ -24,7 +24,8 @@ from django.db import transaction
 from trials.engine.runner import Paused, trial_run
 from trials.engine.state import TrialState
 from trials.engine.steps import StageEnd, StageStart, Step
-from trials.fanout import broadcast, driver_group, notify
+from trials.engine.visibility import stage_heard
+from trials.live.fanout import broadcast, driver_group, notify
 from trials.models import Trial
 from trials.protocol import preparing_frame, turn_end
 from trials.services import calls_drained, trial_agents
@@ -56,7 +57,7 @@ def trial_prepare(*, trial_id: int) -> Trial | None:
     def on_event(step: Step, outcome: object) -> None:
         nonlocal stored
         if isinstance(step, StageStart):
-            _send(trial_id, [preparing_frame(step.stage, trial.first_stage)])
+            async_to_sync(broadcast)(trial_id, preparing_frame(step.stage, trial.first_stage))
         elif isinstance(step, StageEnd):
             _store(trial_id, state, stored, calls=calls_drained(participants))
             stored = len(state.turns)
@@ -92,10 +93,6 @@ def _store(
             fields = ("status", "pause_reason", "first_stage")
         seated = dict(trial.state.get("human_seats") or {})
         progress_store(trial, replace(state, human_seats=seated), calls=calls, fields=fields)
-    _send(trial_id, [turn_end(turn) for turn in state.turns[stored:]])
+    for turn in state.turns[stored:]:
+        async_to_sync(broadcast)(trial_id, turn_end(turn), audience=stage_heard(state, turn.stage))
     return trial
-
-
-def _send(trial_id: int, frames: list[dict]) -> None:
-    for frame in frames:
-        async_to_sync(broadcast)(trial_id, frame)

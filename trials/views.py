@@ -29,7 +29,7 @@ from trials.engine.machine import stage_participants
 from trials.engine.objections import GROUNDS, OBJECTING_ROLES, struck_seqs
 from trials.engine.state import TrialState
 from trials.engine.visibility import case_brief, public_header
-from trials.live import (
+from trials.live.services import (
     LiveError,
     NotSeated,
     handed_back_seats,

@@ -16,7 +16,7 @@ from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
 from tests.trials.prepared import prepared_trial
 from tests.users import person
-from trials import driver
+from trials.live import driver
 from trials.models import Case, Trial
 from trials.services import cases_import
 

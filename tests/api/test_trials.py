@@ -12,7 +12,7 @@ from tests.conftest import CIVIL_CASE, DEMO_CASES
 from tests.trials.engine.test_visibility import plant
 from tests.users import person
 from trials.access import seat_invite
-from trials.live import trial_create
+from trials.live.services import trial_create
 from trials.models import Case, Seat, Trial
 from trials.preparation import trial_prepare
 from trials.services import cases_import, trial_simulate

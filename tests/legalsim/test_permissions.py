@@ -52,9 +52,9 @@ from tests.legalsim.permission_routes import (
     project_routes,
 )
 from tests.users import person
-from trials import driver
 from trials.batches import batch_create
-from trials.live import trial_create
+from trials.live import driver
+from trials.live.services import trial_create
 from trials.models import Case, CaseDraft, Trial
 from trials.routing import websocket_urlpatterns
 from trials.services import cases_import

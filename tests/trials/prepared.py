@@ -4,7 +4,7 @@ played the stages before it (``trials.preparation``)."""
 from __future__ import annotations
 
 from tests.celery_mode import celery_eager
-from trials.live import trial_create
+from trials.live.services import trial_create
 from trials.models import Trial
 from trials.preparation import trial_prepare
 

@@ -14,7 +14,7 @@ from tests.conftest import DEMO_CASES
 from tests.users import person
 from trials import access
 from trials.access import BadInvitation, invitation_read, seat_invite, trial_overseer, trials_readable
-from trials.live import NotSeated, reader_seats, trial_create
+from trials.live.services import NotSeated, reader_seats, trial_create
 from trials.models import Case, Trial
 from trials.services import cases_import, trial_simulate
 

@@ -29,7 +29,7 @@ from tests.servers import daphne, session_key_for
 from tests.trials.prepared import prepared_trial
 from tests.users import person
 from trials.engine.state import TrialState
-from trials.live import trial_create
+from trials.live.services import trial_create
 from trials.models import Case, Trial
 from trials.preparation import trial_prepare
 from trials.services import cases_import, trial_simulate
@@ -137,6 +137,30 @@ async def test_an_objection_outside_a_hearing_is_refused_and_the_trial_goes_on(s
         await again.next(lambda frame: frame["type"] == "turn.end")
     row = await trial_row(trial.pk)
     assert row.status != Trial.Status.PAUSED and not any(turn.act == "object" for turn in row.engine_state.turns)
+
+
+async def test_the_other_side_hears_nothing_of_a_consultation_its_lawyer_can_watch(server):
+    """Each frame carries the seats that hear it, decided once by its sender: the plaintiff's
+    consultation streams to the plaintiff's lawyer and the instructor, and the defendant's
+    lawyer, in the room at the same time, receives none of its words (live or replayed)."""
+    trial, keys = await live_trial({"plaintiff_lawyer": "pat", "defendant_lawyer": "dana"}, target_side="plaintiff")
+    async with (
+        open_socket(server, trial.pk, keys["pat"]) as pat_raw,
+        open_socket(server, trial.pk, keys["dana"]) as dana_raw,
+    ):
+        pat, dana = Socket(pat_raw), Socket(dana_raw)
+        told = await pat.next(lambda frame: frame["type"] == "turn.end" and frame["stage"] == "LC")
+        await pat.next(lambda frame: frame["type"] == "await" and frame["seat"] == "plaintiff_lawyer")
+        await dana.next(lambda frame: frame["type"] == "await" and frame["seat"] == "plaintiff_lawyer")
+        assert any(frame["type"] == "turn.delta" for frame in pat.frames)
+        assert not [frame for frame in dana.frames if frame["type"].startswith("turn.")]
+    async with open_socket(server, trial.pk, keys["dana"]) as dana_raw:
+        again = Socket(dana_raw)
+        await again.next(lambda frame: frame["type"] == "await")
+        assert not [frame for frame in again.frames if frame["type"].startswith("turn.")]
+    async with open_socket(server, trial.pk, await instructor_session()) as raw:
+        teacher = Socket(raw)
+        assert (await teacher.next(lambda frame: frame["type"] == "turn.end"))["text"] == told["text"]
 
 
 async def test_counsel_objects_during_the_other_sides_statement_in_a_hearing(server):

@@ -9,7 +9,7 @@ from django.urls import reverse
 from legalsim.roles import Role
 from tests.cases import case_stored
 from tests.users import person
-from trials.live import trial_create
+from trials.live.services import trial_create
 from trials.models import Trial
 from trials.scoring.capabilities import CAPABILITIES
 from trials.scoring.charts import heatmap_svg, trend_svg

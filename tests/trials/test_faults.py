@@ -20,7 +20,7 @@ from tests.conftest import DEMO_CASES
 from tests.servers import REDIS_SERVER, redis_start, session_key_for, two_daphnes_on_private_redis
 from tests.trials.prepared import prepared_trial
 from tests.users import person
-from trials.live import turns_heard
+from trials.live.services import turns_heard
 from trials.models import Case, Trial
 from trials.services import cases_import
 

@@ -12,7 +12,7 @@ from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
 from tests.users import person
 from trials.access import seat_invite
-from trials.live import LiveError, seat_take, trial_create
+from trials.live.services import LiveError, seat_take, trial_create
 from trials.models import Case, Invitation, Trial
 from trials.services import cases_import
 

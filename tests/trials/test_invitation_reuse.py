@@ -14,7 +14,7 @@ from classroom.services import course_create
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
 from tests.users import person
-from trials.live import trial_create
+from trials.live.services import trial_create
 from trials.models import Case, Invitation, Trial
 from trials.services import cases_import
 

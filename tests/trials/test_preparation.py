@@ -11,7 +11,7 @@ from classroom.services import course_create
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
 from tests.users import person
-from trials.live import LiveError, human_say, judge_control, trial_create, trial_pause_set
+from trials.live.services import LiveError, human_say, judge_control, trial_create, trial_pause_set
 from trials.models import Case, LLMCallRecord, Trial
 from trials.preparation import trial_prepare
 from trials.protocol import ErrorCode

@@ -31,9 +31,9 @@ from tests import hostile_text
 from tests.conftest import DEMO_CASES
 from tests.trials.prepared import prepared_trial
 from tests.users import person
-from trials import driver
 from trials.agents.prompts import turn_messages
 from trials.engine.visibility import build_view
+from trials.live import driver
 from trials.models import Case, Trial, Turn
 from trials.protocol import BadMessage, client_message_parse
 from trials.routing import websocket_urlpatterns

@@ -18,7 +18,7 @@ from tests.conftest import DEMO_CASES
 from tests.llm_server import supervisor_approves
 from tests.trials.prepared import prepared_trial
 from tests.users import person
-from trials import driver
+from trials.live import driver
 from trials.models import Case, Trial, Turn
 from trials.preparation import trial_prepare
 from trials.routing import websocket_urlpatterns

@@ -14,7 +14,7 @@ from tests.conftest import DEMO_CASES
 from tests.trials.engine.test_visibility import plant
 from tests.trials.prepared import prepared_trial
 from tests.users import person
-from trials.live import trial_create
+from trials.live.services import trial_create
 from trials.models import Case, Trial
 from trials.preparation import trial_prepare
 from trials.services import cases_import

@@ -16,8 +16,8 @@ from tests.conftest import DEMO_CASES
 from tests.trials.prepared import prepared_trial
 from tests.trials.test_room import stop_drivers  # noqa: F401  (autouse: no driver outlives a test)
 from tests.users import person
-from trials import driver
 from trials.consumers import TrialConsumer
+from trials.live.session import POLL_S
 from trials.models import Case, Trial
 from trials.routing import websocket_urlpatterns
 from trials.services import cases_import
@@ -61,7 +61,7 @@ async def test_a_waiting_trial_sends_its_await_once_on_connect():
     await asyncio.sleep(0.5)
     second = await connected(trial)
     first_frames, second_frames = await asyncio.gather(
-        frames_for(first, driver.POLL_S * 2 + 0.5), frames_for(second, driver.POLL_S * 2 + 0.5)
+        frames_for(first, POLL_S * 2 + 0.5), frames_for(second, POLL_S * 2 + 0.5)
     )
     await first.disconnect()
     await second.disconnect()
@@ -138,7 +138,7 @@ async def test_a_control_withdraws_the_await_so_the_pending_one_is_sent_again():
     before = await frames_for(student, 1.0)
     for action in ("pause", "resume"):
         await teacher.send_json_to({"type": "control", "action": action})
-    after = await frames_for(student, driver.POLL_S * 2 + 0.5)
+    after = await frames_for(student, POLL_S * 2 + 0.5)
     await teacher.disconnect()
     await student.disconnect()
     assert [frame["type"] for frame in before].count("await") == 1

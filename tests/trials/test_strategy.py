@@ -17,7 +17,7 @@ from tests.users import person
 from trials.agents.prompts import ROLE_BRIEFS
 from trials.agents.strategy import PLAN_MARK
 from trials.engine.state import TrialState
-from trials.live import transcript_for
+from trials.live.services import transcript_for
 from trials.models import Trial
 from trials.services import cases_import, trial_agents
 

@@ -11,7 +11,7 @@ from tests.conftest import CIVIL_CASE
 from tests.trials.engine.test_visibility import may_see, plant
 from tests.users import person
 from trials.engine.visibility import case_brief
-from trials.live import trial_create
+from trials.live.services import trial_create
 from trials.models import Case, Trial
 from trials.procedures.seats import CIVIL_SIDES, PLAYABLE_SEATS, seat_info
 from trials.services import cases_import

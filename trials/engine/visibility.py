@@ -389,6 +389,11 @@ def stage_audience(state: TrialState, stage: Stage) -> frozenset[str]:
     return frozenset().union(*(stage_participants(state, hearing) for hearing in hearings))
 
 
+def stage_heard(state: TrialState, stage_id: str) -> frozenset[str]:
+    """The seats that hear the dialogue of the stage ``stage_id`` (``stage_audience``)."""
+    return stage_audience(state, procedure_for(state.procedure).stage(stage_id))
+
+
 def case_brief(case: Mapping[str, Any], seat: str, *, target_side: str | None = None) -> dict[str, Any]:
     """What a person choosing ``seat`` may read before the trial: the fields and persona that
     seat sees at the first stage it takes part in, by the same matrix every prompt goes through.

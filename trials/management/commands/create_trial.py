@@ -6,7 +6,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from trials.live import trial_create
+from trials.live.services import trial_create
 from trials.models import Case
 from trials.services import BackendUnavailable
 

@@ -46,48 +46,19 @@ class _Layer:
     """Sends scheduled by ``notify_from_sync`` on a running loop, kept until they are done."""
 
 
-class _Remote:
-    """Whether a socket in another process may hear a trial driven here (``trial id -> bool``).
-
-    The channel layer hands a frame to this process's sockets directly; it is published to
-    Redis only for sockets elsewhere. The driver starts by assuming there are some, asks
-    Redis (``recheck``) every heartbeat, and hears at once from a socket of another process
-    that joins (``joined``), which then catches up on what it missed meanwhile from the
-    database. A trial this process does not drive always publishes.
-    """
-
-    listening: dict[int, bool] = {}
-    changes: dict[int, int] = {}
+async def remote_subscribers(group: str) -> int:
+    """How many sockets of other processes listen to ``group`` (the channel layer asks Redis)."""
+    return await get_channel_layer().remote_subscribers(group)
 
 
-def remote_joined(trial_id: int) -> None:
-    _Remote.listening[trial_id] = True
-    _Remote.changes[trial_id] = _Remote.changes.get(trial_id, 0) + 1
-
-
-async def remote_recheck(trial_id: int) -> None:
-    """Ask Redis whether another process holds a socket of the trial; a socket that joins
-    while the question is out wins over the answer."""
-    changes = _Remote.changes.get(trial_id, 0)
-    try:
-        subscribers = await get_channel_layer().remote_subscribers(group_name(trial_id))
-    except Exception:
-        logger.warning("trial %s: could not count the sockets of other processes", trial_id, exc_info=True)
-        return
-    if _Remote.changes.get(trial_id, 0) == changes:
-        _Remote.listening[trial_id] = subscribers > 0
-
-
-def remote_forget(trial_id: int) -> None:
-    _Remote.listening.pop(trial_id, None)
-    _Remote.changes.pop(trial_id, None)
-
-
-async def broadcast(trial_id: int, frame: dict[str, Any]) -> None:
-    """Send ``frame`` to the trial's sockets: at once to those of this process, through
-    Redis to the others (dropped when it is unreachable)."""
-    event = {"type": "trial.frame", "frame": frame}
-    await notify(group_name(trial_id), event, remote=_Remote.listening.get(trial_id, True))
+async def broadcast(
+    trial_id: int, frame: dict[str, Any], *, audience: frozenset[str] | None = None, remote: bool = True
+) -> None:
+    """Send ``frame`` to the trial's sockets: at once to those of this process, through Redis
+    to the others unless ``remote`` is false (dropped when it is unreachable). ``audience``
+    names the seats that hear it (None: everyone in the trial; instructors hear everything)."""
+    event = {"type": "trial.frame", "frame": frame, "audience": None if audience is None else sorted(audience)}
+    await notify(group_name(trial_id), event, remote=remote)
 
 
 async def catch_up_ask(trial_id: int) -> None:

@@ -39,22 +39,6 @@ class Raised:
     detail: str = ""
 
 
-raised: dict[int, Raised] = {}
-"""trial id -> the objection waiting for the driver."""
-windows: dict[int, int] = {}
-"""trial id -> seq of the statement that may still be objected to, its grace period running."""
-
-
-def objection_raise(trial_id: int, objection: Raised, *, streaming: bool) -> str | None:
-    """Queue an objection against the statement streaming now (``streaming``) or just ended;
-    the reason it is refused, or None. The engine's rules were checked by the socket and are
-    checked again when it is stored."""
-    if not streaming and trial_id not in windows:
-        return "there is no statement to object to now: the moment has passed"
-    raised[trial_id] = objection
-    return None
-
-
 @dataclass(frozen=True)
 class Refused:
     """An objection the engine would not hear, and why (for the objector's room)."""

@@ -1,4 +1,4 @@
-"""How the live driver (``trials.driver``) reads and writes its trial, off the event loop:
+"""How the live driver (``trials.live.driver``) reads and writes its trial, off the event loop:
 each step applied and stored under the trial's row lock, if it is still the step the engine
 asks for, and the status moves of a run (waiting, running, paused). The state is kept in
 memory between steps and read again only when another writer stored a newer version.
@@ -13,31 +13,29 @@ from django.db import transaction
 from trials.engine.machine import next_step, step_apply
 from trials.engine.state import TrialState
 from trials.engine.steps import Step
+from trials.live.session import LiveSession
 from trials.models import Trial
 from trials.pool import in_pool
 from trials.store import progress_store
 
-cached_states: dict[int, tuple[int, TrialState]] = {}
-"""trial id -> (version, state) as this process last read or stored it: a step reads the
-trial's row without its state (which grows with every turn) unless another writer (a
-person's say, a control, another process) stored a newer version."""
 
-
-def _state_of(trial: Trial) -> TrialState:
-    """The state of ``trial`` (read without its ``state`` column), taken out of the cache:
-    whoever changes it puts it back only once the change is stored."""
-    cached = cached_states.pop(trial.pk, None)
+def _state_of(session: LiveSession, trial: Trial) -> TrialState:
+    """The state of ``trial`` (read without its ``state`` column, which grows with every
+    turn), taken out of the session's cache unless another writer (a person's say, a control,
+    another process) stored a newer version: whoever changes it puts it back only once the
+    change is stored."""
+    cached, session.cached = session.cached, None
     if cached is not None and cached[0] == trial.version:
         return cached[1]
     return TrialState.from_dict(Trial.objects.values_list("state", flat=True).get(pk=trial.pk))
 
 
 @in_pool
-def trial_snapshot(trial_id: int) -> tuple[Trial, TrialState, Step]:
+def trial_snapshot(session: LiveSession) -> tuple[Trial, TrialState, Step]:
     """The trial, its state and next step, decoded off the event loop."""
-    trial = Trial.objects.defer("state").get(pk=trial_id)
-    state = _state_of(trial)
-    cached_states[trial_id] = (trial.version, state)
+    trial = Trial.objects.defer("state").get(pk=session.trial_id)
+    state = _state_of(session, trial)
+    session.cached = (trial.version, state)
     return trial, state, next_step(state)
 
 
@@ -46,17 +44,17 @@ STALE = object()
 
 
 @in_pool
-def step_record(trial_id: int, step: Step, outcome: Any = None, calls: list[dict] | None = None) -> Any:
+def step_record(session: LiveSession, step: Step, outcome: Any = None, calls: list[dict] | None = None) -> Any:
     """Apply ``step`` under a row lock if it is still the step the engine asks for, and store
     it with the model ``calls`` that produced it; what it recorded (``step_apply``), or ``STALE``."""
     with transaction.atomic():
-        trial = Trial.objects.select_for_update().defer("state").get(pk=trial_id)
-        state = _state_of(trial)
+        trial = Trial.objects.select_for_update().defer("state").get(pk=session.trial_id)
+        state = _state_of(session, trial)
         if next_step(state) != step:
             return STALE
         recorded = step_apply(state, step, outcome)
         progress_store(trial, state, calls=calls or ())
-    cached_states[trial_id] = (trial.version, state)
+    session.cached = (trial.version, state)
     return recorded
 
 

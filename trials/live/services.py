@@ -24,10 +24,11 @@ from trials.engine.machine import (
     next_step,
     trial_start,
 )
+from trials.engine.objections import objection_refusal
 from trials.engine.state import TrialState, TurnRecord
 from trials.engine.steps import ArtifactDraft, Reply, Speak
-from trials.engine.visibility import build_view, stage_audience
-from trials.fanout import seats_changed
+from trials.engine.visibility import build_view, stage_heard, stage_participants
+from trials.live.fanout import seats_changed
 from trials.models import Case, Seat, Trial, Turn
 from trials.preparation import preparation_enqueue
 from trials.procedures import procedure_for
@@ -153,6 +154,8 @@ def reader_seats(trial: Trial, user: AbstractBaseUser) -> list[str] | None:
 class SayResult:
     turn: TurnRecord
     duplicate: bool
+    audience: frozenset[str]
+    """The seats that hear the turn's stage."""
 
 
 def human_say(
@@ -179,7 +182,7 @@ def human_say(
             if known is not None and known.seat not in held:
                 raise LiveError(ErrorCode.BAD_MESSAGE, "this client_id names another seat's turn; send a new one")
             if known is not None:
-                return SayResult(known, duplicate=True)
+                return SayResult(known, duplicate=True, audience=stage_heard(state, known.stage))
         if state.finished:
             raise LiveError(ErrorCode.TRIAL_FINISHED, "the trial has ended")
         refuse_while_preparing(trial)
@@ -207,13 +210,15 @@ def human_say(
         )
         turn = apply_reply(state, step, reply)
         progress_store(trial, state)
-    return SayResult(turn, duplicate=False)
+    return SayResult(turn, duplicate=False, audience=stage_heard(state, turn.stage))
 
 
 @dataclass(frozen=True)
 class ControlResult:
     turn: TurnRecord | None
     phase: str
+    audience: frozenset[str]
+    """The seats that hear ``turn`` (a judge's question)."""
 
 
 def judge_control(
@@ -240,7 +245,8 @@ def judge_control(
             raise LiveError(ErrorCode.BAD_MESSAGE, str(error)) from None
         progress_store(trial, state)
     step = next_step(state)
-    return ControlResult(turn, getattr(step, "phase", ""))
+    audience = stage_heard(state, turn.stage) if turn is not None else frozenset()
+    return ControlResult(turn, getattr(step, "phase", ""), audience)
 
 
 def presiding(trial: Trial, user: AbstractBaseUser, *, doing: str) -> str:
@@ -287,8 +293,13 @@ def seat_view_for(trial: Trial, seat: str) -> dict:
     return build_view(trial.engine_state, seat).__dict__
 
 
-def turns_after(trial: Trial, after_seq: int) -> list[Turn]:
-    return list(trial.turns.filter(seq__gt=after_seq).order_by("seq"))
+def turns_after(trial: Trial, after_seq: int, seats: list[str] | None) -> list[Turn]:
+    """The stored turns after ``after_seq`` that ``seats`` hear (``None``: all, for instructors)."""
+    turns = list(trial.turns.filter(seq__gt=after_seq).order_by("seq"))
+    if seats is None:
+        return turns
+    state = trial.engine_state
+    return [turn for turn in turns if stage_heard_by(state, turn.stage, seats)]
 
 
 def seat_release(*, trial_id: int, seat: str, user: AbstractBaseUser) -> None:
@@ -356,10 +367,36 @@ def _invitation_spend(trial: Trial, row: Seat, user: AbstractBaseUser, invitatio
 
 
 def stage_heard_by(state: TrialState, stage: str, seats: list[str]) -> bool:
-    """Whether ``seats`` hear a stage's dialogue (``stage_audience``: a side's consultation and
+    """Whether ``seats`` hear a stage's dialogue (``stage_heard``: a side's consultation and
     drafting stay with that side; a hearing is heard by the whole courtroom)."""
-    audience = stage_audience(state, procedure_for(state.procedure).stage(stage))
-    return any(seat in audience for seat in seats)
+    return not stage_heard(state, stage).isdisjoint(seats)
+
+
+PARTIES = ("_lawyer", "_client")
+"""Seat suffixes of the parties: the court's notices (the appeal determination) are theirs."""
+
+
+def notice_audience(state: TrialState) -> frozenset[str]:
+    """The parties' seats (visibility: the appeal determination is the parties' to read)."""
+    stages = procedure_for(state.procedure).stages
+    seats = frozenset().union(*(stage_participants(state, stage) for stage in stages))
+    return frozenset(seat for seat in seats if seat.endswith(PARTIES))
+
+
+def objector_seat(*, trial_id: int, seats: list[str], speaker: str | None) -> str:
+    """Which of ``seats`` may object to ``speaker``'s statement (the one streaming or, if
+    ``speaker`` is None, the last recorded), in a hearing they take part in; the engine's
+    ``objection_refusal`` says when. Raises ``LiveError``."""
+    state = Trial.objects.get(pk=trial_id).engine_state
+    speaker = speaker or (state.turns[-1].seat if state.turns else None)
+    if speaker is None:
+        raise LiveError(ErrorCode.NOT_YOUR_TURN, "there is no statement to object to")
+    refusals = {seat: objection_refusal(state, seat=seat, speaker_seat=speaker) for seat in seats}
+    seat = next((seat for seat, refusal in refusals.items() if refusal is None), None)
+    if seat is None:
+        reason = next(iter(refusals.values()), None) or "only counsel seated in this hearing may object"
+        raise LiveError(ErrorCode.NOT_YOUR_TURN, reason)
+    return seat
 
 
 def turns_heard(trial: Trial, seats: list[str] | None) -> list[Turn]:
