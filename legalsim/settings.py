@@ -55,9 +55,11 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "api",
+    "legalsim",
 ]
 
 MIDDLEWARE = [
+    "legalsim.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "legalsim.csp.ContentSecurityPolicyMiddleware",
     "legalsim.uploads.UploadLimitMiddleware",
