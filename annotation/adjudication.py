@@ -93,7 +93,7 @@ def adjudication_record(
     """Record (or revise) the resolved score of an item of one of the study's trajectories;
     raises ``AdjudicationError`` naming each field that is wrong, in the active language."""
     definition = study.rubric.definition
-    if definition.pairwise:
+    if not definition.kind.scores_points:
         raise AdjudicationError({"score": _("a pairwise study has no adjudication")})
     if trajectory_id not in study.trajectory_ids or item not in definition.item_ids:
         raise AdjudicationError({"item": _("no such item of a trajectory of this study")})

@@ -11,91 +11,38 @@ N/A answers (an item of a stage the trajectory lacks, ``annotation.stages``) are
 every line counts the people's N/A answers to its items as ``n_na``. A report read from the
 database counts a rater who rated an item of a trajectory in two studies once, with their
 latest score (``RatingsFrame.last_per_rater``); ``annotation.retest`` compares the two.
+
+The ratings are read once: the pairs become counts of their distinct (item, human score, LLM
+score) combinations (``PairCombinations``) and the people's scores sums per unit
+(``HumanUnits``); every figure of every line comes from those, a line of several items
+adding its items', so ten million ratings cost a few passes over their arrays, not one per
+line. Correlations and concordance are computed on the combinations, each weighted by its
+count: the same values as on the pairs themselves (Spearman with tied ranks averaged).
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
-from annotation.reliability import alpha_interval_of, concordance, icc_oneway_of
+from annotation.agreement_frame import RatingsFrame, codes_in, distinct_keys, value_codes
+from annotation.reliability import (
+    alpha_interval_of,
+    icc_oneway_of,
+    weighted_concordance,
+    weighted_correlation,
+    weighted_ranks,
+)
 from annotation.rubric import RubricDefinition
+
+PAIR_FIGURES = ("human_avg", "llm_avg", "mean_diff", "sd_diff", "mae", "within1_pct")
 
 
 class AgreementError(ValueError):
     pass
-
-
-@dataclass
-class RatingsFrame:
-    """Ratings of one rubric as parallel arrays; strings are coded once, here. Scores only:
-    ``n_na`` counts, per item, the people's N/A answers (one per rater and trajectory)."""
-
-    trajectories: list[str]
-    items: list[str]
-    raters: list[str]
-    trajectory: np.ndarray
-    item: np.ndarray
-    rater: np.ndarray
-    is_llm: np.ndarray
-    score: np.ndarray
-    n_na: dict[str, int] = field(default_factory=dict)
-
-    @classmethod
-    def from_rows(cls, rows: Iterable[tuple[str, str, str, str, float | None]]) -> RatingsFrame:
-        """Rows of (trajectory_id, item, rater, source, score), ``None`` for N/A."""
-        codes: list[dict[str, int]] = [{}, {}, {}]
-        columns: list[list[int]] = [[], [], []]
-        is_llm: list[bool] = []
-        scores: list[float] = []
-        not_applicable: set[tuple[str, str, str]] = set()
-        for trajectory_id, item, rater, source, score in rows:
-            if score is None:
-                if source != "llm":
-                    not_applicable.add((trajectory_id, item, rater))
-                continue
-            for position, value in enumerate((trajectory_id, item, rater)):
-                table = codes[position]
-                columns[position].append(table.setdefault(value, len(table)))
-            is_llm.append(source == "llm")
-            scores.append(score)
-        return cls(
-            trajectories=list(codes[0]),
-            items=list(codes[1]),
-            raters=list(codes[2]),
-            trajectory=np.asarray(columns[0], dtype=np.int64),
-            item=np.asarray(columns[1], dtype=np.int64),
-            rater=np.asarray(columns[2], dtype=np.int64),
-            is_llm=np.asarray(is_llm, dtype=bool),
-            score=np.asarray(scores, dtype=float),
-            n_na=dict(Counter(item for _trajectory, item, _rater in not_applicable)),
-        )
-
-    def last_per_rater(self) -> RatingsFrame:
-        """One row per (trajectory, item, rater, source), the last: a rater who rated an item
-        of a trajectory in several studies counts once, with the score given last."""
-        key = ((self.trajectory * max(len(self.items), 1) + self.item) * max(len(self.raters), 1) + self.rater) * 2
-        key = key + self.is_llm
-        _values, first_from_end = np.unique(key[::-1], return_index=True)
-        if first_from_end.size == key.size:
-            return self
-        keep = np.sort(key.size - 1 - first_from_end)
-        return replace(
-            self,
-            trajectory=self.trajectory[keep],
-            item=self.item[keep],
-            rater=self.rater[keep],
-            is_llm=self.is_llm[keep],
-            score=self.score[keep],
-        )
-
-    def judges(self) -> list[str]:
-        return sorted({self.raters[code] for code in np.unique(self.rater[self.is_llm])})
 
 
 @dataclass
@@ -119,6 +66,7 @@ class AgreementResult:
     notes: list[str] = field(default_factory=list)
     human_scores: np.ndarray = field(default_factory=lambda: np.empty(0))
     human_units: HumanUnits | None = None
+    combinations: PairCombinations | None = None
 
 
 def judge_choose(frame: RatingsFrame, judge: str | None) -> str | None:
@@ -142,24 +90,32 @@ def _pairs(frame: RatingsFrame, judge: str | None) -> Pairs:
         return Pairs(empty, empty, empty, np.empty(0), np.empty(0))
     n_items = max(len(frame.items), 1)
     key = frame.trajectory * n_items + frame.item
-    judge_code = frame.raters.index(judge)
-    judged = frame.is_llm & (frame.rater == judge_code)
-    judge_keys, judge_scores = key[judged], frame.score[judged]
-    order = np.argsort(judge_keys, kind="stable")
-    judge_keys, judge_scores = judge_keys[order], judge_scores[order]
-    human = ~frame.is_llm
-    position = np.searchsorted(judge_keys, key[human])
-    position = np.minimum(position, max(judge_keys.size - 1, 0))
-    matched = judge_keys.size > 0
-    found = (judge_keys[position] == key[human]) if matched else np.zeros(human.sum(), dtype=bool)
-    rows = np.flatnonzero(human)[found]
+    judged = np.flatnonzero(frame.is_llm & (frame.rater == frame.raters.index(judge)))
+    human = np.flatnonzero(~frame.is_llm)
+    match = _first_match(key[judged], key[human], space=max(len(frame.trajectories), 1) * n_items)
+    found = match >= 0
+    rows = human[found]
     return Pairs(
         item=frame.item[rows],
         trajectory=frame.trajectory[rows],
         rater=frame.rater[rows],
         human=frame.score[rows],
-        llm=judge_scores[position[found]],
+        llm=frame.score[judged[match[found]]],
     )
+
+
+def _first_match(keys: np.ndarray, wanted: np.ndarray, space: int) -> np.ndarray:
+    """Where each of ``wanted`` first occurs in ``keys`` (all below ``space``), -1 where it
+    does not: a lookup table while the key space is small, a binary search beyond."""
+    distinct, first = np.unique(keys, return_index=True)
+    if space <= 4 * wanted.size + 1024:
+        table = np.full(space, -1, dtype=np.int64)
+        table[distinct] = first
+        return table[wanted]
+    if distinct.size == 0:
+        return np.full(wanted.size, -1, dtype=np.int64)
+    position = np.minimum(np.searchsorted(distinct, wanted), distinct.size - 1)
+    return np.where(distinct[position] == wanted, first[position], -1)
 
 
 def _number(value: float | np.floating) -> float:
@@ -170,6 +126,101 @@ INTER_RATER_NOTE = (
     "{line}: inter-rater figures need two or more trajectories with at least two human scores and some variation"
 )
 NO_JUDGE_NOTE = "no LLM judge answers: the judge columns are empty"
+
+
+@dataclass(frozen=True)
+class PairCombinations:
+    """The pairs' distinct (item, human score, LLM score) combinations: which one each pair
+    takes (``of_pair``), and per combination its item, scores and number of pairs. Scores
+    take few values, so a million pairs are a few hundred combinations."""
+
+    of_pair: np.ndarray
+    item: np.ndarray
+    human: np.ndarray
+    llm: np.ndarray
+    count: np.ndarray
+
+    @classmethod
+    def of(cls, pairs: Pairs, n_items: int) -> PairCombinations:
+        human_values, human = value_codes(pairs.human)
+        llm_values, llm = value_codes(pairs.llm)
+        n_llm = max(llm_values.size, 1)
+        combinations = max(human_values.size * llm_values.size, 1)
+        keys, of_pair = codes_in(pairs.item * combinations + human * n_llm + llm, n_items * combinations)
+        combination = keys % combinations
+        return cls(
+            of_pair=of_pair,
+            item=keys // combinations,
+            human=human_values[combination // n_llm],
+            llm=llm_values[combination % n_llm],
+            count=np.bincount(of_pair, minlength=keys.size).astype(float),
+        )
+
+    def of_items(self, codes: list[int]) -> np.ndarray:
+        """The combinations of the items ``codes``, as positions."""
+        return np.flatnonzero(np.isin(self.item, codes))
+
+
+@dataclass(frozen=True)
+class PairSums:
+    """Per item (by code), what its pairs give a line's figures: their number, the sums of
+    the human and LLM scores, of the differences and of their absolute values, how many
+    differ by at most one, and the differences' squared deviations from the item's own
+    mean difference (a line of several items combines these as a pooled variance)."""
+
+    count: np.ndarray
+    human: np.ndarray
+    llm: np.ndarray
+    difference: np.ndarray
+    absolute: np.ndarray
+    within_one: np.ndarray
+    spread: np.ndarray
+
+    @classmethod
+    def of(cls, combinations: PairCombinations, n_items: int) -> PairSums:
+        weights = combinations.count
+
+        def per_item(values: np.ndarray) -> np.ndarray:
+            return np.bincount(combinations.item, weights=weights * values, minlength=n_items)
+
+        difference = combinations.human - combinations.llm
+        count, total = per_item(np.ones_like(weights)), per_item(difference)
+        mean = total / np.maximum(count, 1)
+        return cls(
+            count=count,
+            human=per_item(combinations.human),
+            llm=per_item(combinations.llm),
+            difference=total,
+            absolute=per_item(np.abs(difference)),
+            within_one=per_item(np.abs(difference) <= 1),
+            spread=per_item((difference - mean[combinations.item]) ** 2),
+        )
+
+    def figures(self, codes: list[int]) -> dict[str, Any]:
+        """``n_pairs`` and the pair figures of a line of the items ``codes`` (``None`` where
+        it has no pairs; ``sd_diff`` needs two)."""
+        count = self.count[codes]
+        n_pairs = count.sum()
+        if n_pairs == 0:
+            return {"n_pairs": 0} | dict.fromkeys(PAIR_FIGURES)
+        mean = self.difference[codes].sum() / n_pairs
+        present = count > 0
+        deviation = self.difference[codes][present] / count[present] - mean
+        spread = self.spread[codes].sum() + (count[present] * deviation**2).sum()
+        return {
+            "n_pairs": int(n_pairs),
+            "human_avg": _number(self.human[codes].sum() / n_pairs),
+            "llm_avg": _number(self.llm[codes].sum() / n_pairs),
+            "mean_diff": _number(mean),
+            "sd_diff": _number(np.sqrt(spread / (n_pairs - 1))) if n_pairs >= 2 else None,
+            "mae": _number(self.absolute[codes].sum() / n_pairs),
+            "within1_pct": _number(100.0 * (self.within_one[codes].sum() / n_pairs)),
+        }
+
+    def human_mean(self, code: int | None) -> float | None:
+        if code is None or self.count[code] == 0:
+            return None
+        return _number(self.human[code] / self.count[code])
 
 
 @dataclass(frozen=True)
@@ -245,80 +296,79 @@ def _inter_rater(line_id: str, units: HumanUnits, codes: list[int], notes: list[
     }
 
 
-def _row(
-    row_id: str,
-    mask: np.ndarray,
-    pairs: Pairs,
-    item_codes: dict[str, int],
-    subdim_items: Iterable[str],
-    notes: list[str],
-    n_na: int = 0,
-    units: HumanUnits | None = None,
-    judged: bool = True,
-) -> dict[str, Any]:
-    """A line of the report: the pairs' figures of its items (empty without a judge), and,
-    given the people's ``units``, their agreement among themselves."""
-    subdim_items = list(subdim_items)
-    human, llm = pairs.human[mask], pairs.llm[mask]
-    difference = human - llm
-    count = int(mask.sum())
-    row: dict[str, Any] = {"id": row_id, "n_pairs": count, "n_na": n_na}
-    if count == 0:
-        if judged:
-            notes.append(f"{row_id}: no human-judge pairs")
-        row |= dict.fromkeys(("human_avg", "llm_avg", "mean_diff", "sd_diff", "mae", "within1_pct"))
-    else:
-        row |= {
-            "human_avg": _number(human.mean()),
-            "llm_avg": _number(llm.mean()),
-            "mean_diff": _number(difference.mean()),
-            "sd_diff": _number(difference.std(ddof=1)) if count >= 2 else None,
-            "mae": _number(np.abs(difference).mean()),
-            "within1_pct": _number(100.0 * np.mean(np.abs(difference) <= 1)),
-        }
-        if count < 2:
-            notes.append(f"{row_id}: sd_diff needs at least two pairs")
-    subdims = {}
-    for item in subdim_items:
-        code = item_codes.get(item)
-        item_mask = mask & (pairs.item == code) if code is not None else np.zeros_like(mask)
-        subdims[item] = _number(pairs.human[item_mask].mean()) if item_mask.any() else None
-    row["subdims"] = subdims
-    if units is not None:
-        codes = [item_codes[item] for item in subdim_items if item in item_codes]
-        row |= _inter_rater(row_id, units, codes, notes)
-    return row
+@dataclass(frozen=True)
+class _Sources:
+    """What every line of one report is computed from."""
+
+    sums: PairSums
+    combinations: PairCombinations
+    per_item: dict[str, np.ndarray]
+    """``n_trajectories`` and ``n_raters`` of each item's pairs, by item code."""
+    units: HumanUnits
+    item_codes: dict[str, int]
+    n_na: dict[str, int]
+    notes: list[str]
+    judged: bool
+
+    def codes(self, items: Iterable[str]) -> list[int]:
+        return [self.item_codes[item] for item in items if item in self.item_codes]
 
 
-def _correlation(kind: str, human: np.ndarray, llm: np.ndarray, item: str, notes: list[str]) -> float | None:
-    if human.size < 2 or np.ptp(human) == 0 or np.ptp(llm) == 0:
+def _row(line_id: str, items: Iterable[str], sources: _Sources) -> dict[str, Any]:
+    """A line of the report: the pair figures of its items (empty without a judge) and the
+    people's agreement among themselves."""
+    items = list(items)
+    codes = sources.codes(items)
+    figures = sources.sums.figures(codes)
+    row: dict[str, Any] = {"id": line_id, "n_pairs": figures.pop("n_pairs")}
+    row["n_na"] = sum(sources.n_na.get(item, 0) for item in items)
+    if row["n_pairs"] == 0 and sources.judged:
+        sources.notes.append(f"{line_id}: no human-judge pairs")
+    row |= figures
+    if row["n_pairs"] == 1:
+        sources.notes.append(f"{line_id}: sd_diff needs at least two pairs")
+    row["subdims"] = {item: sources.sums.human_mean(sources.item_codes.get(item)) for item in items}
+    return row | _inter_rater(line_id, sources.units, codes, sources.notes)
+
+
+def _correlation(
+    kind: str, human: np.ndarray, llm: np.ndarray, weights: np.ndarray, item: str, notes: list[str]
+) -> float | None:
+    """Pearson's or Spearman's coefficient of an item's pairs, given as combinations of
+    scores taken ``weights`` times."""
+    if weights.sum() < 2 or np.ptp(human) == 0 or np.ptp(llm) == 0:
         notes.append(f"{item}: {kind} undefined (fewer than two pairs or constant scores)")
         return None
-    result = stats.pearsonr(human, llm) if kind == "pearson" else stats.spearmanr(human, llm)
-    return _number(result.statistic)
+    if kind == "spearman":
+        human, llm = weighted_ranks(human, weights), weighted_ranks(llm, weights)
+    return _defined(weighted_correlation(human, llm, weights)[0])
 
 
-def _item(
-    item: str,
-    frame: RatingsFrame,
-    pairs: Pairs,
-    item_codes: dict[str, int],
-    notes: list[str],
-    units: HumanUnits,
-    judged: bool = True,
-) -> dict[str, Any]:
-    code = item_codes.get(item)
-    mask = pairs.item == code if code is not None else np.zeros(pairs.item.size, dtype=bool)
-    entry = _row(item, mask, pairs, item_codes, (item,), notes, frame.n_na.get(item, 0), units, judged)
-    human, llm = pairs.human[mask], pairs.llm[mask]
-    pair_notes = notes if judged else []
-    entry["pearson"] = _correlation("pearson", human, llm, item, pair_notes)
-    entry["spearman"] = _correlation("spearman", human, llm, item, pair_notes)
-    entry["qwk"] = concordance(human, llm)
-    if entry["qwk"] is None and human.size:
-        notes.append(f"{item}: qwk undefined (no variation in either rater)")
-    entry["n_trajectories"] = int(np.unique(pairs.trajectory[mask]).size)
-    entry["n_raters"] = int(np.unique(pairs.rater[mask]).size)
+def _defined(value: float) -> float | None:
+    return _number(value) if np.isfinite(value) else None
+
+
+def _distinct_per_item(item: np.ndarray, codes: np.ndarray, n_items: int, n_codes: int) -> np.ndarray:
+    """How many distinct ``codes`` (below ``n_codes``) each item's pairs have, by item code."""
+    pairs = distinct_keys(item * n_codes + codes, n_items * n_codes)
+    return np.bincount(pairs // n_codes, minlength=n_items)
+
+
+def _item(item: str, sources: _Sources) -> dict[str, Any]:
+    """An item's line with its correlations and concordance."""
+    entry = _row(item, (item,), sources)
+    code = sources.item_codes.get(item)
+    chosen = sources.combinations.of_items([] if code is None else [code])
+    human, llm = sources.combinations.human[chosen], sources.combinations.llm[chosen]
+    weights = sources.combinations.count[chosen][None, :]
+    pair_notes = sources.notes if sources.judged else []
+    entry["pearson"] = _correlation("pearson", human, llm, weights, item, pair_notes)
+    entry["spearman"] = _correlation("spearman", human, llm, weights, item, pair_notes)
+    entry["qwk"] = _defined(weighted_concordance(human, llm, weights)[0])
+    if entry["qwk"] is None and chosen.size:
+        sources.notes.append(f"{item}: qwk undefined (no variation in either rater)")
+    for name, counts in sources.per_item.items():
+        entry[name] = int(counts[code]) if code is not None else 0
     return entry
 
 
@@ -326,90 +376,47 @@ def item_codes_of(frame: RatingsFrame) -> dict[str, int]:
     return {item: code for code, item in enumerate(frame.items)}
 
 
-def row_masks(rubric: RubricDefinition, pairs: Pairs, item_codes: dict[str, int]) -> dict[tuple[str, str], np.ndarray]:
-    """The pairs behind every line of the report, keyed by (level, id): rows, group overalls,
-    the overall row and items, in report order."""
-
-    def mask_of(items: Iterable[str]) -> np.ndarray:
-        codes = [item_codes[item] for item in items if item in item_codes]
-        return np.isin(pairs.item, codes)
-
-    masks: dict[tuple[str, str], np.ndarray] = {}
+def report_lines(rubric: RubricDefinition) -> Iterator[tuple[tuple[str, str], list[str]]]:
+    """Every line of the report keyed by (level, id) with its items: rows, group overalls
+    (keyed by the group's id), the overall line and items, in report order."""
     for group_id, _title in rubric.groups:
         rows = rubric.rows_of(group_id)
         for row in rows:
-            masks["row", row.id] = mask_of(row.items)
-        masks["group", group_id] = mask_of([item for row in rows for item in row.items])
-    masks["overall", "overall"] = mask_of(rubric.item_ids)
+            yield ("row", row.id), list(row.items)
+        yield ("group", group_id), [item for row in rows for item in row.items]
+    yield ("overall", "overall"), list(rubric.item_ids)
     for item in rubric.item_ids:
-        masks["item", item] = mask_of([item])
-    return masks
+        yield ("item", item), [item]
 
 
 def agreement_compute(*, rubric: RubricDefinition, frame: RatingsFrame, judge: str | None = None) -> AgreementResult:
     judge = judge_choose(frame, judge)
     pairs = _pairs(frame, judge)
     item_codes = item_codes_of(frame)
-    masks = row_masks(rubric, pairs, item_codes)
+    n_items = max(len(frame.items), 1)
     judged = judge is not None
     notes: list[str] = [] if judged else [NO_JUDGE_NOTE]
     units = HumanUnits.of(frame)
-
-    def n_na(items: Iterable[str]) -> int:
-        return sum(frame.n_na.get(item, 0) for item in items)
-
+    combinations = PairCombinations.of(pairs, n_items)
+    per_item = {
+        "n_trajectories": _distinct_per_item(pairs.item, pairs.trajectory, n_items, max(len(frame.trajectories), 1)),
+        "n_raters": _distinct_per_item(pairs.item, pairs.rater, n_items, max(len(frame.raters), 1)),
+    }
+    sources = _Sources(
+        PairSums.of(combinations, n_items), combinations, per_item, units, item_codes, frame.n_na, notes, judged
+    )
     groups = []
     for group_id, _title in rubric.groups:
         rows = rubric.rows_of(group_id)
-        group_items = [item for row in rows for item in row.items]
-        overall = _row(
-            f"{group_id}.overall",
-            masks["group", group_id],
-            pairs,
-            item_codes,
-            group_items,
-            notes,
-            n_na(group_items),
-            units,
-            judged,
-        )
-        groups.append(
-            {
-                "id": group_id,
-                "rows": [
-                    _row(
-                        row.id,
-                        masks["row", row.id],
-                        pairs,
-                        item_codes,
-                        row.items,
-                        notes,
-                        n_na(row.items),
-                        units,
-                        judged,
-                    )
-                    for row in rows
-                ],
-                "overall": overall,
-                "n_na": overall["n_na"],
-            }
-        )
+        overall = _row(f"{group_id}.overall", [item for row in rows for item in row.items], sources)
+        lines = [_row(row.id, row.items, sources) for row in rows]
+        groups.append({"id": group_id, "rows": lines, "overall": overall, "n_na": overall["n_na"]})
     report = {
         "rubric": rubric.id,
         "judge": judge,
         "groups": groups,
-        "overall": _row(
-            "overall",
-            masks["overall", "overall"],
-            pairs,
-            item_codes,
-            rubric.item_ids,
-            notes,
-            n_na(rubric.item_ids),
-            units,
-            judged,
-        ),
-        "items": [_item(item, frame, pairs, item_codes, notes, units, judged) for item in rubric.item_ids],
+        "overall": _row("overall", rubric.item_ids, sources),
+        "items": [_item(item, sources) for item in rubric.item_ids],
         "test_retest": None,
         "notes": notes,
     }
@@ -420,4 +427,5 @@ def agreement_compute(*, rubric: RubricDefinition, frame: RatingsFrame, judge: s
         notes=notes,
         human_scores=frame.score[~frame.is_llm],
         human_units=units,
+        combinations=combinations,
     )

@@ -3,17 +3,18 @@
 A replicate draws as many trajectories as the study has, with replacement, and recomputes
 each figure as if the drawn trajectories (duplicates included, as separate units) were the
 study. Every figure of the report is a function of a few sums, so a replicate is a vector of
-trajectory multiplicities ``w`` and each sum is ``w @ per_trajectory_sums``: thousands of
-replicates cost a few matrix products, not thousands of reports.
+trajectory multiplicities ``w`` and each sum is ``w @ per_trajectory_sums``: the ratings are
+never copied or redrawn, and thousands of replicates cost one matrix product per chunk of
+replicates (``ReportColumns``), not thousands of reports.
 
 - Pair figures (averages, differences, correlations, QWK) come from the weighted
-  distribution of the distinct (human, LLM) score combinations of the pairs; Spearman uses
-  the weighted average ranks of those values, which is what ``scipy.stats.spearmanr`` does
-  with ties.
+  distribution of the distinct (human, LLM) score combinations of each item's pairs; a line
+  of several items adds its items' combinations. Spearman uses the weighted average ranks of
+  those values, which is what ``scipy.stats.spearmanr`` does with ties.
 - Inter-rater figures (alpha interval, ICC) come from per-unit counts, sums and sums of
   squares of the human scores, as in ``annotation.reliability``; a unit is a (trajectory,
-  item), drawn as often as its trajectory. The people's mean comes from per-trajectory
-  counts and sums. These need no judge.
+  item), drawn as often as its trajectory. The people's mean comes from the units' counts
+  and sums. These need no judge.
 Counts (pairs, trajectories, raters) are facts of the study, not estimates: they get no
 interval.
 """
@@ -21,135 +22,93 @@ interval.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy import sparse
 
-from annotation.agreement import AgreementResult, HumanUnits, RatingsFrame, item_codes_of, row_masks
+from annotation.agreement import (
+    PAIR_FIGURES,
+    AgreementResult,
+    HumanUnits,
+    PairCombinations,
+    Pairs,
+    RatingsFrame,
+    item_codes_of,
+    report_lines,
+)
+from annotation.reliability import divide, weighted_concordance, weighted_correlation, weighted_ranks
 from annotation.rubric import RubricDefinition
 
 REPLICATES = 1000
 SEED = 20251217
 CHUNK = 200
-PAIR_FIGURES = ("human_avg", "llm_avg", "mean_diff", "sd_diff", "mae", "within1_pct")
 ITEM_PAIR_FIGURES = ("pearson", "spearman", "qwk")
 RELIABILITY_FIGURES = ("krippendorff_alpha_interval", "icc_1_1", "icc_1_k")
 HUMAN_FIGURES = ("human_mean", *RELIABILITY_FIGURES)
 """The people's figures of every line, with or without a judge (``agreement._inter_rater``)."""
+UNIT_SUMS = (
+    "count",
+    "total",
+    "units",
+    "shared_count",
+    "shared_total",
+    "squares",
+    "between",
+    "observed",
+    "within",
+    "count_squared",
+)
+"""The people's sums per item and trajectory (its one unit): every score's count and sum, and
+for a unit scored two or more times, the sums ``reliability_figures`` needs."""
+DENSE_CELLS = 2**25
+"""Trajectories x columns up to which the columns are a dense matrix (256 MiB); beyond, sparse."""
 
 
-@dataclass(frozen=True)
-class PairTable:
-    """Per trajectory, how many pairs take each distinct (human, LLM) combination."""
-
-    human: np.ndarray
-    llm: np.ndarray
-    counts: np.ndarray
-
-    @classmethod
-    def build(cls, human: np.ndarray, llm: np.ndarray, trajectory: np.ndarray, n_trajectories: int) -> PairTable:
-        combos, combo = np.unique(np.stack([human, llm], axis=1).reshape(-1, 2), axis=0, return_inverse=True)
-        combo = combo.reshape(-1)
-        size = combos.shape[0]
-        counts = np.bincount(trajectory * size + combo, minlength=n_trajectories * size).reshape(n_trajectories, size)
-        return cls(combos[:, 0], combos[:, 1], counts.astype(float))
-
-
-def _divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1), np.nan)
-
-
-def _weighted_ranks(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """Average ranks (ties shared) of each combination's value, per replicate."""
-    distinct, position = np.unique(values, return_inverse=True)
-    per_value = np.zeros((weights.shape[0], distinct.size))
-    for index in range(distinct.size):
-        per_value[:, index] = weights[:, position == index].sum(axis=1)
-    below = np.cumsum(per_value, axis=1) - per_value
-    return (below + (per_value + 1) / 2)[:, position]
-
-
-def _correlation(first: np.ndarray, second: np.ndarray, weights: np.ndarray, count: np.ndarray) -> np.ndarray:
-    mean_first = _divide((weights * first).sum(axis=1), count)[:, None]
-    mean_second = _divide((weights * second).sum(axis=1), count)[:, None]
-    covariance = (weights * (first - mean_first) * (second - mean_second)).sum(axis=1)
-    spread = (weights * (first - mean_first) ** 2).sum(axis=1) * (weights * (second - mean_second) ** 2).sum(axis=1)
-    tiny = spread <= 1e-24
-    result = _divide(covariance, np.sqrt(np.where(tiny, 0, spread)))
-    return np.where((count >= 2) & ~tiny, result, np.nan)
-
-
-def pair_figures(table: PairTable, multiplicity: np.ndarray, *, with_correlations: bool) -> dict[str, np.ndarray]:
-    """Row (and item) figures for each replicate; ``multiplicity`` is replicates x trajectories."""
-    weights = multiplicity @ table.counts
+def pair_figures(
+    human: np.ndarray, llm: np.ndarray, weights: np.ndarray, *, with_correlations: bool
+) -> dict[str, np.ndarray]:
+    """A line's pair figures for each replicate; ``weights`` (replicates x combinations) says
+    how many pairs take each (``human``, ``llm``) combination."""
     count = weights.sum(axis=1)
-    difference = table.human - table.llm
-    mean_diff = _divide(weights @ difference, count)
-    squared = _divide(weights @ difference**2 - count * np.nan_to_num(mean_diff) ** 2, count - 1)
+    difference = human - llm
+    mean_diff = divide(weights @ difference, count)
+    squared = divide(weights @ difference**2 - count * np.nan_to_num(mean_diff) ** 2, count - 1)
     figures = {
-        "human_avg": _divide(weights @ table.human, count),
-        "llm_avg": _divide(weights @ table.llm, count),
+        "human_avg": divide(weights @ human, count),
+        "llm_avg": divide(weights @ llm, count),
         "mean_diff": mean_diff,
         "sd_diff": np.where(count >= 2, np.sqrt(np.maximum(squared, 0)), np.nan),
-        "mae": _divide(weights @ np.abs(difference), count),
-        "within1_pct": 100 * _divide(weights @ (np.abs(difference) <= 1), count),
+        "mae": divide(weights @ np.abs(difference), count),
+        "within1_pct": 100 * divide(weights @ (np.abs(difference) <= 1), count),
     }
     if with_correlations:
-        figures["pearson"] = _correlation(table.human, table.llm, weights, count)
-        figures["spearman"] = _correlation(
-            _weighted_ranks(table.human, weights), _weighted_ranks(table.llm, weights), weights, count
+        figures["pearson"] = weighted_correlation(human, llm, weights)
+        figures["spearman"] = weighted_correlation(
+            weighted_ranks(human, weights), weighted_ranks(llm, weights), weights
         )
-        figures["qwk"] = _concordance(table, weights, count)
+        figures["qwk"] = weighted_concordance(human, llm, weights)
     return figures
 
 
-def _concordance(table: PairTable, weights: np.ndarray, count: np.ndarray) -> np.ndarray:
-    mean_human = _divide(weights @ table.human, count)[:, None]
-    mean_llm = _divide(weights @ table.llm, count)[:, None]
-    covariance = _divide((weights * (table.human - mean_human) * (table.llm - mean_llm)).sum(axis=1), count)
-    variance_human = _divide((weights * (table.human - mean_human) ** 2).sum(axis=1), count)
-    variance_llm = _divide((weights * (table.llm - mean_llm) ** 2).sum(axis=1), count)
-    denominator = variance_human + variance_llm + (mean_human[:, 0] - mean_llm[:, 0]) ** 2
-    return np.where(denominator > 1e-24, 2 * covariance / np.where(denominator > 1e-24, denominator, 1), np.nan)
-
-
-@dataclass(frozen=True)
-class UnitSums:
-    """Per trajectory, sums over its units scored two or more times: how many, their counts,
-    sums and sums of squares, and per unit sum/count (``between``), the unit's share of D_o
-    (``observed``), the within-unit sum of squares (``within``) and count squared."""
-
-    units: np.ndarray
-    count: np.ndarray
-    total: np.ndarray
-    squares: np.ndarray
-    between: np.ndarray
-    observed: np.ndarray
-    within: np.ndarray
-    count_squared: np.ndarray
-
-
-def reliability_figures(sums: UnitSums, multiplicity: np.ndarray) -> dict[str, np.ndarray]:
+def reliability_figures(sums: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Krippendorff's alpha (interval) and one-way ICC for each replicate (as
-    ``annotation.reliability`` computes them), from sums already gathered per trajectory."""
-    units = multiplicity @ sums.units
-    total = multiplicity @ sums.count
-    totals = multiplicity @ sums.total
-    squares = multiplicity @ sums.squares
-    observed = _divide(multiplicity @ sums.observed, total)
-    grand = squares - _divide(totals**2, total)
-    expected = _divide(2 * grand, total - 1)
+    ``annotation.reliability`` computes them), from a line's ``UNIT_SUMS`` per replicate."""
+    units, total, totals, squares = sums["units"], sums["shared_count"], sums["shared_total"], sums["squares"]
+    observed = divide(sums["observed"], total)
+    grand = squares - divide(totals**2, total)
+    expected = divide(2 * grand, total - 1)
     alpha = np.where(expected > 1e-12, 1 - observed / np.where(expected > 1e-12, expected, 1), np.nan)
     alpha = np.where((units >= 1) & (total >= 2), alpha, np.nan)
 
-    between = _divide(multiplicity @ sums.between - _divide(totals**2, total), units - 1)
-    within = _divide(multiplicity @ sums.within, total - units)
-    k0 = _divide(total - _divide(multiplicity @ sums.count_squared, total), units - 1)
+    between = divide(sums["between"] - divide(totals**2, total), units - 1)
+    within = divide(sums["within"], total - units)
+    k0 = divide(total - divide(sums["count_squared"], total), units - 1)
     denominator = between + (k0 - 1) * within
     single = np.where(denominator > 1e-12, (between - within) / np.where(denominator > 1e-12, denominator, 1), np.nan)
-    mean_raters = _divide(total, units)
+    mean_raters = divide(total, units)
     spread = 1 + (mean_raters - 1) * single
     average = np.where(np.abs(spread) > 1e-12, mean_raters * single / np.where(spread != 0, spread, 1), np.nan)
     valid = (units >= 2) & (total - units > 0)
@@ -168,6 +127,17 @@ def multiplicities(n_trajectories: int, replicates: int, seed: int) -> Iterator[
         yield rng.multinomial(n_trajectories, uniform, size=min(CHUNK, replicates - start)).astype(float)
 
 
+def _drawn_ahead(chunks: Iterator[np.ndarray]) -> Iterator[np.ndarray]:
+    """The chunks of ``chunks``, each drawn in a worker thread while the one before is used:
+    numpy's sampling lets go of the GIL, so the draws overlap the figures' arithmetic. One
+    thread draws them all, in order, so the draws are those of a plain loop."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pending = pool.submit(next, chunks, None)
+        while (chunk := pending.result()) is not None:
+            pending = pool.submit(next, chunks, None)
+            yield chunk
+
+
 def _interval(samples: np.ndarray) -> list[float] | None:
     finite = samples[np.isfinite(samples)]
     if finite.size < max(2, samples.size // 2):
@@ -176,47 +146,78 @@ def _interval(samples: np.ndarray) -> list[float] | None:
     return [float(low), float(high)]
 
 
-@dataclass(frozen=True)
-class HumanTable:
-    """The people's scores of one line, summed per trajectory: every score's count and sum (for
-    their mean), and over the trajectory's units scored two or more times (a unit: one item of
-    it) the sums ``reliability_figures`` needs. A unit goes with its trajectory, so every
-    figure of a replicate is a product of the multiplicities with these vectors."""
+def _unit_entries(units: HumanUnits) -> dict[str, np.ndarray]:
+    """Each unit's ``UNIT_SUMS`` (zero for a unit scored once, but for its count and sum)."""
+    count, total, squares = units.count, units.total, units.squares
+    shared = count >= 2
+    safe = np.maximum(count, 1)
+    within = np.where(shared, squares - total**2 / safe, 0)
+    return {
+        "count": count,
+        "total": total,
+        "units": shared.astype(float),
+        "shared_count": np.where(shared, count, 0),
+        "shared_total": np.where(shared, total, 0),
+        "squares": np.where(shared, squares, 0),
+        "between": np.where(shared, total**2 / safe, 0),
+        "observed": np.where(shared, 2 * count * within / np.maximum(count - 1, 1), 0),
+        "within": within,
+        "count_squared": np.where(shared, count**2, 0),
+    }
 
-    count: np.ndarray
-    total: np.ndarray
-    shared: UnitSums
+
+@dataclass(frozen=True)
+class ReportColumns:
+    """Per trajectory, every sum a replicate's figures are made of, one column each: first,
+    per item and distinct (human, LLM) combination of scores, how many of the item's pairs on
+    the trajectory take it; then, per ``UNIT_SUMS`` name and item, the item's unit on the
+    trajectory. A chunk of replicates' sums is one product of their multiplicities with this
+    matrix (dense while it is small, sparse beyond)."""
+
+    matrix: np.ndarray | sparse.csr_matrix
+    pair_item: np.ndarray
+    pair_human: np.ndarray
+    pair_llm: np.ndarray
+    n_items: int
 
     @classmethod
-    def build(cls, units: HumanUnits, codes: list[int], n_trajectories: int) -> HumanTable:
-        chosen = units.of_items(codes)
-        trajectory = units.trajectory[chosen]
+    def build(
+        cls,
+        pairs: Pairs,
+        combinations: PairCombinations,
+        units: HumanUnits,
+        n_items: int,
+        n_trajectories: int,
+        dense_cells: int = DENSE_CELLS,
+    ) -> ReportColumns:
+        n_pairs = combinations.count.size
+        shape = (n_trajectories, n_pairs + len(UNIT_SUMS) * n_items)
+        entries = _unit_entries(units)
+        unit_columns = [n_pairs + index * n_items + units.item for index in range(len(UNIT_SUMS))]
+        if shape[0] * shape[1] <= dense_cells:
+            matrix = np.zeros(shape)
+            cells = np.bincount(pairs.trajectory * n_pairs + combinations.of_pair, minlength=n_trajectories * n_pairs)
+            matrix[:, :n_pairs] = cells.reshape(n_trajectories, n_pairs)
+            for name, column in zip(UNIT_SUMS, unit_columns, strict=True):
+                matrix[units.trajectory, column] = entries[name]
+        else:
+            rows = np.concatenate([pairs.trajectory, *(units.trajectory for _name in UNIT_SUMS)])
+            data = np.concatenate([np.ones(pairs.trajectory.size), *(entries[name] for name in UNIT_SUMS)])
+            columns = np.concatenate([combinations.of_pair, *unit_columns])
+            matrix = sparse.coo_matrix((data, (rows, columns)), shape).tocsr()
+        return cls(matrix, combinations.item, combinations.human, combinations.llm, n_items)
 
-        def per_trajectory(values: np.ndarray, where: np.ndarray | None = None) -> np.ndarray:
-            keep = slice(None) if where is None else where
-            return np.bincount(trajectory[keep], weights=values[keep], minlength=n_trajectories)
+    def sums(self, multiplicity: np.ndarray) -> np.ndarray:
+        """Replicates x columns: every column summed over each replicate's draws."""
+        return np.asarray((self.matrix.T @ multiplicity.T).T)
 
-        count, total, squares = units.count[chosen], units.total[chosen], units.squares[chosen]
-        shared = count >= 2
-        within = np.where(shared, squares - total**2 / np.maximum(count, 1), 0)
-        return cls(
-            count=per_trajectory(count),
-            total=per_trajectory(total),
-            shared=UnitSums(
-                units=per_trajectory(np.ones_like(count), shared),
-                count=per_trajectory(count, shared),
-                total=per_trajectory(total, shared),
-                squares=per_trajectory(squares, shared),
-                between=per_trajectory(total**2 / np.maximum(count, 1), shared),
-                observed=per_trajectory(2 * count * within / np.maximum(count - 1, 1), shared),
-                within=per_trajectory(within, shared),
-                count_squared=per_trajectory(count**2, shared),
-            ),
-        )
+    def pair_columns(self, codes: list[int]) -> np.ndarray:
+        return np.flatnonzero(np.isin(self.pair_item, codes))
 
-    def figures(self, multiplicity: np.ndarray) -> dict[str, np.ndarray]:
-        figures = {"human_mean": _divide(multiplicity @ self.total, multiplicity @ self.count)}
-        return figures | reliability_figures(self.shared, multiplicity)
+    def unit_sums(self, sums: np.ndarray, codes: list[int]) -> dict[str, np.ndarray]:
+        """A line's ``UNIT_SUMS`` per replicate, its items' columns of ``sums`` added."""
+        first = self.pair_item.size + np.asarray(codes, dtype=np.int64)
+        return {name: sums[:, first + index * self.n_items].sum(axis=1) for index, name in enumerate(UNIT_SUMS)}
 
 
 class ReportResampler:
@@ -224,46 +225,37 @@ class ReportResampler:
 
     def __init__(self, result: AgreementResult, *, rubric: RubricDefinition, frame: RatingsFrame) -> None:
         self.n_trajectories = len(frame.trajectories)
-        pairs, item_codes = result.pairs, item_codes_of(frame)
-        self.keys = list(row_masks(rubric, pairs, item_codes).items())
-        self.tables = {
-            key: PairTable.build(pairs.human[mask], pairs.llm[mask], pairs.trajectory[mask], self.n_trajectories)
-            for key, mask in self.keys
-            if mask.any()
-        }
+        item_codes = item_codes_of(frame)
+        n_items = max(len(frame.items), 1)
         units = result.human_units or HumanUnits.of(frame)
-        self.humans = {
-            key: HumanTable.build(
-                units, [item_codes[item] for item in items if item in item_codes], self.n_trajectories
-            )
-            for key, items in _line_items(rubric)
-        }
+        combinations = result.combinations or PairCombinations.of(result.pairs, n_items)
+        self.columns = ReportColumns.build(result.pairs, combinations, units, n_items, self.n_trajectories)
+        self.lines = []
+        for key, items in report_lines(rubric):
+            codes = [item_codes[item] for item in items if item in item_codes]
+            self.lines.append((key, codes, self.columns.pair_columns(codes)))
 
     def figures(self, multiplicity: np.ndarray) -> dict[tuple[str, str], dict[str, np.ndarray]]:
         """(level, id) -> figure -> one value per replicate (``nan`` where undefined); a line
         without pairs (no judge) has the people's figures only."""
+        sums = self.columns.sums(multiplicity)
+        columns = self.columns
         result = {}
-        for key, _mask in self.keys:
-            level, _entry_id = key
+        for key, codes, pair_columns in self.lines:
             figures = (
-                pair_figures(self.tables[key], multiplicity, with_correlations=level == "item")
-                if key in self.tables
+                pair_figures(
+                    columns.pair_human[pair_columns],
+                    columns.pair_llm[pair_columns],
+                    sums[:, pair_columns],
+                    with_correlations=key[0] == "item",
+                )
+                if pair_columns.size
                 else {}
             )
-            result[key] = figures | self.humans[key].figures(multiplicity)
+            human = columns.unit_sums(sums, codes)
+            figures["human_mean"] = divide(human["total"], human["count"])
+            result[key] = figures | reliability_figures(human)
         return result
-
-
-def _line_items(rubric: RubricDefinition) -> Iterator[tuple[tuple[str, str], list[str]]]:
-    """Every line of the report, keyed as ``row_masks`` keys it, with its items."""
-    for group_id, _title in rubric.groups:
-        rows = rubric.rows_of(group_id)
-        for row in rows:
-            yield ("row", row.id), list(row.items)
-        yield ("group", group_id), [item for row in rows for item in row.items]
-    yield ("overall", "overall"), list(rubric.item_ids)
-    for item in rubric.item_ids:
-        yield ("item", item), [item]
 
 
 def bootstrap_attach(
@@ -286,7 +278,7 @@ def bootstrap_attach(
         return
     resampler = ReportResampler(result, rubric=rubric, frame=frame)
     samples: dict[tuple[str, str], dict[str, list[np.ndarray]]] = {}
-    for multiplicity in multiplicities(n_trajectories, replicates, seed):
+    for multiplicity in _drawn_ahead(multiplicities(n_trajectories, replicates, seed)):
         for key, figures in resampler.figures(multiplicity).items():
             for name, values in figures.items():
                 samples.setdefault(key, {}).setdefault(name, []).append(values)
@@ -298,7 +290,7 @@ def bootstrap_attach(
 
 
 def _entries(report: dict[str, Any]) -> Iterator[tuple[tuple[str, str], dict[str, Any]]]:
-    """Every line of the report with its (level, id) key, as ``row_masks`` names them."""
+    """Every line of the report with its (level, id) key, as ``report_lines`` names them."""
     for group in report["groups"]:
         for row in group["rows"]:
             yield ("row", row["id"]), row

@@ -62,7 +62,7 @@ def references_import(*, study: Study, path: Path) -> ReferencesStored:
     rater of the study gets the reference trajectories they lack. Raises ``ReferenceFileError``
     with every problem, having stored nothing."""
     definition = study.rubric.definition
-    if definition.pairwise:
+    if not definition.kind.scores_points:
         message = f"study {study.name!r} rates pairs; training and gold items need a rubric with a scale"
         raise ReferenceFileError([Problem(str(path), 1, "study", message)])
     with transaction.atomic():

@@ -11,7 +11,7 @@ their ratings were stored). After each one, over their last ``WINDOW`` questionn
 
 N/A answers are in neither, and training and gold questionnaires are not ratings, so they
 are not here either. A pairwise study has no drift: its answers are preferences.
-The plots are SVG drawn here, as ``trials.scoring.charts`` draws the scorecards'.
+The plots are SVG drawn here, as ``scoring.charts`` draws the scorecards'.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ class RaterDrift:
 
 def drift_series(study: Study, window: int = WINDOW) -> list[RaterDrift]:
     """Every rater who gave scores in the study, by name."""
-    if study.rubric.definition.pairwise:
+    if not study.rubric.definition.kind.scores_points:
         return []
     rows = list(
         Rating.objects.filter(study=study, source=Rating.Source.HUMAN, score__isnull=False)

@@ -8,12 +8,12 @@ stays out of every aggregate. Transport failures are retried by ``LLMClient`` as
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 
 from annotation.models import stage_ids_of
 from annotation.rubric import RubricDefinition
+from annotation.rubric_kind import ANSWERS, Pair
 from annotation.stages import items_not_applicable
 from legalsim.json_input import loads_untrusted
 from legalsim.llm import LLMCall, LLMClient
@@ -154,7 +154,7 @@ def parse_preferences(text: str, rubric: RubricDefinition) -> dict[str, tuple[st
     parsed = {}
     for item in rubric.item_ids:
         entry = data["answers"][item]
-        if entry["preference"] not in ("A", "B", "draw"):
+        if entry["preference"] not in ANSWERS:
             raise ValueError(f"{item}: preference {entry['preference']!r} is not A, B or draw")
         parsed[item] = (entry["preference"], str(entry.get("reason", "")))
     return parsed
@@ -183,18 +183,19 @@ def trajectory_judge(*, client: LLMClient, model: str, rubric: RubricDefinition,
 
 
 def pair_judge(
-    *, client: LLMClient, model: str, rubric: RubricDefinition, unit: str, pair: tuple[dict, dict]
+    *, client: LLMClient, model: str, rubric: RubricDefinition, pair: Pair, records: tuple[dict, dict]
 ) -> Judgment:
-    """A pair of trajectories (first, second) through the pairwise rubric. The judge sees them
-    in an order fixed by the unit's hash, so position bias does not always favour one side;
-    its answers come back as scores 1 / 0 / -1 for first / draw / second."""
-    swapped = hashlib.sha256(unit.encode()).digest()[0] % 2 == 1
-    shown = (pair[1], pair[0]) if swapped else pair
+    """A pair of trajectories through the pairwise rubric, ``records`` in the pair's order.
+    The judge sees them in the order ``Pair.judge_sees_first_as_a`` fixes; its answers come
+    back as scores 1 / 0 / -1 for first / draw / second."""
+    first_is_a = pair.judge_sees_first_as_a
+    shown = records if first_is_a else (records[1], records[0])
 
     def as_scores(text: str, rubric: RubricDefinition) -> dict[str, tuple[int, str]]:
         preferences = parse_preferences(text, rubric)
-        value = {"A": -1 if swapped else 1, "B": 1 if swapped else -1, "draw": 0}
-        return {item: (value[answer], reason) for item, (answer, reason) in preferences.items()}
+        return {
+            item: (Pair.score(answer, first_is_a=first_is_a), reason) for item, (answer, reason) in preferences.items()
+        }
 
     return _judge(client, model, lambda strict: pair_messages(rubric, shown, strict=strict), rubric, as_scores)
 

@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from annotation.rubric import RubricDefinition, rubric_parse
+from annotation.rubric_kind import Pair
 
 
 class ImmutableError(RuntimeError):
@@ -197,24 +198,20 @@ class Study(models.Model):
         """A pairwise study's units are pairs FIRST|SECOND of trajectories of one case."""
         from django.core.exceptions import ValidationError
 
-        from annotation.rubric import pair_split
-
-        if not self.rubric_id or not self.rubric.definition.pairwise:
+        if not self.rubric_id or not self.rubric.definition.kind.is_pairwise:
             return
-        problems = [unit for unit in self.trajectory_ids if pair_split(str(unit)) is None]
+        pairs = [Pair.parse(str(unit)) for unit in self.trajectory_ids]
+        problems = [str(unit) for unit, pair in zip(self.trajectory_ids, pairs, strict=True) if pair is None]
         if problems:
             raise ValidationError(
-                {
-                    "trajectory_ids": f"a pairwise rubric rates pairs FIRST|SECOND; not pairs: {', '.join(map(str, problems))}"
-                }
+                {"trajectory_ids": f"a pairwise rubric rates pairs FIRST|SECOND; not pairs: {', '.join(problems)}"}
             )
-        pairs = [pair_split(unit) for unit in self.trajectory_ids]
-        stored = Trajectory.objects.filter(pk__in={tid for pair in pairs for tid in pair})
+        stored = Trajectory.objects.filter(pk__in={tid for pair in pairs for tid in pair.trajectory_ids})
         case_of = dict(stored.values_list("pk", "case_id"))
         mixed = [
-            f"{first}|{second}"
-            for first, second in pairs
-            if first in case_of and second in case_of and case_of[first] != case_of[second]
+            str(pair)
+            for pair in pairs
+            if pair.first in case_of and pair.second in case_of and case_of[pair.first] != case_of[pair.second]
         ]
         if mixed:
             raise ValidationError(
@@ -265,6 +262,12 @@ class Assignment(models.Model):
     def label(self) -> str:
         """What the rater is shown: a pair's ids would tell them which trajectory is which."""
         return gettext("pair #%(number)s") % {"number": self.pk} if self.shown_first else self.trajectory_id
+
+    @property
+    def pair(self) -> Pair | None:
+        """The pair of trajectories a pairwise study's assignment rates (``shown_first`` is
+        set: the order drawn for this rater); ``None`` for one trajectory."""
+        return Pair.parse(self.trajectory_id) if self.shown_first else None
 
     @property
     def waits_for_training(self) -> bool:

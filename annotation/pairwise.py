@@ -255,7 +255,7 @@ def pairwise_report(
         notes.append("confidence intervals need at least two units")
     return {
         "rubric": rubric.id,
-        "kind": "pairwise",
+        "kind": rubric.kind.name,
         "judge": judge,
         "units": n_units,
         "groups": [

@@ -122,7 +122,7 @@ def adjudication_queue(request: HttpRequest, study_id: int) -> HttpResponse:
     named = units_named(entry.trajectory_id for entry in disagreements)
     context = {
         "study": study,
-        "pairwise": study.rubric.definition.pairwise,
+        "kind": study.rubric.definition.kind,
         "disagreements": [
             {"title": titles.get(entry.item, entry.item), "entry": entry, "case": named.get(entry.trajectory_id)}
             for entry in disagreements
@@ -139,7 +139,11 @@ def adjudication_item(request: HttpRequest, study_id: int, item: str, trajectory
     the study's is a 404."""
     study = get_object_or_404(Study.objects.select_related("rubric"), pk=study_id)
     definition = study.rubric.definition
-    if definition.pairwise or trajectory_id not in study.trajectory_ids or item not in definition.item_ids:
+    if (
+        not definition.kind.scores_points
+        or trajectory_id not in study.trajectory_ids
+        or item not in definition.item_ids
+    ):
         raise Http404("no such item of a trajectory of this study")
     problems: dict[str, str] = {}
     if request.method == "POST":

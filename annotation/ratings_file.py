@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from annotation.rubric import RubricDefinition, pair_split
+from annotation.rubric import RubricDefinition
 from annotation.stages import NA, item_stages
 from legalsim.json_input import Problem, UnreadableFile, file_text, read_records, shown
 from legalsim.spreadsheet import cell_unescape
@@ -170,7 +170,7 @@ def _row(line: int, raw: dict, context: _Context) -> tuple[RatingRow | None, lis
     item = values["item"] if isinstance(values["item"], str) else None
     stage = context.item_stages[values["rubric"]].get(item) if rubric is not None else None
     score = _score(values["score"], rubric, source, stage, context.units.get(trajectory_id), trajectory_id, report)
-    if rubric is not None and rubric.pairwise and trajectory_id and pair_split(trajectory_id) is None:
+    if rubric is not None and trajectory_id and rubric.kind.unit(trajectory_id) is None:
         report(
             "trajectory_id",
             f"a pairwise rating names two trajectories as FIRST|SECOND, got {shown(values['trajectory_id'])}",
@@ -211,8 +211,8 @@ def _score(
     elif rubric is not None:
         if not rubric.scale_min <= score <= rubric.scale_max:
             report("score", f"{_show(score)} is outside the scale {rubric.scale_min}-{rubric.scale_max}")
-        elif rubric.pairwise and score not in (-1, 0, 1):
-            report("score", f"a pairwise answer is 1 (first preferred), 0 (draw) or -1 (second), got {_show(score)}")
+        elif problem := rubric.kind.file_score_problem(score):
+            report("score", problem)
         elif source == "human" and score != int(score):
             report("score", f"a person's score must be a whole number, got {_show(score)}")
         elif stage is not None and present is not None and stage not in present:

@@ -159,3 +159,47 @@ def cohen_kappa(table: np.ndarray) -> float | None:
     if expected == 1:
         return None
     return float((observed - expected) / (1 - expected))
+
+
+def divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """``numerator / denominator``, ``nan`` where the denominator is not positive."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1), np.nan)
+
+
+def weighted_ranks(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """The average rank (ties shared, as ``scipy.stats.rankdata``) of each of ``values`` when
+    each is taken as often as its weight; ``weights`` is sets x values, one ranking per set."""
+    distinct, position = np.unique(values, return_inverse=True)
+    per_value = np.zeros((weights.shape[0], distinct.size))
+    for index in range(distinct.size):
+        per_value[:, index] = weights[:, position == index].sum(axis=1)
+    below = np.cumsum(per_value, axis=1) - per_value
+    return (below + (per_value + 1) / 2)[:, position]
+
+
+def weighted_correlation(first: np.ndarray, second: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Pearson's r of value pairs (``first``, ``second``) each taken as often as its weight,
+    for every row of ``weights`` (sets x pairs; ranks as ``first`` and ``second`` give
+    Spearman's rho); ``nan`` with fewer than two pairs or no spread."""
+    count = weights.sum(axis=1)
+    mean_first = divide((weights * first).sum(axis=1), count)[:, None]
+    mean_second = divide((weights * second).sum(axis=1), count)[:, None]
+    covariance = (weights * (first - mean_first) * (second - mean_second)).sum(axis=1)
+    spread = (weights * (first - mean_first) ** 2).sum(axis=1) * (weights * (second - mean_second) ** 2).sum(axis=1)
+    tiny = spread <= 1e-24
+    result = np.clip(divide(covariance, np.sqrt(np.where(tiny, 0, spread))), -1, 1)
+    return np.where((count >= 2) & ~tiny, result, np.nan)
+
+
+def weighted_concordance(first: np.ndarray, second: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """``concordance`` of value pairs taken as often as their weights, per row of ``weights``;
+    ``nan`` where it is undefined."""
+    count = weights.sum(axis=1)
+    mean_first = divide(weights @ first, count)[:, None]
+    mean_second = divide(weights @ second, count)[:, None]
+    covariance = divide((weights * (first - mean_first) * (second - mean_second)).sum(axis=1), count)
+    variance_first = divide((weights * (first - mean_first) ** 2).sum(axis=1), count)
+    variance_second = divide((weights * (second - mean_second) ** 2).sum(axis=1), count)
+    denominator = variance_first + variance_second + (mean_first[:, 0] - mean_second[:, 0]) ** 2
+    return np.where(denominator > 1e-24, 2 * covariance / np.where(denominator > 1e-24, denominator, 1), np.nan)

@@ -404,7 +404,7 @@ def report_file(
     """A rubric's (or a study's) report in ``fmt`` and a summary of it: scale rubrics get the
     agreement report, pairwise rubrics the pairwise one. Raises ``AgreementError``."""
     definition = rubric.definition
-    if definition.pairwise:
+    if definition.kind.is_pairwise:
         frame = ratings_frame(rubric_id=rubric.pk, study=study)
         report = pairwise_report(rubric=definition, frame=frame, judge=judge, replicates=replicates)
         return PAIRWISE_RENDERERS[fmt](report, definition), {

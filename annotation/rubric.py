@@ -21,13 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from annotation.rubric_kind import RUBRIC_KINDS, SCALE, RubricKind
 from legalsim.json_input import read_document
 
 RUBRIC_DIR = Path(__file__).resolve().parent / "rubrics"
 DEFAULT_RUBRIC = "legalworld16"
-SCALE, PAIRWISE = "scale", "pairwise"
-PAIRWISE_SCALE = {"min": -1, "max": 1}
-PAIR_SEPARATOR = "|"
 BASE_LANGUAGE = "en"
 I18N = "i18n"
 TRANSLATABLE = {
@@ -39,16 +37,6 @@ TRANSLATABLE = {
 }
 """Where a language map may appear and the fields it may translate."""
 LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{1,8})*$", re.IGNORECASE)
-
-
-def pair_key(first: str, second: str) -> str:
-    """The unit of a pairwise rubric: two trajectories of one case, in canonical order."""
-    return f"{first}{PAIR_SEPARATOR}{second}"
-
-
-def pair_split(unit: str) -> tuple[str, str] | None:
-    first, separator, second = unit.partition(PAIR_SEPARATOR)
-    return (first, second) if separator and first and second and PAIR_SEPARATOR not in second else None
 
 
 class RubricError(ValueError):
@@ -72,11 +60,7 @@ class RubricDefinition:
     groups: tuple[tuple[str, str], ...]
     rows: tuple[RubricRow, ...]
     data: dict[str, Any]
-    kind: str = SCALE
-
-    @property
-    def pairwise(self) -> bool:
-        return self.kind == PAIRWISE
+    kind: RubricKind = SCALE
 
     @property
     def item_ids(self) -> tuple[str, ...]:
@@ -237,24 +221,13 @@ def rubric_parse(data: Any) -> RubricDefinition:
         elif len(data[key]) > limit:
             problems.append(f"{key}: must be at most {limit} characters")
     problems += _languages_problems(data)
-    kind = data.get("kind", SCALE)
-    if kind not in (SCALE, PAIRWISE):
-        problems.append(f"kind: must be {SCALE!r} or {PAIRWISE!r}")
-    scale = data.get("scale")
-    if kind == PAIRWISE:
-        if scale not in (None, PAIRWISE_SCALE):
-            problems.append(
-                'scale: a pairwise rubric answers first (1), draw (0) or second (-1): omit it or give {"min": -1, "max": 1}'
-            )
-        scale = PAIRWISE_SCALE
-    elif (
-        not isinstance(scale, dict)
-        or not all(
-            isinstance(scale.get(bound), int) and not isinstance(scale.get(bound), bool) for bound in ("min", "max")
-        )
-        or scale["min"] >= scale["max"]
-    ):
-        problems.append('scale: must be {"min": int, "max": int} with min < max')
+    kind_name = data.get("kind", SCALE.name)
+    kind = RUBRIC_KINDS.get(kind_name) if isinstance(kind_name, str) else None
+    if kind is None:
+        problems.append(f"kind: must be {' or '.join(map(repr, RUBRIC_KINDS))}")
+    scale_problem = (kind or SCALE).scale_problem(data.get("scale"))
+    if scale_problem:
+        problems.append(scale_problem)
     groups, rows, seen = [], [], set()
     if not isinstance(data.get("groups"), list) or not data["groups"]:
         problems.append("groups: must be a non-empty list")
@@ -289,6 +262,7 @@ def rubric_parse(data: Any) -> RubricDefinition:
             rows.append(RubricRow(row["id"], str(row.get("title") or row["id"]), group["id"], tuple(item_ids)))
     if problems:
         raise RubricError("; ".join(problems))
+    scale = kind.scale_of(data.get("scale"))
     return RubricDefinition(
         id=data["id"],
         title=data["title"],

@@ -15,7 +15,8 @@ from annotation.bootstrap import REPLICATES, bootstrap_attach
 from annotation.calibration import flagged_raters
 from annotation.models import Assignment, Rating, Rubric, Study, Trajectory
 from annotation.retest import RetestPairs, retest_report
-from annotation.rubric import RubricDefinition, pair_split
+from annotation.rubric import RubricDefinition
+from annotation.rubric_kind import Pair
 from annotation.trajectory_access import units_refused
 
 REASON_EXAMPLES = 8
@@ -139,7 +140,7 @@ def _human_scores(study: Study, trajectory_ids: Collection[str] | None = None) -
 def study_disagreements(study: Study) -> list[Disagreement]:
     """The study's adjudication queue: items on which its raters differ by more than its
     threshold, those still to resolve first (none for a pairwise study)."""
-    if study.rubric.definition.pairwise:
+    if not study.rubric.definition.kind.scores_points:
         return []
     adjudications = {(entry.trajectory_id, entry.item): entry for entry in study.adjudications.all()}
     return disagreements_find(
@@ -231,13 +232,11 @@ def study_units_stored(study: Study) -> list[str]:
     """The study's units whose trajectories are stored here (imported studies may name
     trajectories only by id): trajectories, or for a pairwise rubric pairs of them."""
     refused = units_refused(study.trajectory_ids)
-    if not study.rubric.definition.pairwise:
-        stored = Trajectory.objects.filter(pk__in=study.trajectory_ids).values_list("pk", flat=True)
-        return [unit for unit in stored if unit not in refused]
-    pairs = {unit: pair_split(unit) for unit in study.trajectory_ids}
-    wanted = {tid for pair in pairs.values() if pair for tid in pair}
+    kind = study.rubric.definition.kind
+    parts = {unit: kind.trajectory_ids(unit) for unit in study.trajectory_ids}
+    wanted = {tid for tids in parts.values() for tid in tids}
     stored = set(Trajectory.objects.filter(pk__in=wanted).values_list("pk", flat=True))
-    return [unit for unit, pair in pairs.items() if pair and set(pair) <= stored and unit not in refused]
+    return [unit for unit, tids in parts.items() if tids and set(tids) <= stored and unit not in refused]
 
 
 def studies_counted() -> QuerySet[Study]:
@@ -294,7 +293,7 @@ def units_named(units: Iterable[str]) -> dict[str, UnitName]:
     """The case title and language of each unit (a trajectory id, or a pair ``A|B`` named by
     its first trajectory, both being of one case), so that a list of units of several cases
     says which case each one is; a unit whose trajectory is not stored has no entry."""
-    first_of = {unit: (pair_split(unit) or (unit,))[0] for unit in units}
+    first_of = {unit: Pair.trajectories_named(unit)[0] for unit in units}
     stored = Trajectory.objects.filter(pk__in=set(first_of.values())).values_list("pk", "title", "language")
     names = {pk: UnitName(title=title, language=language) for pk, title, language in stored}
     return {unit: names[first] for unit, first in first_of.items() if first in names}
@@ -323,10 +322,11 @@ def study_progress(study: Study) -> list[dict]:
 def assignment_shown(assignment: Assignment) -> dict[str, str]:
     """What the rater reads: the trajectory, or for a pairwise rubric the two trajectories
     as A and B in the order drawn for this rater (their ids never reach the page)."""
-    if not assignment.shown_first:
+    pair = assignment.pair
+    if pair is None:
         return {"": assignment.trajectory_id}
-    first, second = pair_split(assignment.trajectory_id)
-    return {"A": assignment.shown_first, "B": second if assignment.shown_first == first else first}
+    shown_a, shown_b = pair.shown(assignment.shown_first)
+    return {"A": shown_a, "B": shown_b}
 
 
 def assignment_panels(assignment: Assignment) -> list[dict[str, Any]]:

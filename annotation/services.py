@@ -13,7 +13,8 @@ from django.db.models import Q
 from annotation.judge import Judgment, pair_judge, trajectory_judge
 from annotation.models import JudgeFlag, Rating, Rubric, Study, Trajectory
 from annotation.ratings_file import RatingRow, read_ratings
-from annotation.rubric import RubricDefinition, pair_split, rubric_load
+from annotation.rubric import RubricDefinition, rubric_load
+from annotation.rubric_kind import Pair
 from annotation.stages import stored_stage_units
 from legalsim.json_input import Problem, read_records
 from legalsim.llm import LLMClient
@@ -321,20 +322,15 @@ def _judgments(
 ) -> Iterator[tuple[str, Judgment]]:
     """(unit, judgment) for every unit whose trajectories are stored: one trajectory, or for a
     pairwise rubric the pair ``FIRST|SECOND``."""
-    needed = {tid for unit in units for tid in (pair_split(unit) or (unit,))} if rubric.pairwise else set(units)
+    needed = {tid for unit in units for tid in rubric.kind.trajectory_ids(unit)}
     stored = {trajectory.pk: trajectory.as_contract() for trajectory in Trajectory.objects.filter(pk__in=needed)}
     for unit in sorted(units):
-        if rubric.pairwise:
-            pair = pair_split(unit)
-            if pair and all(tid in stored for tid in pair):
-                yield (
-                    unit,
-                    pair_judge(
-                        client=client, model=model, rubric=rubric, unit=unit, pair=(stored[pair[0]], stored[pair[1]])
-                    ),
-                )
-        elif unit in stored:
-            yield unit, trajectory_judge(client=client, model=model, rubric=rubric, trajectory=stored[unit])
+        rated = rubric.kind.unit(unit)
+        if isinstance(rated, Pair) and set(rated.trajectory_ids) <= stored.keys():
+            records = (stored[rated.first], stored[rated.second])
+            yield unit, pair_judge(client=client, model=model, rubric=rubric, pair=rated, records=records)
+        elif isinstance(rated, str) and rated in stored:
+            yield unit, trajectory_judge(client=client, model=model, rubric=rubric, trajectory=stored[rated])
 
 
 def course_practice_trials_set(*, course: models.Model, allowed: bool) -> models.Model:

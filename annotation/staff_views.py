@@ -51,7 +51,7 @@ def raters_agreement(study: Study, judges: list[str]) -> dict | None:
     intervals, which the report page draws), or ``None`` for a pairwise study or one
     without any score yet. Judge or no judge: these figures never use the judge's scores."""
     definition = study.rubric.definition
-    if definition.pairwise:
+    if not definition.kind.scores_points:
         return None
     frame = ratings_frame(rubric_id=study.rubric_id, study=study)
     if not (~frame.is_llm).any():
@@ -96,7 +96,7 @@ def study_report(request: HttpRequest, study_id: int) -> HttpResponse:
         context["problem"] = _("Several LLM judges scored this study; choose one.")
         return render(request, "annotation/study_report.html", context)
     try:
-        if definition.pairwise:
+        if definition.kind.is_pairwise:
             frame = ratings_frame(rubric_id=study.rubric_id, study=study)
             report = pairwise_report(rubric=definition, frame=frame, judge=judge, replicates=REPLICATES)
             context |= pairwise_context(report, definition)
@@ -106,7 +106,7 @@ def study_report(request: HttpRequest, study_id: int) -> HttpResponse:
     except AgreementError as error:
         context["problem"] = str(error)
         return render(request, "annotation/study_report.html", context, status=404)
-    return render(request, "annotation/study_report.html", context | {"pairwise": definition.pairwise})
+    return render(request, "annotation/study_report.html", context | {"kind": definition.kind})
 
 
 def _start(request: HttpRequest, study: Study, kind: str, params: dict) -> HttpResponse:

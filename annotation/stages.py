@@ -54,7 +54,7 @@ def _unit_of(procedure: str, stage_id: str) -> str | None:
 
 def item_stages(rubric: RubricDefinition) -> dict[str, str]:
     """Item id -> the stage unit it rates, for the items that rate a stage."""
-    if rubric.pairwise:
+    if not rubric.kind.scores_points:
         return {}
     units = _units_of_any_procedure()
     return {item: row.id for row in rubric.rows if row.id in units for item in row.items}

@@ -3,7 +3,6 @@ server, under row locks; the browser only displays the outcome."""
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Collection
 from dataclasses import dataclass
 
@@ -17,7 +16,6 @@ from django.utils.translation import gettext_noop
 from annotation.calibration import calibration_assign, calibration_claim
 from annotation.models import Assignment, Rating, Study, Trajectory
 from annotation.numbers import ACTIVE_MS_MAX, whole_number
-from annotation.rubric import pair_split
 from annotation.stages import trajectory_not_applicable
 from annotation.trajectory_access import units_refused
 
@@ -100,12 +98,10 @@ def assignment_claim(*, study_id: int, rater: AbstractBaseUser) -> Assignment | 
 def assignment_new(*, study: Study, unit: str, rater: AbstractBaseUser) -> Assignment:
     """For a pairwise rubric the unit is two trajectories; which one this rater sees as A is
     drawn here, at random, and recorded (SimCourt shuffles the order per annotator)."""
-    shown_first = ""
-    if study.rubric.definition.pairwise:
-        pair = pair_split(unit)
-        if pair is None:
-            raise StudyError(_("%(unit)r is not a pair of trajectories FIRST|SECOND") % {"unit": unit})
-        shown_first = secrets.choice(pair)
+    kind = study.rubric.definition.kind
+    if kind.unit(unit) is None:
+        raise StudyError(_("%(unit)r is not a pair of trajectories FIRST|SECOND") % {"unit": unit})
+    shown_first = kind.shown_first_drawn(unit)
     return Assignment.objects.create(study=study, trajectory_id=unit, rater=rater, shown_first=shown_first)
 
 
@@ -164,43 +160,23 @@ class SubmitResult:
     already: bool = False
 
 
-PAIRWISE_ANSWERS = ("A", "B", "draw")
-
-
-def pairwise_score(assignment: Assignment, answer: str) -> int:
-    """The rater's A / B / draw as the stored score: 1 if the pair's first trajectory is
-    preferred, -1 if the second, 0 for a draw, whichever order the rater saw them in."""
-    if answer == "draw":
-        return 0
-    first, _second = pair_split(assignment.trajectory_id)
-    preferred_is_a = answer == "A"
-    return 1 if preferred_is_a == (assignment.shown_first == first) else -1
-
-
 def questionnaire_problems(assignment: Assignment, not_applicable: Collection[str] = ()) -> dict[str, str]:
     """What is wrong with each item's answer, in the active language; the items in
     ``not_applicable`` take no answer."""
     definition = assignment.study.rubric.definition
     problems = {}
-    out_of_scale = _("give an integer from %(low)d to %(high)d") % {
-        "low": definition.scale_min,
-        "high": definition.scale_max,
-    }
     no_reason = _("a reason of 1 to %(max)d characters is required") % {"max": REASON_MAX}
     for item in definition.item_ids:
         if item in not_applicable:
             continue
         answer = assignment.draft.get(item) or {}
-        if definition.pairwise:
-            if answer.get("score") not in PAIRWISE_ANSWERS:
-                problems[item] = _("choose A, B or draw")
-            elif not 1 <= len(str(answer.get("reason", "")).strip()) <= REASON_MAX:
-                problems[item] = no_reason
-            continue
-        if whole_number(answer.get("score"), low=definition.scale_min, high=definition.scale_max) is None:
-            problems[item] = out_of_scale
-        elif not 1 <= len(str(answer.get("reason", "")).strip()) <= REASON_MAX:
-            problems[item] = no_reason
+        problem = definition.kind.answer_problem(
+            answer.get("score"), low=definition.scale_min, high=definition.scale_max
+        )
+        if problem is None and not 1 <= len(str(answer.get("reason", "")).strip()) <= REASON_MAX:
+            problem = no_reason
+        if problem is not None:
+            problems[item] = problem
     return problems
 
 
@@ -264,7 +240,9 @@ def _ratings_of(assignment: Assignment, rater: AbstractBaseUser, not_applicable:
         )
         if item not in not_applicable:
             answer = assignment.draft[item]
-            rating.score = pairwise_score(assignment, answer["score"]) if definition.pairwise else int(answer["score"])
+            rating.score = definition.kind.stored_score(
+                answer["score"], unit=assignment.trajectory_id, shown_first=assignment.shown_first
+            )
             rating.reason = str(answer["reason"]).strip()
             # a time the view would refuse (a draft saved before it did, say) counts as none
             rating.active_seconds = (whole_number(answer.get("active_ms"), low=0, high=ACTIVE_MS_MAX) or 0) / 1000

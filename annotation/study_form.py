@@ -6,7 +6,6 @@ and nothing is stored until there is none."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from itertools import combinations
 
 from django import forms
 from django.db import IntegrityError
@@ -15,7 +14,7 @@ from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
 from annotation.models import Rubric, Trajectory
-from annotation.rubric import pair_key
+from annotation.rubric_kind import PAIRWISE, SCALE, Pair
 from annotation.study_setup import (
     MAX_ID,
     StudyCreated,
@@ -31,10 +30,9 @@ from annotation.trajectory_access import trajectories_refused
 from legalsim.json_input import shown
 from legalsim.roles import User
 
-POINTWISE, PAIRWISE = "pointwise", "pairwise"
 MODES = (
-    (POINTWISE, gettext_lazy("Pointwise: each trajectory scored on its own")),
-    (PAIRWISE, gettext_lazy("Pairwise: two trajectories of one case compared")),
+    (SCALE.mode, gettext_lazy("Pointwise: each trajectory scored on its own")),
+    (PAIRWISE.mode, gettext_lazy("Pairwise: two trajectories of one case compared")),
 )
 INSTRUCTIONS_MAX = 10_000
 
@@ -45,7 +43,7 @@ class StudySetupForm(forms.Form):
 
     name = forms.CharField(required=False)
     rubric = forms.ChoiceField()
-    mode = forms.ChoiceField(choices=MODES, initial=POINTWISE)
+    mode = forms.ChoiceField(choices=MODES, initial=SCALE.mode)
     trajectories = forms.Field(required=False, widget=forms.MultipleHiddenInput)
     typed_ids = forms.CharField(required=False)
     raters = forms.Field(required=False, widget=forms.MultipleHiddenInput)
@@ -68,8 +66,8 @@ class StudySetupForm(forms.Form):
         self._problems("name", name_problems(data["name"]))
         rubric, problems = rubric_found(data["rubric"]) if "rubric" in data else (None, [])
         self._problems("rubric", problems)
-        pairwise = data.get("mode") == PAIRWISE
-        if rubric is not None and rubric.definition.pairwise != pairwise:
+        pairwise = data.get("mode") == PAIRWISE.mode
+        if rubric is not None and rubric.definition.kind.is_pairwise != pairwise:
             self.add_error("mode", _mode_problem(rubric, pairwise))
         data["units"] = self._units(pairwise)
         if rubric is not None and data["units"]:
@@ -160,7 +158,7 @@ def pairs_of_one_case(trajectory_ids: Iterable[str], case_of: dict[str, str]) ->
     by_case: dict[str, list[str]] = {}
     for tid in trajectory_ids:
         by_case.setdefault(case_of[tid], []).append(tid)
-    pairs = [pair_key(first, second) for tids in by_case.values() for first, second in combinations(sorted(tids), 2)]
+    pairs = [str(pair) for tids in by_case.values() for pair in Pair.every_two(tids)]
     return pairs, [case_id for case_id, tids in by_case.items() if len(tids) == 1]
 
 

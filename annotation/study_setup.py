@@ -17,7 +17,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from annotation.models import Rubric, Study, Trajectory
-from annotation.rubric import RubricDefinition, pair_split
+from annotation.rubric import RubricDefinition
+from annotation.rubric_kind import SCALE
 from annotation.stages import rubric_stage_units, trajectories_without_rubric_stages
 from annotation.studies import study_plan
 from annotation.trajectory_access import trajectories_refused
@@ -69,8 +70,8 @@ def trajectory_lines(path: Path) -> tuple[list[tuple[int, str]], list[Problem]]:
 def _unit_problems(path: Path, lines: list[tuple[int, str]], rubric: RubricDefinition | None) -> list[Problem]:
     """Every id that is not a stored trajectory, too long or listed twice; for a pairwise
     rubric, every line that is not two stored trajectories of one case as FIRST|SECOND."""
-    pairwise = rubric is not None and rubric.pairwise
-    wanted = {tid for _line, unit in lines for tid in ((pair_split(unit) or (unit,)) if pairwise else (unit,))}
+    kind = rubric.kind if rubric is not None else SCALE
+    wanted = {tid for _line, unit in lines for tid in kind.trajectory_ids(unit)}
     case_of = dict(Trajectory.objects.filter(pk__in=wanted).values_list("pk", "case_id"))
     private = trajectories_refused(case_of)
     problems, first_on = [], {}
@@ -83,10 +84,9 @@ def _unit_problems(path: Path, lines: list[tuple[int, str]], rubric: RubricDefin
             problem(f"must be at most {MAX_ID} characters, got {len(unit)}")
         elif unit in first_on:
             problem(f"{shown(unit)} is listed twice (first on line {first_on[unit]})")
-        elif pairwise and pair_split(unit) is None:
+        elif not (tids := kind.trajectory_ids(unit)):
             problem(f"the rubric {rubric.id!r} rates pairs: give two trajectories of one case as FIRST|SECOND")
         else:
-            tids = pair_split(unit) if pairwise else (unit,)
             unknown = [tid for tid in tids if tid not in case_of]
             refused = [tid for tid in tids if tid in private]
             if unknown:
@@ -96,7 +96,7 @@ def _unit_problems(path: Path, lines: list[tuple[int, str]], rubric: RubricDefin
                     f"{shown(refused[0])} is the trajectory of a trial students played in; only its course's "
                     "instructors may rate it, once the course allows practice trials in rating studies"
                 )
-            elif pairwise and case_of[tids[0]] != case_of[tids[1]]:
+            elif len({case_of[tid] for tid in tids}) > 1:
                 problem(
                     f"both trajectories of a pair must be of one case, got {case_of[tids[0]]} and {case_of[tids[1]]}"
                 )
@@ -147,7 +147,7 @@ def raters_found(names: Sequence[str]) -> tuple[list[AbstractBaseUser], list[str
 def rubric_stage_problems(rubric: Rubric, units: Sequence[str]) -> list[str]:
     """What is wrong with ``rubric`` for the study's units: a rubric whose stages some
     trajectories never played (simcourt30, for criminal trials, given civil trajectories)."""
-    trajectory_ids = [tid for unit in units for tid in (pair_split(unit) or (unit,))]
+    trajectory_ids = [tid for unit in units for tid in rubric.definition.kind.trajectory_ids(unit)]
     lacking = trajectories_without_rubric_stages(rubric.definition, trajectory_ids)
     if not lacking:
         return []

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from django.db.models import Q, QuerySet
 
 from annotation.models import Trajectory
-from annotation.rubric import pair_split
+from annotation.rubric_kind import Pair
 from legalsim.roles import Ability, User, can
 from trials.models import Seat
 
@@ -60,6 +60,6 @@ def units_refused(units: Iterable[str], *, user: User | None = None) -> set[str]
     """The study units (trajectories, or pairs ``FIRST|SECOND``) with a trajectory that may not
     be rated."""
     units = list(units)
-    parts = {unit: (pair_split(unit) or (unit,)) for unit in units}
+    parts = {unit: Pair.trajectories_named(unit) for unit in units}
     refused = trajectories_refused({tid for tids in parts.values() for tid in tids}, user=user)
     return {unit for unit, tids in parts.items() if refused.intersection(tids)}

@@ -17,7 +17,6 @@ from annotation.rubric import RubricDefinition
 from annotation.selectors import assignment_shown
 from annotation.selectors import rater_queue as rater_queue_of
 from annotation.studies import (
-    PAIRWISE_ANSWERS,
     StudyError,
     assignment_claim,
     assignment_submit,
@@ -66,7 +65,7 @@ def study_instructions(request: HttpRequest, study_id: int) -> HttpResponse:
     if not can(request.user, Ability.TEACH) and not study.raters.filter(pk=request.user.pk).exists():
         raise Http404("no such study of yours")
     definition = study.rubric.definition.localized(get_language())
-    context = {"study": study, "rubric": definition, "groups": _guidance(definition), "pairwise": definition.pairwise}
+    context = {"study": study, "rubric": definition, "groups": _guidance(definition), "kind": definition.kind}
     return render(request, "annotation/study_instructions.html", context)
 
 
@@ -139,8 +138,7 @@ def _page_context(assignment: Assignment, problems: dict[str, str] | None = None
         "n_not_applicable": len(not_applicable),
         "progress": _progress(assignment, not_applicable),
         "scale": definition,
-        "pairwise": definition.pairwise,
-        "choices": PAIRWISE_ANSWERS,
+        "kind": definition.kind,
         "instructions": definition.data.get("instructions", ""),
         "problems": problems,
         "questionnaire_strings": _questionnaire_strings(),

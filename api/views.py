@@ -29,11 +29,9 @@ from api import serializers as s
 from api.parsers import FormParser, JSONParser, MultiPartParser
 from api.permissions import PUBLIC, HasAbility
 from legalsim.roles import Ability
-from trials.access import trials_readable
+from trials.access import NotSeated, reader_seats, trials_readable
 from trials.live.services import (
     LiveError,
-    NotSeated,
-    reader_seats,
     seat_release,
     seat_take,
     transcript_for,

@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from legalsim.json_input import read_records  # noqa: E402
-from trials.case_file import validate_record  # noqa: E402
+from trials.caselibrary.case_file import validate_record  # noqa: E402
 from trials.tools import precedents  # noqa: E402
 from trials.tools.precedents import PrecedentIndex  # noqa: E402
 

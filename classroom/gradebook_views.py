@@ -20,7 +20,7 @@ from classroom.selectors import course_instructor
 from classroom.services import ClassroomError
 from classroom.views import taught_course
 from legalsim.roles import Ability, ability_required
-from trials.scoring.charts import histogram_svg
+from scoring.charts import histogram_svg
 
 
 def _gradebook_page(request: HttpRequest, course: Course, *, error: str = "", status: int = 200) -> HttpResponse:

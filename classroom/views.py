@@ -49,11 +49,11 @@ from classroom.services import (
     invite_code_regenerate,
 )
 from legalsim.roles import Ability, ability_required
+from scoring.selectors import scorecards_of
 from trials.access import trial_overseer
 from trials.models import Case, Trial
 from trials.procedures import procedure_for
 from trials.procedures.seats import PLAYABLE_SEATS
-from trials.scoring.selectors import scorecards_of
 from trials.services import BackendUnavailable
 
 

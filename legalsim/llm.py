@@ -7,18 +7,26 @@ that do not parse are *transient* and retried (3 attempts in all, exponential ba
 other 4xx is *permanent*. The openai client's own retries are switched off so the two never
 stack. A call that still fails raises ``LLMError``: callers turn it into a resumable pause,
 never into an agent that said nothing.
+
+A call waits on its model server without a database connection (the thread's connection goes
+back to the pool first, unless a transaction is open on it), and each process sends at most
+``LEGALSIM_MAX_IN_FLIGHT`` requests at once to one server (per base URL), so a batch can keep
+a hundred cases waiting on models without a hundred connections or a flood of requests.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 import openai
 from django.conf import settings
+from django.db import connection
 
 from legalsim.json_input import loads_untrusted
 
@@ -64,6 +72,28 @@ def _retry_after(error: Exception) -> float:
         return min(float(raw), MAX_RETRY_AFTER_S) if raw else 0.0
     except ValueError:
         return 0.0
+
+
+_slots: dict[tuple[str, int], threading.BoundedSemaphore] = {}
+_slots_lock = threading.Lock()
+
+
+def _server_slots(base_url: str) -> threading.BoundedSemaphore:
+    """This process's requests in flight to ``base_url``, at most ``LEGALSIM_MAX_IN_FLIGHT``."""
+    key = (base_url.rstrip("/"), settings.LEGALSIM_MAX_IN_FLIGHT)
+    with _slots_lock:
+        return _slots.setdefault(key, threading.BoundedSemaphore(key[1]))
+
+
+@contextmanager
+def _waiting_on(base_url: str) -> Iterator[None]:
+    """One request to a model server: it waits for a free slot of its server, and the thread's
+    database connection is handed back first (to psycopg's pool on PostgreSQL) unless a
+    transaction is open on it; the next query takes one again."""
+    if connection.connection is not None and not connection.in_atomic_block:
+        connection.close()
+    with _server_slots(base_url):
+        yield
 
 
 @dataclass(frozen=True)
@@ -114,7 +144,7 @@ class LLMClient:
         self._client = openai.OpenAI(
             base_url=base_url, api_key=api_key or "not-needed", max_retries=0, timeout=timeout_s
         )
-        self.attempts, self.backoff_s, self._sleep = attempts, backoff_s, sleep
+        self.base_url, self.attempts, self.backoff_s, self._sleep = base_url, attempts, backoff_s, sleep
 
     @classmethod
     def from_settings(cls, *, base_url: str = "", api_key: str = "") -> LLMClient:
@@ -144,11 +174,12 @@ class LLMClient:
         attempt is an ``LLMError``."""
         errors: list[str] = []
         for attempt in range(1, self.attempts + 1):
-            started = time.perf_counter()
             wait = self.backoff_s * 2 ** (attempt - 1)
             unusable: LLMResult | None = None
             try:
-                text, usage, tool_calls = self._stream(call, on_delta)
+                with _waiting_on(self.base_url):
+                    started = time.perf_counter()
+                    text, usage, tool_calls = self._stream(call, on_delta)
             except openai.APIStatusError as error:
                 if isinstance(error, TRANSIENT_ERRORS):
                     errors.append(f"attempt {attempt}: HTTP {error.status_code}")

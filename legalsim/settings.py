@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "trials",
+    "scoring",
     "annotation",
     "classroom",
     "accounts",
@@ -275,6 +276,8 @@ LEGALSIM_TOP_P = env_float("LEGALSIM_TOP_P", 0.95, minimum=0.0)
 LEGALSIM_MAX_TOKENS = int(env_float("LEGALSIM_MAX_TOKENS", 4096, minimum=1))
 LEGALSIM_LLM_TIMEOUT_S = env_float("LEGALSIM_LLM_TIMEOUT_S", 120.0, minimum=1.0)
 LEGALSIM_LLM_BACKOFF_S = env_float("LEGALSIM_LLM_BACKOFF_S", 1.0, minimum=0.0)
+# Requests one process sends at once to one model server (base URL); more wait their turn.
+LEGALSIM_MAX_IN_FLIGHT = env_int("LEGALSIM_MAX_IN_FLIGHT", 64, minimum=1)
 
 # Secrets never reach a log line (legalsim/log_redaction.py); the HTTP client libraries log
 # request bodies (prompts, case text) at DEBUG, so they stay at WARNING whatever the root level.

@@ -9,4 +9,5 @@ urlpatterns = [
     path("rate/", include("annotation.urls")),
     path("", include("classroom.urls")),
     path("", include("trials.urls")),
+    path("", include("scoring.urls")),
 ]

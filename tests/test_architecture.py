@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tests.conftest import ROOT
 
-APPS = ("trials", "annotation", "classroom", "api", "agentbench", "legalsim")
+APPS = ("trials", "scoring", "annotation", "classroom", "api", "agentbench", "legalsim")
 COMPOSITION = {"legalsim.settings", "legalsim.urls", "legalsim.asgi", "legalsim.wsgi", "legalsim.celery"}
 """The project's composition root: it wires the apps together, so it may import any of them."""
 
@@ -95,6 +95,53 @@ def test_no_two_packages_of_an_app_import_each_other():
     assert cycle(edges) is None, f"packages import each other: {' -> '.join(cycle(edges))}"
 
 
+LIVE_ROOM = ("trials.live", "trials.consumers", "trials.routing", "trials.protocol")
+"""The live room: the trial's session and driver, its socket, routes and frames."""
+
+
+def chains_into(edges: dict[str, set[str]], start: str, targets: tuple[str, ...]) -> list[str]:
+    """Every module of ``start`` (a top-level package) that reaches a module of ``targets``
+    (or a module inside one) through a chain of imports, shortest chain first, as
+    ``module -> ... -> target``."""
+
+    def within(module: str) -> bool:
+        return any(module == target or module.startswith(f"{target}.") for target in targets)
+
+    found = []
+    for source in sorted(module for module in edges if module.split(".")[0] == start):
+        paths, seen = [[source]], {source}
+        while paths and not within(paths[0][-1]):
+            path = paths.pop(0)
+            for target in sorted(edges.get(path[-1], ())):
+                if target not in seen:
+                    seen.add(target)
+                    paths.append([*path, target])
+        found += [" -> ".join(paths[0])] if paths else []
+    return found
+
+
+def test_the_chain_scan_follows_imports_through_other_modules():
+    """The scan below is not vacuous: a scorecard page that read the trial through the room's
+    services would be caught, however many modules stand between."""
+    edges = {
+        "scoring.views": {"trials.views", "scoring.selectors"},
+        "trials.views": {"trials.live.services"},
+        "scoring.selectors": {"trials.models"},
+    }
+    assert chains_into(edges, "scoring", LIVE_ROOM) == ["scoring.views -> trials.views -> trials.live.services"]
+
+
+def test_scoring_knows_nothing_of_the_live_room():
+    """Scoring reads a trial through its records (the models, the engine's state, the
+    procedures) and who may read it through ``trials.access``; no module of it reaches the
+    live room, directly or through another module, so the scorecards, the gradebook and the
+    batch scorers run without the room and the room can change without them."""
+    edges: dict[str, set[str]] = defaultdict(set)
+    for source, target in imports():
+        edges[source].add(target)
+    assert chains_into(edges, "scoring", LIVE_ROOM) == []
+
+
 MUTABLE_FACTORIES = frozenset({"dict", "list", "set", "defaultdict", "OrderedDict", "deque", "WeakValueDictionary"})
 
 
@@ -159,3 +206,119 @@ def test_the_consumer_reaches_the_driver_only_to_start_it():
     }
     assert from_driver == {"ensure_driver"}
     assert "driver" not in modules
+
+
+WRITE_METHODS = {"save", "create", "get_or_create", "update_or_create", "bulk_create", "bulk_update", "delete"}
+"""Methods that store or delete rows. ``update`` writes only when called on a queryset (a
+dict's or a set's is a read's own business): see ``_queryset``."""
+QUERYSET_METHODS = {"objects", "filter", "exclude", "all", "select_for_update", "select_related", "only"}
+
+
+def _queryset(node: ast.expr) -> bool:
+    """Whether ``node`` is a queryset chain: ``X.objects...``, ``something.filter(...)``."""
+    while isinstance(node, ast.Call | ast.Attribute):
+        if isinstance(node, ast.Attribute) and node.attr in QUERYSET_METHODS:
+            return True
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return False
+
+
+def _writes(function: ast.AST) -> str | None:
+    """The first write method ``function`` calls itself (its nested functions included), or None."""
+    for node in ast.walk(function):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            method = node.func.attr
+            if method in WRITE_METHODS or (method == "update" and _queryset(node.func.value)):
+                return method
+    return None
+
+
+def _calls(function: ast.AST, names: dict[str, str]) -> set[str]:
+    """The project functions ``function`` calls, by full name, as far as the module's own
+    definitions and imports tell (``f()``, ``module.f()``)."""
+    called = set()
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Call):
+            continue
+        if isinstance(node.func, ast.Name) and node.func.id in names:
+            called.add(names[node.func.id])
+        elif isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+            if node.func.value.id in names:
+                called.add(f"{names[node.func.value.id]}.{node.func.attr}")
+    return called
+
+
+def read_modules_writing(sources: dict[str, str]) -> list[str]:
+    """Every function of a read module (``selectors``, or a module whose docstring begins
+    "Reads") that writes, itself or through any chain of project functions it calls, as
+    ``reader -> ... -> writer (method)``. ``sources`` maps module names to their code."""
+    writer: dict[str, str | None] = {}
+    calls: dict[str, set[str]] = {}
+    readers = []
+    for module, source in sources.items():
+        tree = ast.parse(source)
+        names = {node.name: f"{module}.{node.name}" for node in tree.body if isinstance(node, ast.FunctionDef)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names |= {alias.asname or alias.name: f"{node.module}.{alias.name}" for alias in node.names}
+            elif isinstance(node, ast.Import):
+                names |= {alias.asname or alias.name: alias.name for alias in node.names}
+        reads = module.rpartition(".")[2] == "selectors" or (ast.get_docstring(tree) or "").startswith("Reads ")
+        for function in (node for node in tree.body if isinstance(node, ast.FunctionDef)):
+            name = f"{module}.{function.name}"
+            writer[name], calls[name] = _writes(function), _calls(function, names)
+            readers += [name] if reads else []
+
+    def path_to_write(name: str, seen: set[str]) -> list[str] | None:
+        if writer.get(name):
+            return [f"{name} ({writer[name]})"]
+        for callee in sorted(calls.get(name, ())):
+            if callee not in seen and (rest := path_to_write(callee, seen | {callee})):
+                return [name, *rest]
+        return None
+
+    return [" -> ".join(path) for reader in readers if (path := path_to_write(reader, {reader}))]
+
+
+def app_sources() -> dict[str, str]:
+    return {
+        module_name(path): path.read_text(encoding="utf-8")
+        for app in APPS
+        for path in (ROOT / app).rglob("*.py")
+        if "migrations" not in path.parts
+    }
+
+
+def test_no_selector_writes():
+    """A read path stores nothing: no function of a selectors module or of a module of reads
+    (the gradebook) saves, creates, updates or deletes rows, directly or through the services
+    it calls."""
+    assert read_modules_writing(app_sources()) == []
+
+
+def test_the_selector_write_check_follows_calls_into_services():
+    """The check would have caught the gradebook storing a scorecard while reading it (issue
+    #34): ``_scored`` called ``scorecard_for``, which stored one through ``trial_score``. A
+    dict's ``update`` is no write."""
+    former = {
+        "trials.scoring.services": (
+            "from trials.models import TrialScore\n"
+            "def trial_score(*, trial, scorer, seat):\n"
+            "    return TrialScore.objects.update_or_create(trial=trial, scorer=scorer, seat=seat)[0]\n"
+            "def scorecard_for(trial, seat=None):\n"
+            "    return trial.scores.filter(seat=seat).first() or trial_score(trial=trial, scorer='rule-based', seat=seat)\n"
+        ),
+        "classroom.gradebook": (
+            '"""Reads of the gradebook."""\n'
+            "from trials.scoring.services import scorecard_for\n"
+            "def _scored(attempt):\n"
+            "    return scorecard_for(attempt.trial)\n"
+            "def _columns(row):\n"
+            "    row.update(overall=1)\n"
+            "    return row\n"
+        ),
+    }
+    assert read_modules_writing(former) == [
+        "classroom.gradebook._scored -> trials.scoring.services.scorecard_for"
+        " -> trials.scoring.services.trial_score (update_or_create)"
+    ]

@@ -69,6 +69,46 @@ def trials_readable(*, user: User) -> QuerySet[Trial]:
     return trials.filter(pk__in=Trial.objects.filter(rule).values("pk"))
 
 
+def seats_of(trial: Trial | int, user: AbstractBaseUser) -> list[str]:
+    """The seats ``user`` holds in the trial (given as a row or by id)."""
+    if not user.is_authenticated:
+        return []
+    trial_id = trial if isinstance(trial, int) else trial.pk
+    return list(Seat.objects.filter(trial_id=trial_id, user=user).values_list("seat", flat=True))
+
+
+def handed_back_seats(trial: Trial, user: AbstractBaseUser) -> list[str]:
+    """The seats ``user`` played in the trial and handed back to an agent themselves."""
+    if not user.is_authenticated:
+        return []
+    return list(trial.seats.filter(handed_back_by=user).values_list("seat", flat=True))
+
+
+class NotSeated(LookupError):
+    """The user holds no seat in the trial and may not read every trial: for them it is not there."""
+
+
+def reader_seats(trial: Trial, user: AbstractBaseUser) -> list[str] | None:
+    """The seats through which ``user`` reads a finished or running trial (its transcript,
+    its scorecard): ``None``, meaning everything, for its overseers; their own seats for a
+    participant; ``NotSeated`` for anyone else."""
+    if trial_overseer(trial, user):
+        return None
+    seats = seats_of(trial, user) or handed_back_seats(trial, user)
+    if not seats:
+        raise NotSeated(trial.pk)
+    return seats
+
+
+def trial_read(trial_id: int, user: AbstractBaseUser) -> tuple[Trial, list[str] | None]:
+    """The trial and the seats ``user`` reads it through (``reader_seats``); ``NotSeated``
+    when there is no such trial, or none for them."""
+    trial = Trial.objects.select_related("case").filter(pk=trial_id).first()
+    if trial is None:
+        raise NotSeated(trial_id)
+    return trial, reader_seats(trial, user)
+
+
 class BadInvitation(ValueError):
     """A link that was tampered with, has expired, or is for another trial or person."""
 

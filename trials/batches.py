@@ -9,25 +9,35 @@ the run's ``attempt``, and every write of the run checks that attempt (a fencing
 a case never runs twice at the same time, and a worker that lost its claim stops at its
 next checkpoint without writing. Each finished stage is stored (``trial_continue``), so the
 next claim carries on from the last stage a dead worker finished.
+
+Cases in flight cost a thread, not a process or a database connection: a worker runs many at
+once (Celery's threads pool, ``celery -A legalsim worker --pool threads``), each case hands
+its connection back while it waits on a model (``legalsim.llm``), and without workers (eager
+Celery, the embedded defaults) the command runs up to ``concurrency`` cases in threads of its
+own (``CaseThreads``), with the same claims and checkpoints.
 """
 
 from __future__ import annotations
 
 import copy
+import os
+import socket
 import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 
 from trials.agents.personas import DIMENSIONS, personas_redistribute
 from trials.models import Batch, BatchRun, Case, Trial
 from trials.services import simulated_trial_create, trial_continue
+from trials.store import writing
 
 Send = Callable[[int], None]
 """Hands a run's id to the workers (``batch_run_task.delay``)."""
@@ -201,7 +211,7 @@ def batch_run(*, run_id: int, worker: str) -> str:
 
 def _claim(run_id: int, worker: str) -> int | None:
     stale = timezone.now() - lease()
-    with transaction.atomic():
+    with writing():
         run = BatchRun.objects.select_for_update().filter(pk=run_id).first()
         if run is None:
             return None
@@ -227,19 +237,22 @@ def _run_trial(run_id: int, attempt: int) -> Trial:
     run = BatchRun.objects.select_related("batch", "case", "trial").get(pk=run_id)
     trial = run.trial
     if trial is None:
-        with transaction.atomic():
-            trial = simulated_trial_create(
-                case=run.case,
-                seed=run.seed,
-                target_side=run.batch.target_side or None,
-                backend=run.batch.backend,
-                target_model=run.target_model,
-                supervised=run.batch.supervised,
-                skill_notes=run.batch.skill_notes,
-                strategy=run.batch.strategy,
-            )
+
+        def link(trial: Trial) -> None:
             if not _fenced(run_id, attempt).update(trial=trial):
                 raise ClaimLost(run_id)
+
+        trial = simulated_trial_create(
+            case=run.case,
+            seed=run.seed,
+            target_side=run.batch.target_side or None,
+            backend=run.batch.backend,
+            target_model=run.target_model,
+            supervised=run.batch.supervised,
+            skill_notes=run.batch.skill_notes,
+            strategy=run.batch.strategy,
+            on_created=link,
+        )
     if trial.status == Trial.Status.FINISHED:
         return trial
 
@@ -253,16 +266,17 @@ def _run_trial(run_id: int, attempt: int) -> Trial:
 
 @contextmanager
 def _heartbeat(run_id: int, attempt: int) -> Iterator[None]:
-    """Beat the run's heart from a thread while it runs (a stage can take minutes)."""
+    """Beat the run's heart from a thread while it runs (a stage can take minutes); between
+    beats the thread holds no database connection (it goes back to the pool)."""
     stop = threading.Event()
 
     def beat() -> None:
-        try:
-            while not stop.wait(settings.LEGALSIM_BATCH_LEASE_S / 4):
+        while not stop.wait(settings.LEGALSIM_BATCH_LEASE_S / 4):
+            try:
                 if not _fenced(run_id, attempt).update(heartbeat_at=timezone.now()):
                     return
-        finally:
-            connection.close()
+            finally:
+                connection.close()
 
     thread = threading.Thread(target=beat, name=f"batch-run-{run_id}-heartbeat", daemon=True)
     thread.start()
@@ -274,9 +288,40 @@ def _heartbeat(run_id: int, attempt: int) -> Iterator[None]:
 
 
 def _batch_close(run_id: int) -> None:
-    batch_id = BatchRun.objects.values_list("batch_id", flat=True).get(pk=run_id)
-    unfinished = BatchRun.objects.filter(batch_id=batch_id).exclude(
+    """The run's batch is finished once none of its runs is still to finish (one query)."""
+    unfinished = BatchRun.objects.filter(batch_id=OuterRef("pk")).exclude(
         status__in=(BatchRun.Status.FINISHED, BatchRun.Status.PAUSED)
     )
-    if not unfinished.exists():
-        Batch.objects.filter(pk=batch_id, finished_at__isnull=True).update(finished_at=timezone.now())
+    Batch.objects.filter(runs__pk=run_id, finished_at__isnull=True).exclude(Exists(unfinished)).update(
+        finished_at=timezone.now()
+    )
+
+
+class CaseThreads:
+    """The workers of the embedded defaults (eager Celery, no worker processes): the command's
+    own process runs up to ``size`` cases at once, each in a thread of its own."""
+
+    def __init__(self, size: int) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=size, thread_name_prefix="batch-case")
+        self._running: set[Future] = set()
+        self._worker = f"{socket.gethostname()}:{os.getpid()}"
+
+    def send(self, run_id: int) -> None:
+        self._running.add(self._pool.submit(self._run, run_id))
+
+    def wait(self, timeout: float) -> None:
+        """Until a case ends or ``timeout`` passes; a case that raised raises here."""
+        done, self._running = wait(self._running, timeout=timeout, return_when=FIRST_COMPLETED)
+        for future in done:
+            future.result()
+
+    def close(self) -> None:
+        """Send nothing more; the cases running go on to their end (an interrupted command's
+        cases are sent again after the lease, from their last stored stage)."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def _run(self, run_id: int) -> str:
+        try:
+            return batch_run(run_id=run_id, worker=self._worker)
+        finally:
+            connection.close()

@@ -23,13 +23,14 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.sessions.backends.base import SessionBase
 
 from accounts.services import sign_in_holds
-from trials.access import trial_overseer
+from trials.access import seats_of, trial_overseer
 from trials.engine.machine import next_step
+from trials.engine.stage_order import preparation_progress
 from trials.engine.state import TrialState
 from trials.engine.steps import Speak
 from trials.live.driver import ensure_driver
 from trials.live.fanout import group_name, user_group
-from trials.live.services import LiveError, seats_of, stage_heard_by, turns_after
+from trials.live.services import LiveError, stage_heard_by, turns_after
 from trials.live.session import session_of
 from trials.models import Trial
 from trials.pool import in_pool
@@ -41,6 +42,7 @@ from trials.protocol import (
     Objection,
     Resume,
     Say,
+    ServerFrame,
     after_seq_parse,
     await_guided,
     client_message_parse,
@@ -208,7 +210,8 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
                 await self._send_turn(turn_delta(current.start["seq"], current.text, 0))
         if trial.status == Trial.Status.PREPARING:
             playing = state.stage_history[-1] if state.stage_history else ""
-            await self.send_json(preparing_frame(playing, trial.first_stage))
+            progress = preparation_progress(state, trial.first_stage)
+            await self.send_json(preparing_frame(playing, trial.first_stage, progress))
         elif state.finished:
             await self.send_json(END)
         elif trial.status == Trial.Status.WAITING:
@@ -239,7 +242,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         if frame.get("type") == "turn.end":
             self.known_seq = max(self.known_seq, frame["seq"])
 
-    async def _gap_fill(self, frame: dict) -> None:
+    async def _gap_fill(self, frame: ServerFrame) -> None:
         """Frames lost between the channel layer and this socket (a Redis restart, a process
         that did not yet publish for it): a frame of a turn past the next one, or the ``end``,
         is preceded by the stored turns this socket missed."""
@@ -260,7 +263,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         """The person's password changed or they were made inactive (``accounts.signals``)."""
         await self._session_alive()
 
-    async def _send_turn(self, frame: dict) -> None:
+    async def _send_turn(self, frame: ServerFrame) -> None:
         """Send a frame once: turns replayed and broadcast are deduplicated by seq and offset."""
         kind, seq = frame.get("type"), frame.get("seq")
         if kind == "turn.start":
@@ -291,7 +294,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             self.sent_awaits.add(key)
         await self.send_json(frame)
 
-    def _hears(self, frame: dict, audience: list[str] | None) -> bool:
+    def _hears(self, frame: ServerFrame, audience: list[str] | None) -> bool:
         """A broadcast frame reaches the seats its sender named (the seats that hear its
         stage; instructors hear all); a socket whose person holds no seat any more hears
         nothing. A delta goes where its ``turn.start`` went (``_send_turn``)."""

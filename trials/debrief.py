@@ -15,9 +15,9 @@ from trials.documents import document_sections
 from trials.engine.machine import JUDGE_SEAT
 from trials.engine.state import TrialState
 from trials.engine.visibility import build_view
+from trials.legaltext.text import EN_ARTICLE, ENGLISH_LAW_NAMES, article_citations, normalise
 from trials.procedures.names import sentence_words
 from trials.procedures.seats import seat_info
-from trials.scoring.text import EN_ARTICLE, ENGLISH_LAW_NAMES, article_citations, normalise
 from trials.tools.statutes import citations_check
 
 OUTCOME_KINDS = ("first_instance_judgment", "mediation_record", "second_instance_judgment", "criminal_judgment")

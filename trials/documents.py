@@ -3,6 +3,10 @@
 One place for the rule: LLM agents are told the sections in this order (prompts), the
 exporter tool assembles them, and a person writing the document in the trial room gets
 one field per section and the same assembly.
+
+A section may hold a case field (a complaint's evidence list holds the plaintiff's
+evidence): the visibility matrix then decides who reads that section of the filed
+document, as it decides who reads the field (``document_without``).
 """
 
 from __future__ import annotations
@@ -19,6 +23,9 @@ class Section:
     en: str
     aliases: tuple[str, ...] = ()
     """Other headings the section goes by in practice (判决如下 for a judgment's orders)."""
+    holds: str | None = None
+    """The case field the section's body sets out (``evidence`` for an evidence list): a seat
+    that may not read the field yet reads the document without it."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +51,11 @@ def _sections(*triples: tuple) -> tuple[Section, ...]:
 
 
 ORDERS_ALIASES = ("判决如下", "The court orders", "It is ordered")
+EVIDENCE_ALIASES = ("证据清单", "证据", "Evidence", "Evidence list")
+SIGNATURE_ALIASES = ("起诉人", "Signed", "Signature")
+"""A civil complaint ends as 民事起诉状 does (Civil Procedure Law art. 124: the evidence and
+its sources; then 此致 the court, 具状人 and the date): the evidence and what each item
+proves, the court addressed, the complainant's name and the date on the lines below."""
 
 
 DOCUMENTS: dict[str, DocumentTemplate] = {
@@ -64,7 +76,9 @@ DOCUMENTS: dict[str, DocumentTemplate] = {
             ("parties", "当事人", "parties"),
             ("claims", "诉讼请求", "claims"),
             ("facts_and_reasons", "事实与理由", "facts and reasons"),
-            ("court", "此致法院", "court addressed", ("To", "此致")),
+            ("evidence", "证据和证据来源", "evidence and sources", EVIDENCE_ALIASES, "evidence"),
+            ("court", "此致", "court addressed", ("To", "此致法院")),
+            ("signature", "具状人", "complainant", SIGNATURE_ALIASES),
         ),
     ),
     "defence": DocumentTemplate(
@@ -187,18 +201,62 @@ def document_sections(text: str, kind: str) -> dict[str, str]:
     """The non-empty sections of a written document of template ``kind``, by section id: a
     line that is a section's heading (zh, en or an alias) starts it, text after a colon on
     that line included; text before the first heading belongs to no section."""
-    patterns = _heading_patterns(kind)
     bodies: dict[str, list[str]] = {}
-    current: list[str] | None = None
+    for line in _lines(text, kind):
+        if line.section is not None and line.body.strip():
+            bodies.setdefault(line.section, []).append(line.body.strip())
+    return {section_id: "\n".join(lines) for section_id, lines in bodies.items()}
+
+
+WITHHELD_NOTE = {
+    "evidence": ("（证据于庭审举证质证时出示。）", "(Presented at the evidence phase of the hearing.)"),
+}
+"""What a reader who may not read a held field yet finds under its section's heading."""
+
+
+def document_without(kind: str, text: str, fields: set[str], language: str) -> str:
+    """``text`` with the body of every section that holds one of ``fields`` replaced by a
+    note (its heading kept): the filed complaint as the defendant reads it before the
+    evidence phase (LegalWorld, Table 5). A kind with no such section is returned as is."""
+    template = DOCUMENTS.get(kind)
+    sections = template.sections if template else ()
+    hidden = {section.id: section.holds for section in sections if section.holds and section.holds in fields}
+    if not hidden:
+        return text
+    kept: list[str] = []
+    for line in _lines(text, kind):
+        if line.section not in hidden or not line.text.strip():
+            kept.append(line.text)
+        elif line.heading:
+            zh, en = WITHHELD_NOTE.get(hidden[line.section], ("", ""))
+            kept += [line.heading.rstrip(" ：:，,"), zh if language == "zh" else en]
+    return "\n".join(kept)
+
+
+@dataclass(frozen=True)
+class _Line:
+    text: str
+    section: str | None
+    """The section the line belongs to (None before the first heading)."""
+    heading: str
+    """The heading it starts its section with, on a heading line ("" on any other)."""
+    body: str
+    """What of the line is the section's text."""
+
+
+def _lines(text: str, kind: str) -> list[_Line]:
+    patterns = _heading_patterns(kind)
+    lines: list[_Line] = []
+    current: str | None = None
     for line in (text or "").splitlines():
+        heading, body = "", line
         for section_id, pattern in patterns:
             if match := pattern.match(line):
-                current = bodies.setdefault(section_id, [])
-                line = match["rest"] or ""
+                current, body = section_id, match["rest"] or ""
+                heading = line[: match.start("rest")] if match["rest"] is not None else line
                 break
-        if current is not None and line.strip():
-            current.append(line.strip())
-    return {section_id: "\n".join(lines) for section_id, lines in bodies.items() if lines}
+        lines.append(_Line(line, current, heading, body))
+    return lines
 
 
 @cache

@@ -43,12 +43,13 @@ def lease_release(trial_id: int) -> None:
 
 @in_pool
 def orphans() -> list[int]:
-    """Live trials under way whose driver's lease ran out: their process died or restarted.
-    A trial nobody has joined yet (no lease ever taken) waits for its first participant."""
+    """Live trials under way (or being prepared) whose driver's lease ran out: their process
+    died or restarted. A trial nobody has joined yet (no lease ever taken) waits for its first
+    participant."""
     return list(
         Trial.objects.filter(
             live=True,
-            status__in=(Trial.Status.RUNNING, Trial.Status.WAITING),
+            status__in=(Trial.Status.RUNNING, Trial.Status.WAITING, Trial.Status.PREPARING),
             driver_until__lt=timezone.now(),
         ).values_list("pk", flat=True)
     )

@@ -231,36 +231,6 @@ class LLMCallRecord(models.Model):
         return f"{self.trial_id} {self.seat} {self.model}"
 
 
-class TrialScore(models.Model):
-    """A seat's scorecard by one scorer (``trials.scoring``): for counsel LongJud-Bench's
-    capabilities, judgment alignment, interaction quality, criminal prediction and every item
-    with its inputs, as the ``score_trials`` export writes them; for the judge and the parties
-    the role rubric's dimensions (``trials.scoring.roles``). ``score_trials`` scores the
-    target seat; a finished trial stores one for every seat a person played."""
-
-    trial = models.ForeignKey(Trial, on_delete=models.CASCADE, related_name="scores")
-    scorer = models.CharField(max_length=200, help_text="rule-based, or llm:MODEL")
-    seat = models.CharField(max_length=32, help_text="the seat scored (the target lawyer's for score_trials)")
-    subject = models.CharField(max_length=8, help_text="human or agent: who played the seat")
-    subject_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="trial_scores"
-    )
-    target_model = models.CharField(max_length=200, help_text="the target seat's holder: human:USERNAME or agent:MODEL")
-    overall = models.FloatField(null=True, help_text="mean of the available capabilities (halves averaged), 0-1")
-    """Stored in [0,1] as LegalWorld's Table 3 writes capabilities; pages show it out of 10."""
-    result = models.JSONField()
-    created_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        ordering = ["-created_at"]
-        constraints = [
-            models.UniqueConstraint(fields=["trial", "scorer", "seat"], name="one_score_per_trial_seat_and_scorer")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.trial_id} {self.seat} scored by {self.scorer}"
-
-
 class Batch(models.Model):
     """A batch run of a case split (``simulate_split``): one ``BatchRun`` per case."""
 
@@ -329,7 +299,7 @@ class BatchRun(models.Model):
 
 
 class CaseDraft(models.Model):
-    """A case being written in the browser (``trials.authoring``): the form as its author typed
+    """A case being written in the browser (``trials.caselibrary.authoring``): the form as its author typed
     it, valid or not, and the library case it was last published as."""
 
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="case_drafts")

@@ -1,14 +1,15 @@
-"""The stages before the one people play, simulated by agents in a worker.
+"""The stages before the one people play, simulated by agents in a worker or the driver.
 
 A live trial that starts at a later stage (``create_trial --stages FIT``, an assignment of
 the hearing alone) needs the earlier stages played first, so the hearing starts from real
 pleadings. ``trial_create`` stores such a trial as ``preparing`` with its ``first_stage``
-and, once committed, hands it to ``trial_prepare_task``; the request returns at once. The
-task plays every seat with the trial's agents up to the start of ``first_stage``, storing
-each finished stage (with its model calls) and sending the turns to the room as it goes,
-where each seat sees what it may hear and a ``preparing`` frame says which stage is being
-played. Then the trial is ``running`` and its driver takes over; a failure leaves it paused
-with the reason, and resuming it hands the rest of the preparation back to a worker.
+and, once committed, hands it to ``trial_prepare_task``, or on the embedded defaults (no
+workers) to the trial's driver, which plays it in a thread when the room is opened
+(``prepared_by_driver``); the request returns at once. The run plays every seat with the
+trial's agents up to the start of ``first_stage``, storing each finished stage (with its
+model calls) and sending the turns to the room as it goes, where each seat sees what it may
+hear and a ``preparing`` frame says which stage is being played. Then the trial is ``running`` and its driver takes over; a failure leaves it paused
+with the reason, and resuming it hands the rest of the preparation back.
 
 The people's seats are played by agents here, as in ``simulate``: their turns are recorded
 as the agents' own (``author`` agent), never as something the student said.
@@ -22,13 +23,14 @@ from asgiref.sync import async_to_sync
 from django.db import transaction
 
 from trials.engine.runner import Paused, trial_run
+from trials.engine.stage_order import preparation_progress
 from trials.engine.state import TrialState
 from trials.engine.steps import StageEnd, StageStart, Step
 from trials.engine.visibility import stage_heard
 from trials.live.fanout import broadcast, driver_group, notify
 from trials.models import Trial
 from trials.protocol import preparing_frame, turn_end
-from trials.services import calls_drained, trial_agents
+from trials.services import calls_drained, strategies_kept, strategies_revised, trial_agents
 from trials.store import progress_store
 
 
@@ -36,11 +38,22 @@ class PreparationLost(RuntimeError):
     """The trial moved on without this run (another worker prepared it, or it was deleted)."""
 
 
-def preparation_enqueue(trial_id: int) -> None:
-    """Hand the trial to a worker once the caller's transaction commits (at once outside one)."""
+def prepared_by_driver() -> bool:
+    """Without Celery workers (the embedded defaults run tasks eagerly) the stages are played
+    by the trial's driver, in a thread of the process that serves its room, not inside the
+    request that created the trial: the room opens at once and shows the progress."""
     from trials.tasks import trial_prepare_task
 
-    transaction.on_commit(lambda: trial_prepare_task.delay(trial_id))
+    return bool(trial_prepare_task.app.conf.task_always_eager)
+
+
+def preparation_enqueue(trial_id: int) -> None:
+    """Hand the trial to a worker once the caller's transaction commits (at once outside one);
+    without workers its driver prepares it (``prepared_by_driver``)."""
+    from trials.tasks import trial_prepare_task
+
+    if not prepared_by_driver():
+        transaction.on_commit(lambda: trial_prepare_task.delay(trial_id))
 
 
 def trial_prepare(*, trial_id: int) -> Trial | None:
@@ -57,8 +70,11 @@ def trial_prepare(*, trial_id: int) -> Trial | None:
     def on_event(step: Step, outcome: object) -> None:
         nonlocal stored
         if isinstance(step, StageStart):
-            async_to_sync(broadcast)(trial_id, preparing_frame(step.stage, trial.first_stage))
+            progress = preparation_progress(state, trial.first_stage)
+            async_to_sync(broadcast)(trial_id, preparing_frame(step.stage, trial.first_stage, progress))
         elif isinstance(step, StageEnd):
+            strategies_revised(state, step.stage, participants)
+            strategies_kept(state, participants)
             _store(trial_id, state, stored, calls=calls_drained(participants))
             stored = len(state.turns)
 
@@ -69,6 +85,7 @@ def trial_prepare(*, trial_id: int) -> Trial | None:
             ending = (Trial.Status.PAUSED, reason, trial.first_stage)
         else:
             ending = (Trial.Status.RUNNING, "", "")
+        strategies_kept(state, participants)
         trial = _store(trial_id, state, stored, calls=calls_drained(participants), ending=ending)
     except PreparationLost:
         return Trial.objects.filter(pk=trial_id).first() or trial

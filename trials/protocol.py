@@ -11,7 +11,7 @@ import json
 import time
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict, get_args, get_type_hints
 
 from django.conf import settings
 
@@ -41,71 +41,188 @@ class ErrorCode(StrEnum):
 TURN_KEYS = ("seq", "stage", "phase", "role", "side", "speaker", "seat")
 
 
-def turn_meta(turn: TurnRecord | Speak) -> dict[str, Any]:
-    return {key: getattr(turn, key) for key in TURN_KEYS}
+class TurnMeta(TypedDict):
+    seq: int
+    stage: str
+    phase: str
+    role: str
+    side: str
+    speaker: str
+    seat: str
 
 
-def turn_start(turn: TurnRecord | Speak) -> dict[str, Any]:
-    return {"type": "turn.start", **turn_meta(turn)}
+class TurnStart(TurnMeta):
+    type: Literal["turn.start"]
 
 
-def turn_delta(seq: int, text: str, offset: int) -> dict[str, Any]:
+class TurnDelta(TypedDict):
+    type: Literal["turn.delta"]
+    seq: int
+    text: str
+    offset: int
+    ts: float
+
+
+class TurnEnd(TurnMeta):
+    type: Literal["turn.end"]
+    text: str
+    author: str
+    act: str
+    ruling: NotRequired[Literal["sustained", "overruled"]]
+
+
+class DocumentForm(TypedDict):
+    kind: str
+    title: str
+    sections: list[dict[str, str]]
+
+
+class Await(TypedDict):
+    type: Literal["await"]
+    seq: int
+    seat: str
+    stage: str
+    phase: str
+    speaker: str
+    prompt: str
+    act: str
+    guidance: NotRequired[dict[str, Any]]
+    document: NotRequired[DocumentForm]
+
+
+class StageFrame(TypedDict):
+    type: Literal["stage"]
+    stage: str
+    status: Literal["started", "finished"]
+
+
+class Preparing(TypedDict):
+    type: Literal["preparing"]
+    stage: str
+    first_stage: str
+    number: int
+    count: int
+
+
+class ArtifactFrame(TypedDict):
+    type: Literal["artifact"]
+    kind: str
+    title: str
+
+
+class ControlFrame(TypedDict):
+    type: Literal["control"]
+    action: str
+    phase: NotRequired[str]
+    by: NotRequired[str]
+
+
+class ErrorFrame(TypedDict):
+    type: Literal["error"]
+    code: str
+    message: str
+
+
+class ObjectionRefused(TypedDict):
+    type: Literal["objection.refused"]
+    seat: str
+    message: str
+
+
+class Notice(TypedDict):
+    type: Literal["notice"]
+    stage: str
+    title: str
+    text: str
+
+
+class EndFrame(TypedDict):
+    type: Literal["end"]
+
+
+ServerFrame = (
+    TurnStart
+    | TurnDelta
+    | TurnEnd
+    | Await
+    | StageFrame
+    | Preparing
+    | ArtifactFrame
+    | ControlFrame
+    | ErrorFrame
+    | ObjectionRefused
+    | Notice
+    | EndFrame
+)
+"""Every frame the server sends, as built by the functions below; a socket serialises it as
+JSON in one place (``TrialConsumer.send_json``)."""
+
+
+def turn_meta(turn: TurnRecord | Speak) -> TurnMeta:
+    return TurnMeta(**{key: getattr(turn, key) for key in TURN_KEYS})
+
+
+def turn_start(turn: TurnRecord | Speak) -> TurnStart:
+    return TurnStart(type="turn.start", **turn_meta(turn))
+
+
+def turn_delta(seq: int, text: str, offset: int) -> TurnDelta:
     """``ts`` is the server's emission time (epoch seconds) so clients can measure latency."""
-    return {"type": "turn.delta", "seq": seq, "text": text, "offset": offset, "ts": time.time()}
+    return TurnDelta(type="turn.delta", seq=seq, text=text, offset=offset, ts=time.time())
 
 
-def turn_end(turn: TurnRecord) -> dict[str, Any]:
+def turn_end(turn: TurnRecord) -> TurnEnd:
     """A turn as recorded; ``act`` says what it does, and a ruling on an objection says how
     the judge ruled (``ruling``: ``sustained`` strikes the statement objected to)."""
-    frame = {"type": "turn.end", **turn_meta(turn), "text": turn.text, "author": turn.author, "act": turn.act}
+    frame = TurnEnd(type="turn.end", **turn_meta(turn), text=turn.text, author=turn.author, act=turn.act)
     if turn.act == RULE_OBJECTION:
         frame["ruling"] = "sustained" if ruling_sustains(turn.text) else "overruled"
     return frame
 
 
-def await_frame(step: Speak, language: str, guidance: dict[str, Any] | None = None) -> dict[str, Any]:
+def await_frame(step: Speak, language: str, guidance: dict[str, Any] | None = None) -> Await:
     """A human seat must act: ``prompt`` is the act in a sentence in the case's language.
     When the act writes the stage's document, ``document`` carries its kind, title and
     sections so the room can offer one field per section; ``guidance`` (a skill card's
     ``task`` and ``checklist``) says how the act is done, where a card covers it."""
-    frame = {
-        "type": "await",
-        "seq": step.seq,
-        "seat": step.seat,
-        "stage": step.stage,
-        "phase": step.phase,
-        "speaker": step.speaker,
-        "prompt": act_name(step.act, language),
-        "act": step.act,
-    }
+    frame = Await(
+        type="await",
+        seq=step.seq,
+        seat=step.seat,
+        stage=step.stage,
+        phase=step.phase,
+        speaker=step.speaker,
+        prompt=act_name(step.act, language),
+        act=step.act,
+    )
     if guidance:
         frame["guidance"] = guidance
     template = DOCUMENTS.get(step.artifact or "")
     if template is not None:
-        frame["document"] = {
-            "kind": step.artifact,
-            "title": template.title(language),
-            "sections": [{"id": section_id, "heading": heading} for section_id, heading in template.headings(language)],
-        }
+        frame["document"] = DocumentForm(
+            kind=step.artifact or "",
+            title=template.title(language),
+            sections=[{"id": section_id, "heading": heading} for section_id, heading in template.headings(language)],
+        )
     return frame
 
 
-def await_guided(step: Speak, language: str) -> dict[str, Any]:
+def await_guided(step: Speak, language: str) -> Await:
     """The ``await`` of ``step`` with its skill card's guidance, where a card covers the act:
     the same frame whether the driver asks or a socket replays."""
     card = skill_for(role=step.role, stage=step.stage, act=step.act)
     return await_frame(step, language, card.guidance(language) if card else None)
 
 
-def turn_start_from_end(frame: dict[str, Any]) -> dict[str, Any]:
+def turn_start_from_end(frame: TurnEnd) -> TurnStart:
     """The ``turn.start`` of a turn a socket first hears of by its end (a replay, a late join)."""
-    return {"type": "turn.start", **{key: frame[key] for key in TURN_KEYS}}
+    return TurnStart(type="turn.start", **{key: frame[key] for key in TURN_KEYS})
 
 
-def control_frame(action: str, phase: str | None = None, *, by: str | None = None) -> dict[str, Any]:
+def control_frame(action: str, phase: str | None = None, *, by: str | None = None) -> ControlFrame:
     """A control took effect (pause, resume, a judge's steer); ``phase`` is the one now current,
     ``by`` who paused or resumed (``judge`` or ``instructor``)."""
-    frame = {"type": "control", "action": action}
+    frame = ControlFrame(type="control", action=action)
     if phase is not None:
         frame["phase"] = phase
     if by is not None:
@@ -113,53 +230,43 @@ def control_frame(action: str, phase: str | None = None, *, by: str | None = Non
     return frame
 
 
-def stage_frame(stage: str, status: str) -> dict[str, Any]:
-    return {"type": "stage", "stage": stage, "status": status}
+def stage_frame(stage: str, status: Literal["started", "finished"]) -> StageFrame:
+    return StageFrame(type="stage", stage=stage, status=status)
 
 
-def preparing_frame(stage: str, first_stage: str) -> dict[str, Any]:
+def preparing_frame(stage: str, first_stage: str, progress: tuple[int, int]) -> Preparing:
     """Agents are playing ``stage`` so that the people's part starts, at ``first_stage``, from
-    a real state; the turns a seat hears arrive as ``turn.end`` frames meanwhile."""
-    return {"type": "preparing", "stage": stage, "first_stage": first_stage}
+    a real state; the turns a seat hears arrive as ``turn.end`` frames meanwhile. ``number``
+    and ``count`` say how far they are: stage 3 of 5."""
+    number, count = progress
+    return Preparing(type="preparing", stage=stage, first_stage=first_stage, number=number, count=count)
 
 
-def artifact_frame(kind: str, title: str) -> dict[str, Any]:
-    return {"type": "artifact", "kind": kind, "title": title}
+def artifact_frame(kind: str, title: str) -> ArtifactFrame:
+    return ArtifactFrame(type="artifact", kind=kind, title=title)
 
 
-def error_frame(code: ErrorCode, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": str(code), "message": message}
+def error_frame(code: ErrorCode, message: str) -> ErrorFrame:
+    return ErrorFrame(type="error", code=str(code), message=message)
 
 
-def notice_frame(stage: str, title: str, text: str) -> dict[str, Any]:
+def notice_frame(stage: str, title: str, text: str) -> Notice:
     """What the court decided outside the hearing that everyone in the trial is told (the
     appeal determination: who appealed, or that the judgment is final)."""
-    return {"type": "notice", "stage": stage, "title": title, "text": text}
+    return Notice(type="notice", stage=stage, title=title, text=text)
 
 
-def objection_refused_frame(seat: str, message: str) -> dict[str, Any]:
+def objection_refused_frame(seat: str, message: str) -> ObjectionRefused:
     """An objection the court could not hear when it came to be recorded (the hearing moved
     on meanwhile): nothing was recorded and the trial goes on; the objector's room says why."""
-    return {"type": "objection.refused", "seat": seat, "message": message}
+    return ObjectionRefused(type="objection.refused", seat=seat, message=message)
 
 
-END = {"type": "end"}
+END = EndFrame(type="end")
 
-SERVER_FRAMES = (
-    "turn.start",
-    "turn.delta",
-    "turn.end",
-    "await",
-    "stage",
-    "preparing",
-    "artifact",
-    "control",
-    "error",
-    "objection.refused",
-    "notice",
-    "end",
-)
-"""Every frame type the server sends; README's protocol section is tested against it."""
+SERVER_FRAMES = tuple(get_args(get_type_hints(frame)["type"])[0] for frame in get_args(ServerFrame))
+"""Every frame type the server sends (from the frames' own types); docs/protocol.md is tested
+against it."""
 CLIENT_MESSAGES = ("say", "resume", "control", "objection")
 
 

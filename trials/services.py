@@ -17,18 +17,20 @@ from trials.agents.openai_agent import OpenAIAgent
 from trials.agents.routing import Route, sampling, seat_route, supervisor_route
 from trials.agents.scripted import ScriptedAgent
 from trials.agents.skill_notes import SkillNote
+from trials.agents.strategy import stage_end_reflectors
 from trials.agents.supervisor import Supervisor
-from trials.case_file import validate_record
+from trials.caselibrary.case_file import validate_record
 from trials.engine.machine import trial_start
 from trials.engine.participants import Participant
 from trials.engine.runner import Paused, trial_run
 from trials.engine.state import TrialState
-from trials.engine.steps import StageEnd, Step
+from trials.engine.steps import End, StageEnd, Step
+from trials.engine.visibility import build_view
 from trials.models import Case, Seat, Trial
 from trials.procedures import procedure_for
 from trials.procedures.seats import target_seat
 from trials.reflection import cause_notes
-from trials.store import progress_store
+from trials.store import progress_started, progress_store, writing
 from trials.tools.precedents import precedent_search
 
 
@@ -81,7 +83,7 @@ def cases_import(
     A case id already in the library is replaced; the same id twice in one run is an error.
     ``labels`` names files in problems and ``source_file`` (an upload's own name rather than
     the temporary file it was saved to). ``validate`` turns a record into a case (another
-    format's reader, ``trials.simcourt_format``).
+    format's reader, ``trials.caselibrary.simcourt_format``).
     """
     report = ImportReport()
     seen: dict[str, str] = {}
@@ -244,6 +246,15 @@ def strategies_kept(state: TrialState, participants: Mapping[str, Participant]) 
             state.strategies[seat] = [dict(entry) for entry in participant.strategy]
 
 
+def strategies_revised(state: TrialState, stage: str, participants: Mapping[str, Participant]) -> None:
+    """SimCourt's reflection at the end of ``stage`` for the seats that keep a strategy and
+    no memory (the criminal judge); the others reflected in their memory update."""
+    for seat in stage_end_reflectors(state, stage):
+        participant = participants[seat]
+        if isinstance(participant, OpenAIAgent):
+            participant.stage_ended(build_view(state, seat, stage=stage, phase="memory"), stage)
+
+
 def agent_model_name(backend: str, procedure: str, seat: str, *, is_target: bool, target_model: str = "") -> str:
     if backend == "scripted":
         return "scripted"
@@ -288,18 +299,21 @@ def simulated_trial_create(
     target_model: str = "",
     skill_notes: bool = False,
     strategy: bool = True,
+    on_created: Callable[[Trial], None] | None = None,
 ) -> Trial:
     """A trial of ``case`` (run on ``seed``, the case's own by default) with every seat an
     agent, not started yet; ``target_model`` plays the target seat (blank: the settings'),
     given the enabled skill notes of the case's cause when ``skill_notes`` is set. Model
-    seats keep SimCourt's strategies unless ``strategy`` is off (``--no-strategy``)."""
+    seats keep SimCourt's strategies unless ``strategy`` is off (``--no-strategy``).
+    ``on_created`` is told of the trial inside the transaction that stores it (a batch links
+    it to its run); raising rolls the trial back."""
     backend = backend or settings.LEGALSIM_AGENT_BACKEND
     target_side = target_side or default_target_side(case.procedure)
     agent_participants(case.procedure, backend, target_side=target_side, supervised=supervised)
     target_model = target_model if backend == "openai" else ""
     state = trial_start(case=seed or case.seed, target_side=target_side, last_stage=until)
     state.strategy_module = strategy and backend == "openai"
-    with transaction.atomic():
+    with writing():
         trial = Trial.objects.create(
             case=case,
             procedure=case.procedure,
@@ -310,6 +324,7 @@ def simulated_trial_create(
             skill_notes=cause_notes(case) if skill_notes and backend == "openai" else [],
             state=state.to_dict(),
         )
+        progress_started(trial)
         target = target_seat(case.procedure, target_side)
         Seat.objects.bulk_create(
             Seat(
@@ -321,6 +336,8 @@ def simulated_trial_create(
             )
             for seat in procedure_for(case.procedure).seats
         )
+        if on_created is not None:
+            on_created(trial)
     return trial
 
 
@@ -343,17 +360,23 @@ def trial_continue(*, trial: Trial, on_checkpoint: Checkpoint | None = None) -> 
     """
     participants = trial_agents(trial)
     state = trial.engine_state
+    unstored = False  # a step taken since the last store (each stage's end stores them all)
 
     def checkpoint(step: Step, outcome: object) -> None:
+        nonlocal unstored
+        unstored = not isinstance(step, StageEnd)
         if isinstance(step, StageEnd):
-            with transaction.atomic():
+            strategies_revised(state, step.stage, participants)
+            with writing():
                 if on_checkpoint is not None:
                     on_checkpoint(trial, step.stage)
                 strategies_kept(state, participants)
                 progress_store(trial, state, calls=calls_drained(participants))
 
     outcome = trial_run(state, participants, on_event=checkpoint)
-    with transaction.atomic():
+    if isinstance(outcome, End) and not unstored and trial.status == Trial.Status.FINISHED:
+        return trial  # the last stage's end stored the finished trial
+    with writing():
         if on_checkpoint is not None:
             on_checkpoint(trial, "")
         paused = isinstance(outcome, Paused)

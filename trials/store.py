@@ -16,14 +16,26 @@ reports no usage (llama.cpp's) has its calls estimated, and so is a trial withou
 Finishing sends ``trial_finished`` inside the same transaction, so a finished trial and its
 trajectory (annotation's receiver) are stored together or not at all; trials knows nothing of
 annotation beyond this signal.
+
+A store costs the same whatever the trial's length, bar the state itself: what is already
+stored is remembered on the ``Trial`` object from its last committed store (a store raises
+``version``, so a trial someone else stored since is counted again, in one query), and each
+table's new rows go in one INSERT without a model instance a row.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
+from functools import partial
+from operator import attrgetter
+from typing import Any
 
-from django.db import connection
+from django.db import connection, models, transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
@@ -32,6 +44,22 @@ from trials.models import Artifact, LLMCallRecord, MemoryOperation, Trial, Turn
 
 trial_finished = Signal()
 """Sent with ``trial=`` when a trial's last step is stored, inside that transaction."""
+
+_sqlite_writer = threading.RLock()
+
+
+@contextmanager
+def writing() -> Iterator[None]:
+    """A write transaction. SQLite lets one writer in at a time, and the threads of one
+    process (a batch's cases in flight) queue for it here rather than in SQLite's busy
+    handler, which gives up with "database is locked" after the database's timeout while a
+    hundred threads share one interpreter lock; PostgreSQL locks rows and needs no queue."""
+    if connection.vendor != "sqlite":
+        with transaction.atomic():
+            yield
+        return
+    with _sqlite_writer, transaction.atomic():
+        yield
 
 
 def progress_store(trial: Trial, state: TrialState, *, calls: Iterable[dict] = (), fields: Iterable[str] = ()) -> None:
@@ -57,6 +85,16 @@ def progress_store(trial: Trial, state: TrialState, *, calls: Iterable[dict] = (
     trial.save(update_fields=sorted(changed))
     if finishing:
         trial_finished.send(sender=Trial, trial=trial)
+    after = _Stored(
+        len(state.turns), len(state.artifacts), len(state.memory_log), stored.calls + len(calls), billed, estimated
+    )
+    transaction.on_commit(partial(_remember, trial, trial.version, after))
+
+
+def progress_started(trial: Trial) -> None:
+    """``trial`` was just created, with nothing of its progress stored yet: its first store
+    need not count (told inside the transaction that creates it)."""
+    transaction.on_commit(partial(_remember, trial, trial.version, _Stored(0, 0, 0, 0, 0, 0)))
 
 
 @dataclass(frozen=True)
@@ -72,8 +110,27 @@ class _Stored:
 
 
 def _stored(trial: Trial) -> _Stored:
-    """What is stored of the trial so far, in one query: a live trial stores after every
-    step, and three counts and a sum through the ORM cost more Python than the query itself."""
+    """What is stored of the trial so far: as this process's last committed store of it left
+    it, when ``trial`` is the object that store was made through and nobody has stored it
+    since (a store raises ``version``), else counted."""
+    known = getattr(trial, _LAST_STORE, None)
+    if known is not None and known[0] == trial.version:
+        return known[1]
+    return _counted(trial)
+
+
+def _remember(trial: Trial, version: int, stored: _Stored) -> None:
+    """Called once the store's transaction committed (a rolled-back store is not remembered)."""
+    setattr(trial, _LAST_STORE, (version, stored))
+
+
+_LAST_STORE = "_legalsim_last_store"
+"""The attribute of a ``Trial`` object holding ``(version, _Stored)`` of its last store."""
+
+
+def _counted(trial: Trial) -> _Stored:
+    """What is stored of the trial so far, in one query: three counts and a sum through the
+    ORM cost more Python than the query itself."""
     counts = ", ".join(
         f"(SELECT COUNT(*) FROM {model._meta.db_table} WHERE trial_id = %s)"
         for model in (Turn, Artifact, MemoryOperation, LLMCallRecord)
@@ -87,39 +144,80 @@ def _stored(trial: Trial) -> _Stored:
         return _Stored(*(int(value) for value in cursor.fetchone()))
 
 
+_TURN_FIELDS = tuple("seq stage phase seat role side speaker author act text tokens client_id".split())
+_ARTIFACT_FIELDS = tuple("stage kind title text author_seat side".split())
+_MEMORY_FIELDS = tuple("stage seat op key value".split())
+
+
 def _records_store(trial: Trial, state: TrialState, stored: _Stored) -> None:
-    """What the state recorded since the last store (the engine's lists only grow)."""
-    Turn.objects.bulk_create(
-        Turn(
-            trial=trial,
-            seq=turn.seq,
-            stage=turn.stage,
-            phase=turn.phase,
-            seat=turn.seat,
-            role=turn.role,
-            side=turn.side,
-            speaker=turn.speaker,
-            author=turn.author,
-            act=turn.act,
-            text=turn.text,
-            tokens=turn.tokens,
-            client_id=turn.client_id,
+    """What the state recorded since the last store (the engine's lists only grow), each
+    record's fields under the same names as its row's."""
+    now = timezone.now()
+    for model, records, names, stamped in (
+        (Turn, state.turns[stored.turns :], _TURN_FIELDS, True),
+        (Artifact, state.artifacts[stored.artifacts :], _ARTIFACT_FIELDS, True),
+        (MemoryOperation, state.memory_log[stored.memory :], _MEMORY_FIELDS, False),
+    ):
+        shared = {"trial": trial.pk, **({"created_at": now} if stamped else {})}
+        fields_of = attrgetter(*names)
+        _insert(model, shared, names, [fields_of(record) for record in records])
+
+
+def _insert(model: type[models.Model], shared: dict[str, Any], names: Sequence[str], rows: list[tuple]) -> None:
+    """New rows of ``model``: the fields ``names`` from ``rows``, those of ``shared`` the same
+    in every row, in one statement and without a model instance a row (the ORM's
+    ``bulk_create`` spent more Python than the database spent storing). Every field but the
+    id is named: a field left out takes no default."""
+    if not rows:
+        return
+    meta = model._meta
+    columns = [meta.get_field(name).column for name in [*shared, *names]]
+    table, quoted = connection.ops.quote_name(meta.db_table), ", ".join(map(connection.ops.quote_name, columns))
+    if connection.vendor == "postgresql":
+        _insert_json(table, quoted, columns, list(shared.values()), rows)
+    else:
+        _insert_values(model, table, quoted, shared, names, rows)
+
+
+def _insert_json(table: str, quoted: str, columns: list[str], common: list[Any], rows: list[tuple]) -> None:
+    """PostgreSQL: the rows as one JSON parameter the server reads back into the table's row
+    type; a parameter a value costs the client more than the server spends on the rows."""
+    records = json.dumps([dict(zip(columns, [*common, *row], strict=True)) for row in rows], default=_json_value)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} ({quoted}) SELECT {quoted} FROM json_populate_recordset(NULL::{table}, %s)",
+            [records],
         )
-        for turn in state.turns[stored.turns :]
-    )
-    Artifact.objects.bulk_create(
-        Artifact(
-            trial=trial,
-            stage=artifact.stage,
-            kind=artifact.kind,
-            title=artifact.title,
-            text=artifact.text,
-            author_seat=artifact.author_seat,
-            side=artifact.side,
-        )
-        for artifact in state.artifacts[stored.artifacts :]
-    )
-    MemoryOperation.objects.bulk_create(
-        MemoryOperation(trial=trial, stage=entry.stage, seat=entry.seat, op=entry.op, key=entry.key, value=entry.value)
-        for entry in state.memory_log[stored.memory :]
-    )
+
+
+def _json_value(value: object) -> str:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+_ROWS_A_STATEMENT = 500
+"""Rows of one INSERT ... VALUES: well under SQLite's limit on parameters."""
+
+
+def _insert_values(
+    model: type[models.Model], table: str, quoted: str, shared: dict[str, Any], names: Sequence[str], rows: list[tuple]
+) -> None:
+    """Other databases: INSERT ... VALUES a few hundred rows at a time, each value through its
+    field's conversion for the database unless text or a number."""
+    meta = model._meta
+    common = [meta.get_field(name).get_db_prep_save(value, connection) for name, value in shared.items()]
+    plain = (models.CharField, models.TextField, models.IntegerField)
+    own = [meta.get_field(name) for name in names]
+    converted = [(index, field) for index, field in enumerate(own) if not isinstance(field, plain)]
+    placeholders = f"({', '.join(['%s'] * (len(shared) + len(names)))})"
+    for start in range(0, len(rows), _ROWS_A_STATEMENT):
+        params: list[Any] = []
+        chunk = rows[start : start + _ROWS_A_STATEMENT]
+        for row in chunk:
+            values = list(row)
+            for index, field in converted:
+                values[index] = field.get_db_prep_save(values[index], connection)
+            params += common + values
+        with connection.cursor() as cursor:
+            cursor.execute(f"INSERT INTO {table} ({quoted}) VALUES {', '.join([placeholders] * len(chunk))}", params)

@@ -11,7 +11,7 @@ import time
 from celery import shared_task
 from celery.signals import worker_ready
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import connection
 
 from trials.batches import batch_dispatch, batch_run, batches_top_up
 from trials.models import BatchRun
@@ -20,10 +20,12 @@ from trials.preparation import trial_prepare
 logger = logging.getLogger(__name__)
 
 
-@shared_task(bind=True, acks_late=True)
+@shared_task(bind=True, acks_late=True, ignore_result=True)
 def batch_run_task(self, run_id: int) -> str:
     """Run one case of a batch, then send the batch's next cases; a duplicate delivery finds
-    the case claimed and skips it. Run eagerly (no workers), the caller sends the next ones."""
+    the case claimed and skips it. Run eagerly (no workers), the caller sends the next ones.
+    Its result is not kept: how the case went is on its run (``BatchRun``), which is what the
+    command and the batch page read."""
     status = batch_run(run_id=run_id, worker=f"{socket.gethostname()}:{os.getpid()}")
     if not self.request.is_eager:
         run = BatchRun.objects.select_related("batch").get(pk=run_id)
@@ -47,9 +49,10 @@ def _top_up_from_start(**kwargs) -> None:
 
 def _top_up_forever() -> None:
     while True:
-        close_old_connections()
         try:
             batches_top_up(send=batch_run_task.delay)
         except Exception:
             logger.exception("sending batch cases failed; trying again")
+        finally:
+            connection.close()  # back to the pool while this thread sleeps
         time.sleep(settings.LEGALSIM_BATCH_LEASE_S / 2)

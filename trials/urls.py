@@ -1,6 +1,7 @@
 from django.urls import path
 
-from trials import authoring_views, skill_note_views, views
+from trials import skill_note_views, views
+from trials.caselibrary import authoring_views
 
 app_name = "trials"
 urlpatterns = [
@@ -14,14 +15,11 @@ urlpatterns = [
     path("trials/<int:trial_id>/invitations/<str:token>/", views.trial_invitation, name="trial_invitation"),
     path("trials/<int:trial_id>/leave/", views.trial_leave, name="trial_leave"),
     path("trials/<int:trial_id>/transcript/", views.trial_transcript, name="trial_transcript"),
-    path("trials/<int:trial_id>/scorecard/", views.trial_scorecard, name="trial_scorecard"),
     path("authoring/cases/", authoring_views.case_drafts, name="case_drafts"),
     path("authoring/cases/new/", authoring_views.case_draft_new, name="case_draft_new"),
     path("authoring/cases/upload/", authoring_views.case_upload, name="case_upload"),
     path("authoring/cases/<int:draft_id>/", authoring_views.case_draft, name="case_draft"),
     path("authoring/cases/edit/<str:case_id>/", authoring_views.case_edit, name="case_edit"),
-    path("scorecards/", views.my_scorecards, name="my_scorecards"),
-    path("scoring/models/", views.model_profile_page, name="model_profile"),
     path("scoring/notes/", skill_note_views.skill_notes, name="skill_notes"),
     path("scoring/notes/<int:note_id>/", skill_note_views.skill_note_edit, name="skill_note_edit"),
     path("scoring/notes/<int:note_id>/delete/", skill_note_views.skill_note_delete, name="skill_note_delete"),

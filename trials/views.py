@@ -16,10 +16,14 @@ from legalsim.roles import Ability, ability_required, can
 from trials.access import (
     BadInvitation,
     InvitationClosed,
+    NotSeated,
     case_seats_open,
+    handed_back_seats,
     invitation_read,
     seat_invite,
+    seats_of,
     trial_overseer,
+    trial_read,
     trials_readable,
 )
 from trials.agenda import Checklist, checklist
@@ -31,13 +35,9 @@ from trials.engine.state import TrialState
 from trials.engine.visibility import case_brief, public_header
 from trials.live.services import (
     LiveError,
-    NotSeated,
-    handed_back_seats,
-    reader_seats,
     seat_release,
     seat_take,
     seat_view_for,
-    seats_of,
     transcript_for,
     trial_create,
     turns_heard,
@@ -46,20 +46,6 @@ from trials.models import Batch, Case, Trial
 from trials.procedures import procedure_for
 from trials.procedures.names import ground_name, names_for, seat_name, stage_name
 from trials.procedures.seats import seat_info
-from trials.scoring.capabilities import CAPABILITIES
-from trials.scoring.charts import capability_bars_svg, heatmap_svg, trend_svg
-from trials.scoring.report import capability_cell
-from trials.scoring.scorers import RuleBasedScorer
-from trials.scoring.selectors import (
-    gains_averaged,
-    model_profile,
-    reflection_gains,
-    scorecard_context,
-    scorecard_seats,
-    scorecards_by_case,
-    scorecards_of,
-)
-from trials.scoring.services import scorecard_for
 from trials.selectors import case_search, decisions_defaulted, seats_open_to
 from trials.services import BackendUnavailable
 from trials.timeline import timeline_for
@@ -76,6 +62,7 @@ ROOM_STRINGS = {
     "preparing": _("Preparing"),
     "earlier_stages": _("the earlier stages"),
     "agents_playing": _("Agents are playing %(stages)s so that %(first)s starts from a real case file"),
+    "stage_of": _("stage %(number)s of %(count)s"),
     "document_filed": _("Document filed: %(title)s"),
     "paused": _("Paused"),
     "judge_paused": _("The presiding judge paused the trial"),
@@ -329,13 +316,10 @@ def trial_transcript(request: HttpRequest, trial_id: int) -> HttpResponse:
 
 
 def _trial_for_reader(request: HttpRequest, trial_id: int) -> tuple[Trial, list[str] | None]:
-    """The trial and the seats the user reads it through (``reader_seats``); a 404 for
-    someone who may not read it."""
-    trial = Trial.objects.select_related("case").filter(pk=trial_id).first()
+    """The trial and the seats the user reads it through (``trial_read``); a 404 for someone
+    who may not read it."""
     try:
-        if trial is None:
-            raise NotSeated(trial_id)
-        return trial, reader_seats(trial, request.user)
+        return trial_read(trial_id, request.user)
     except NotSeated:
         raise Http404("no such trial") from None
 
@@ -394,70 +378,6 @@ def trial_invitation(request: HttpRequest, trial_id: int, token: str) -> HttpRes
         request,
         "trials/room_join.html",
         {"trial": trial, "seat": invitation.seat, "inviter": invitation.inviter, "held": seats_of(trial, request.user)},
-    )
-
-
-@ability_required(Ability.PLAY)
-def trial_scorecard(request: HttpRequest, trial_id: int) -> HttpResponse:
-    """The scorecard of a seat the reader played (``?seat=``; by default counsel's, else the
-    judge's, else a party's; an overseer may open any seat a person played): its scores with
-    their items, each deduction linked to the transcript; what the reference held that was
-    not raised only once the trial is over."""
-    trial, readable = _trial_for_reader(request, trial_id)
-    seats = scorecard_seats(trial.engine_state, readable)
-    seat = request.GET.get("seat") or (seats[0] if seats else "")
-    if seat not in seats:
-        raise Http404("no scorecard for that seat")
-    score = scorecard_for(trial, seat)
-    finished = trial.status == Trial.Status.FINISHED
-    context = scorecard_context(score, finished)
-    return render(
-        request,
-        "trials/scorecard.html",
-        {
-            "trial": trial,
-            "score": score,
-            "seat": seat,
-            "seats": seats,
-            "language": trial.case.language,
-            "chart": capability_bars_svg(
-                [(row["name"], capability_cell(row["value"])) for row in context["capabilities"]]
-            ),
-            **context,
-        },
-    )
-
-
-@ability_required(Ability.PLAY)
-def my_scorecards(request: HttpRequest) -> HttpResponse:
-    """The person's scorecards grouped by case, attempts compared, with the trend of their
-    overall score."""
-    scores = scorecards_of(request.user)
-    points = [
-        (gettext("trial %(trial)s") % {"trial": score.trial_id}, score.overall)
-        for score in scores
-        if score.overall is not None
-    ]
-    return render(request, "trials/scorecards.html", {"cases": scorecards_by_case(scores), "trend": trend_svg(points)})
-
-
-@ability_required(Ability.TEACH)
-def model_profile_page(request: HttpRequest) -> HttpResponse:
-    """Table 3 and Figure 6: the capability profile of each target-lawyer model."""
-    scorer = request.GET.get("scorer", RuleBasedScorer.label)
-    rows = model_profile(scorer=scorer)
-    gains = reflection_gains(scorer=scorer)
-    return render(
-        request,
-        "trials/model_profile.html",
-        {
-            "rows": rows,
-            "gains": gains,
-            "gain_averages": gains_averaged(gains),
-            "scorer": gettext("rule-based") if scorer == RuleBasedScorer.label else scorer,
-            "heatmap": heatmap_svg(rows),
-            "capabilities": CAPABILITIES,
-        },
     )
 
 

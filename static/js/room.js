@@ -272,7 +272,9 @@
     preparing: (frame) => {
       setAwaited(null);
       const playing = frame.stage ? named("stages", frame.stage) : phrase("earlier_stages");
-      status(phrase("preparing"), phrase("agents_playing", { stages: playing, first: named("stages", frame.first_stage) }));
+      const playingText = phrase("agents_playing", { stages: playing, first: named("stages", frame.first_stage) });
+      const progress = frame.number ? ` (${phrase("stage_of", { number: frame.number, count: frame.count })})` : "";
+      status(phrase("preparing"), playingText + progress);
     },
     artifact: (frame) => { banner.turn.textContent = phrase("document_filed", { title: frame.title }); caseFileRefresh(); },
     // The court tells everyone what was decided outside the hearing (who appealed, or that

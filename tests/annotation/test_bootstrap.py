@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from annotation.agreement import RatingsFrame, agreement_compute
-from annotation.bootstrap import ReportResampler, _entries, bootstrap_attach
+from annotation.bootstrap import ReportColumns, ReportResampler, _entries, bootstrap_attach
 from annotation.rubric import RUBRIC_DIR, rubric_load
 
 RUBRIC = rubric_load(RUBRIC_DIR / "legalworld16.json")
@@ -96,3 +96,44 @@ def test_one_trajectory_has_no_interval_and_says_why():
     bootstrap_attach(result, rubric=RUBRIC, frame=frame)
     assert result.report["overall"]["ci95"]["mean_diff"] is None
     assert "confidence intervals need at least two trajectories" in result.report["notes"]
+
+
+def test_intervals_are_the_percentiles_of_the_seeded_resamples_reports():
+    """The intervals a seed gives are those of its draws: each replicate is the report of
+    the study resampled with ``numpy.random.default_rng(seed).multinomial``, and each
+    interval the 2.5th and 97.5th percentiles of a figure's defined values (none when fewer
+    than half are defined)."""
+    rows = synthetic_rows(6, trajectories=10)
+    frame = RatingsFrame.from_rows(rows)
+    result = agreement_compute(rubric=RUBRIC, frame=frame)
+    bootstrap_attach(result, rubric=RUBRIC, frame=frame, replicates=40, seed=99)
+    n = len(frame.trajectories)
+    draws = np.random.default_rng(99).multinomial(n, np.full(n, 1 / n), size=40)
+    reports = [
+        agreement_compute(
+            rubric=RUBRIC, frame=RatingsFrame.from_rows(materialise(rows, frame.trajectories, draw))
+        ).report
+        for draw in draws
+    ]
+    compared = 0
+    for key, entry in _entries(result.report):
+        for name, interval in entry["ci95"].items():
+            values = np.array([dict(_entries(report))[key][name] for report in reports], dtype=float)
+            defined = values[np.isfinite(values)]
+            expected = list(np.percentile(defined, [2.5, 97.5])) if defined.size >= 20 else None
+            assert interval == (None if expected is None else pytest.approx(expected, rel=1e-9, abs=1e-12)), (key, name)
+            compared += expected is not None
+    assert compared > 300, "most figures have an interval"
+
+
+def test_dense_and_sparse_columns_give_the_same_replicates():
+    """Past ``DENSE_CELLS`` (trajectories x columns) the per-trajectory sums are a sparse matrix."""
+    frame = RatingsFrame.from_rows(synthetic_rows(7, trajectories=30))
+    result = agreement_compute(rubric=RUBRIC, frame=frame)
+    multiplicity = np.random.default_rng(7).multinomial(30, np.full(30, 1 / 30), size=5).astype(float)
+    dense = ReportResampler(result, rubric=RUBRIC, frame=frame)
+    sparse_columns = ReportColumns.build(
+        result.pairs, result.combinations, result.human_units, len(frame.items), 30, dense_cells=0
+    )
+    assert isinstance(dense.columns.matrix, np.ndarray) and not isinstance(sparse_columns.matrix, np.ndarray)
+    np.testing.assert_allclose(dense.columns.sums(multiplicity), sparse_columns.sums(multiplicity), rtol=1e-12)

@@ -18,7 +18,8 @@ from annotation.agreement import RatingsFrame
 from annotation.models import Assignment, Job, Rating, Rubric, Study, Trajectory
 from annotation.pairwise import fleiss_kappa, kappa_from_confusion, pairwise_report
 from annotation.reliability import cohen_kappa
-from annotation.rubric import RUBRIC_DIR, RubricError, pair_key, rubric_load, rubric_parse
+from annotation.rubric import RUBRIC_DIR, RubricError, rubric_load, rubric_parse
+from annotation.rubric_kind import Pair
 from annotation.studies import assignment_claim
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
@@ -53,7 +54,7 @@ def test_kappa_from_confusion_matches_artstein_and_poesio():
 
 
 def test_the_simcourt_rubric_ships_with_its_thirty_aspects():
-    assert SIMCOURT.pairwise and len(SIMCOURT.item_ids) == 30
+    assert SIMCOURT.kind.is_pairwise and len(SIMCOURT.item_ids) == 30
     assert (SIMCOURT.scale_min, SIMCOURT.scale_max) == (-1, 1)
     with pytest.raises(RubricError, match="a pairwise rubric answers first"):
         rubric_parse(SIMCOURT.data | {"scale": {"min": 0, "max": 10}})
@@ -134,7 +135,7 @@ def test_raters_compare_blind_and_answers_count_for_the_trajectory_they_preferre
     client, django_user_model, pair, openai_settings, llm_server, tasks_in_process
 ):
     first, second = pair
-    unit = pair_key(first, second)
+    unit = str(Pair(first, second))
     study = Study.objects.create(name="blind", rubric_id="simcourt30", raters_per_trajectory=2, trajectory_ids=[unit])
     raters = [person(f"expert{n}", Role.RATER, password="pw-123456") for n in range(2)]
     study.raters.set(raters)
@@ -179,7 +180,7 @@ def test_raters_compare_blind_and_answers_count_for_the_trajectory_they_preferre
 
 
 def test_the_a_b_order_is_drawn_per_rater(django_user_model, pair):
-    unit = pair_key(*pair)
+    unit = str(Pair(*pair))
     study = Study.objects.create(name="order", rubric_id="simcourt30", raters_per_trajectory=40, trajectory_ids=[unit])
     raters = [person(f"r{n}", Role.RATER) for n in range(40)]
     study.raters.set(raters)
@@ -209,8 +210,8 @@ def test_a_pairwise_study_takes_only_pairs_of_one_case(db, pair):
 
     cases_import(paths=[DEMO_CASES / "en-criminal-telecom-fraud.json"])
     other = trial_simulate(case=Case.objects.get(pk="en-criminal-telecom-fraud"), backend="scripted").trajectory.id
-    Study(name="ok", rubric_id="simcourt30", trajectory_ids=[pair_key(*pair)]).full_clean()
+    Study(name="ok", rubric_id="simcourt30", trajectory_ids=[str(Pair(*pair))]).full_clean()
     with pytest.raises(ValidationError, match="not pairs: lonely"):
         Study(name="bad", rubric_id="simcourt30", trajectory_ids=["lonely"]).full_clean()
     with pytest.raises(ValidationError, match="must be of one case"):
-        Study(name="mixed", rubric_id="simcourt30", trajectory_ids=[pair_key(pair[0], other)]).full_clean()
+        Study(name="mixed", rubric_id="simcourt30", trajectory_ids=[str(Pair(pair[0], other))]).full_clean()

@@ -31,7 +31,7 @@ from classroom.models import Attempt
 from classroom.services import course_create, course_enrol
 from legalsim.roles import Role
 from tests.browser import CHROMIUM, LiveRoomServer, WithChromium, page_logged_in, screenshot
-from tests.trials.test_authoring import FORM
+from tests.trials.caselibrary.test_authoring import FORM
 from tests.users import person
 from trials.models import Case, Trial
 

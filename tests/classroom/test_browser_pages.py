@@ -15,12 +15,13 @@ from classroom.assignments import assignment_create, assignment_start
 from classroom.models import Assignment, Attempt
 from classroom.services import course_create, course_enrol
 from legalsim.roles import Role
+from scoring.scorers import RuleBasedScorer
+from scoring.selectors import player_seat
+from scoring.services import trial_score
 from tests.browser import CHROMIUM, PHONE, WithChromium, screenshot
 from tests.conftest import DEMO_CASES
 from tests.users import person
 from trials.models import Case
-from trials.scoring.selectors import player_seat
-from trials.scoring.services import scorecard_for
 from trials.services import cases_import, trial_continue
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
@@ -73,7 +74,7 @@ class ClassroomPagesInTheBrowser(WithChromium, StaticLiveServerTestCase):
         attempt = assignment_start(assignment=assignment, student=self.sam)
         trial_continue(trial=attempt.trial)
         attempt.refresh_from_db()
-        scorecard_for(attempt.trial, player_seat(attempt.trial, self.sam))
+        trial_score(trial=attempt.trial, scorer=RuleBasedScorer(), seat=player_seat(attempt.trial, self.sam))
         return attempt
 
     def no_sideways_scroll(self, page, what: str) -> None:

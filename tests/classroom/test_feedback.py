@@ -74,7 +74,7 @@ def test_an_instructor_comments_on_a_passage_and_the_student_sees_it_beside_the_
     assert "Ask about the injuries first." in beside and escape(passage) in beside
     assert "Comment on turn" not in transcript  # students reply; they do not comment
     assert badge(client) is None  # seen on the transcript: read
-    scorecard = client.get(reverse("trials:trial_scorecard", args=[attempt.trial_id])).content.decode()
+    scorecard = client.get(reverse("scoring:trial_scorecard", args=[attempt.trial_id])).content.decode()
     assert 'id="feedback"' in scorecard and "Ask about the injuries first." in scorecard
 
 
@@ -139,7 +139,7 @@ def test_comments_and_replies_are_text_never_markup(client, attempt):
     client.post(reverse("classroom:comment_reply", args=[TurnComment.objects.get().pk]), {"text": f"Me {SCRIPT}"})
     for url in (
         reverse("trials:trial_transcript", args=[attempt.trial_id]),
-        reverse("trials:trial_scorecard", args=[attempt.trial_id]),
+        reverse("scoring:trial_scorecard", args=[attempt.trial_id]),
         reverse("classroom:feedback"),
     ):
         page = client.get(url).content.decode()
@@ -151,7 +151,7 @@ def test_a_student_or_instructor_of_another_course_finds_nothing(client, attempt
     comment(client, attempt, "Private to ann")
     saved = TurnComment.objects.get()
     client.force_login(person("eve"))
-    for name in ("trials:trial_transcript", "trials:trial_scorecard", "trials:trial_room"):
+    for name in ("trials:trial_transcript", "scoring:trial_scorecard", "trials:trial_room"):
         assert client.get(reverse(name, args=[attempt.trial_id])).status_code == 404, name
     assert client.post(reverse("classroom:comment_reply", args=[saved.pk]), {"text": "hi"}).status_code == 404
     assert "Private to ann" not in client.get(reverse("classroom:feedback")).content.decode()

@@ -26,7 +26,7 @@ from django.urls import get_resolver, include, path, reverse
 from django.utils import timezone
 
 from annotation.models import Job, Rating, Study
-from annotation.rubric import pair_key
+from annotation.rubric_kind import Pair
 from annotation.services import trajectories_import
 from annotation.studies import assignment_new
 from classroom.assignments import assignment_create
@@ -133,7 +133,7 @@ def world(settings, tmp_path, tasks_in_process) -> World:
     trajectories_import(paths=[trajectories])
     study = Study.objects.create(name="s", rubric_id="legalworld16", raters_per_trajectory=1, trajectory_ids=["traj-1"])
     pairs = Study.objects.create(
-        name="p", rubric_id="simcourt30", raters_per_trajectory=1, trajectory_ids=[pair_key("traj-1", "traj-2")]
+        name="p", rubric_id="simcourt30", raters_per_trajectory=1, trajectory_ids=[str(Pair("traj-1", "traj-2"))]
     )
     for each in (study, pairs):
         each.raters.set([users["rater"]])

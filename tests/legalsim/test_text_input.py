@@ -92,7 +92,7 @@ LISTED: list[tuple[str, str, str, dict[str, str]]] = [
     ("course instructor", "post", "trials:case_draft_new", {"title": NUL, "action": "save"}),
     ("admin", "post", "annotation:adjudication_item", {"score": "5", "reason": NUL}),
     ("course instructor", "post", "annotation:study_new", {"name": "s", "raters": NUL}),
-    ("course instructor", "get", "trials:model_profile", {"scorer": NUL}),
+    ("course instructor", "get", "scoring:model_profile", {"scorer": NUL}),
 ]
 
 

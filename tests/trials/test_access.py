@@ -13,8 +13,16 @@ from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
 from tests.users import person
 from trials import access
-from trials.access import BadInvitation, invitation_read, seat_invite, trial_overseer, trials_readable
-from trials.live.services import NotSeated, reader_seats, trial_create
+from trials.access import (
+    BadInvitation,
+    NotSeated,
+    invitation_read,
+    reader_seats,
+    seat_invite,
+    trial_overseer,
+    trials_readable,
+)
+from trials.live.services import trial_create
 from trials.models import Case, Trial
 from trials.services import cases_import, trial_simulate
 
@@ -98,15 +106,15 @@ def test_the_case_page_lists_no_classmates_trial_and_no_other_courses(world, cli
     assert reverse("trials:trial_room", args=[trials["ann's course attempt"].pk]) not in page
 
 
-@pytest.mark.parametrize("route", ["trial_room", "trial_transcript", "trial_scorecard"])
+@pytest.mark.parametrize("route", ["trials:trial_room", "trials:trial_transcript", "scoring:trial_scorecard"])
 def test_another_instructor_gets_the_same_404_as_for_no_trial(world, client, route):
     people, trials = world
     client.force_login(people["other prof"])
-    hidden = client.get(reverse(f"trials:{route}", args=[trials["ann's course attempt"].pk]))
-    missing = client.get(reverse(f"trials:{route}", args=[999_999]))
+    hidden = client.get(reverse(route, args=[trials["ann's course attempt"].pk]))
+    missing = client.get(reverse(route, args=[999_999]))
     assert hidden.status_code == missing.status_code == 404
     client.force_login(people["prof"])
-    assert client.get(reverse(f"trials:{route}", args=[trials["ann's course attempt"].pk])).status_code == 200
+    assert client.get(reverse(route, args=[trials["ann's course attempt"].pk])).status_code == 200
 
 
 def test_an_invitation_names_one_person_one_seat_and_expires(world, monkeypatch):

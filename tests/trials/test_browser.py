@@ -301,7 +301,7 @@ class KeepingThePlace(RoomPlayer, WithChromium, LiveRoomServer, ChannelsLiveServ
         bottom = "(() => { const t = document.getElementById('transcript'); return t.scrollHeight - t.scrollTop - t.clientHeight < 48; })()"
         assert page.evaluate(bottom), "on load the transcript opens at the latest turn"
         # Scroll up while someone else speaks: a student's own statement takes the room to it.
-        for said in range(1, 8):
+        for said in range(1, 16):
             if page.locator("#composer-text:enabled").count():
                 page.fill("#composer-text", f"The defence answers ({said}).")
                 page.click("#composer-send")

@@ -59,7 +59,7 @@ def test_the_room_shows_the_debrief_only_once_the_trial_is_over(client):
     real_sentence = escape("32 months' imprisonment")
     over = client.get(reverse("trials:trial_room", args=[finished.pk])).content.decode()
     assert 'id="debrief"' in over and real_sentence in over
-    assert reverse("trials:trial_scorecard", args=[finished.pk]) in over.split('id="debrief"', 1)[1]
+    assert reverse("scoring:trial_scorecard", args=[finished.pk]) in over.split('id="debrief"', 1)[1]
     assert 'id="composer"' not in over and "back to an agent" not in over, "nothing left to do in the room"
     under_way = client.get(reverse("trials:trial_room", args=[running.pk])).content.decode()
     assert 'id="debrief"' not in under_way and real_sentence not in under_way

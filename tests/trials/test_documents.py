@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from trials.documents import DOCUMENTS, document_compose, document_missing, document_sections
+from scoring.complaint_text import SECTIONS, complaint_read, in_template_order
+from trials.documents import DOCUMENTS, document_compose, document_missing, document_sections, document_without
 
 
 def test_sections_compose_in_order_under_localised_headings():
@@ -16,7 +17,7 @@ def test_sections_compose_in_order_under_localised_headings():
 
 
 def test_the_prompt_listing_is_the_documents_sections():
-    assert DOCUMENTS["complaint"].listing("zh") == "当事人、诉讼请求、事实与理由、此致法院"
+    assert DOCUMENTS["complaint"].listing("zh") == "当事人、诉讼请求、事实与理由、证据和证据来源、此致、具状人"
     assert DOCUMENTS["criminal_judgment"].listing("en").endswith("orders (offence and sentence)")
 
 
@@ -39,3 +40,42 @@ def test_a_judgments_orders_are_found_under_the_customary_judgment_is_as_follows
         "reasoning": "The loan is proved.",
         "orders": "1. The appeal is dismissed",
     }
+
+
+COMPLAINT = {
+    "parties": "原告：陈某某，男，1979年出生\n被告：周某某，男，1985年出生",
+    "claims": "1. 判令被告归还借款20万元",
+    "facts_and_reasons": "2023年3月1日原告向被告出借20万元，被告到期未还。",
+    "evidence": "1. 借条，证明双方存在借贷合意\n2. 转账凭证，证明原告已交付借款",
+    "court": "江苏省南京市鼓楼区人民法院",
+    "signature": "陈某某\n2024年3月1日",
+}
+
+
+def test_a_complaint_written_in_the_editor_reads_as_every_section_of_the_complaint_template():
+    """MASER's standardability: a complaint whose every field is filled in the room's editor
+    has the template's seven sections in order (the parties' section names each side)."""
+    english = COMPLAINT | {"parties": "Plaintiff: Chen, male, born 1979\nDefendant: Zhou, male, born 1985"}
+    for language, sections in (("zh", COMPLAINT), ("en", english)):
+        text = document_compose("complaint", language, sections)
+        order = complaint_read(text, language).order
+        assert in_template_order(order) == len(SECTIONS), (language, order)
+    assert document_compose("complaint", "zh", COMPLAINT).endswith(
+        "此致\n江苏省南京市鼓楼区人民法院\n\n具状人\n陈某某\n2024年3月1日"
+    )
+
+
+def test_a_reader_who_may_not_see_the_evidence_reads_the_complaint_without_its_list():
+    text = document_compose("complaint", "zh", COMPLAINT)
+    hidden = document_without("complaint", text, {"evidence"}, "zh")
+    assert "借条" not in hidden and "转账凭证" not in hidden
+    assert "证据和证据来源\n（证据于庭审举证质证时出示。）" in hidden
+    assert document_sections(hidden, "complaint") | {"evidence": COMPLAINT["evidence"]} == document_sections(
+        text, "complaint"
+    )
+    inline = "Evidence: IOU, to prove the loan\nBank record\n\nTo: the court"
+    assert document_without("complaint", inline, {"evidence"}, "en") == (
+        "Evidence\n(Presented at the evidence phase of the hearing.)\n\nTo: the court"
+    )
+    assert document_without("complaint", text, {"facts"}, "zh") == text, "no section holds the facts"
+    assert document_without("defence", text, {"evidence"}, "zh") == text, "the defence lists no evidence"

@@ -15,10 +15,12 @@ from django.utils import timezone
 
 from classroom.services import course_create
 from legalsim.roles import Role
+from tests.celery_mode import celery_eager
 from tests.conftest import DEMO_CASES
 from tests.servers import REDIS_SERVER, daphne, session_key_for, two_daphnes_on_private_redis
 from tests.trials.prepared import prepared_trial
 from tests.users import person
+from trials.live.services import trial_create
 from trials.models import Case, Trial
 from trials.services import cases_import
 
@@ -65,6 +67,27 @@ def test_a_trial_whose_driver_died_is_taken_over_without_anyone_reconnecting(tmp
         assert Trial.objects.get(pk=unjoined.pk).turns.count() == unjoined.turns.count(), (
             "a trial nobody has joined yet waits for its first participant"
         )
+
+
+def test_a_trial_whose_process_died_while_preparing_it_is_prepared_by_the_next(tmp_path):
+    """On the embedded defaults the room's driver plays the earlier stages: a process that
+    died while doing so leaves the trial preparing with a lease that runs out, and the next
+    process takes it over, plays the stages not yet stored and opens the hearing."""
+    cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
+    with celery_eager(True):
+        trial = trial_create(
+            case=Case.objects.get(pk=CASE), humans={"plaintiff_lawyer": person("paula", Role.STUDENT)}, stages=["FIT"]
+        )
+    assert Trial.objects.get(pk=trial.pk).status == Trial.Status.PREPARING, "nothing is played inside the request"
+    Trial.objects.filter(pk=trial.pk).update(
+        driver="host:4242:dead", driver_until=timezone.now() - timedelta(seconds=60)
+    )
+    with daphne(tmp_path / "daphne.log", LEGALSIM_DRIVER_LEASE_S=str(LEASE_S), REDIS_URL="") as port:
+        any_request(port)
+        assert wait_for(lambda: Trial.objects.get(pk=trial.pk).status == Trial.Status.WAITING)
+    state = Trial.objects.get(pk=trial.pk).engine_state
+    assert state.stage_history == ["LC", "CD", "FIT"], "each earlier stage played once, then the hearing"
+    assert {"LC", "CD"} <= {turn.stage for turn in state.turns}
 
 
 def test_a_lease_held_by_a_live_process_keeps_a_second_driver_from_starting(tmp_path):

@@ -7,12 +7,12 @@ import pytest
 from django.urls import reverse
 
 from legalsim.roles import Role
+from scoring.capabilities import CAPABILITIES
+from scoring.charts import heatmap_svg, trend_svg
 from tests.cases import case_stored
 from tests.users import person
 from trials.live.services import trial_create
 from trials.models import Trial
-from trials.scoring.capabilities import CAPABILITIES
-from trials.scoring.charts import heatmap_svg, trend_svg
 from trials.services import trial_simulate
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +49,7 @@ def test_case_text_is_escaped_on_the_case_page_for_students_and_instructors(clie
         assert escaped(client.get(reverse("trials:case_detail", args=[trial.case_id])).content.decode()), role
 
 
-@pytest.mark.parametrize("page", ["trials:trial_room", "trials:trial_transcript", "trials:trial_scorecard"])
+@pytest.mark.parametrize("page", ["trials:trial_room", "trials:trial_transcript", "scoring:trial_scorecard"])
 def test_transcript_text_is_escaped_on_every_trial_page(client, trial, page):
     client.force_login(person("teacher", Role.INSTRUCTOR))
     response = client.get(reverse(page, args=[trial.pk]))

@@ -16,7 +16,7 @@ from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
 from tests.trials.prepared import prepared_trial
 from tests.users import person
-from trials.authoring import problem_shown, validator_message
+from trials.caselibrary.authoring import problem_shown, validator_message
 from trials.models import Case
 from trials.services import cases_import
 from trials.views import ROOM_STRINGS

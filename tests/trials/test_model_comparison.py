@@ -13,11 +13,11 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from legalsim.roles import Role
+from scoring.selectors import model_profile
 from tests.conftest import DEMO_CASES
 from tests.llm_server import supervisor_approves
 from tests.users import person
 from trials.models import Batch, Trial
-from trials.scoring.selectors import model_profile
 from trials.services import cases_import
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tasks_in_process")]
@@ -68,7 +68,7 @@ def test_the_model_profile_page_shows_each_model_with_its_interval(
     call_command("simulate_split", split=str(split_file), backend="openai", models_target="model-a,model-b")
     call_command("score_trials", "--all", "--out", str(tmp_path / "scores.json"))
     client.force_login(person("ines", Role.INSTRUCTOR))
-    page = client.get(reverse("trials:model_profile"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    page = client.get(reverse("scoring:model_profile"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     table = page[page.index('id="table3"') :]
     assert table.index("model-a") < table.index("model-b")
     batch = client.get(reverse("trials:batch", args=[Batch.objects.get().pk]), HTTP_ACCEPT_LANGUAGE="en")

@@ -72,9 +72,9 @@ def pages_of(client, trial: Trial) -> dict[str, str]:
     urls = {
         "room": reverse("trials:trial_room", args=[trial.pk]),
         "transcript": reverse("trials:trial_transcript", args=[trial.pk]),
-        "scorecard": reverse("trials:trial_scorecard", args=[trial.pk]),
+        "scorecard": reverse("scoring:trial_scorecard", args=[trial.pk]),
         "case page": reverse("trials:case_detail", args=[trial.case_id]),
-        "my scorecards": reverse("trials:my_scorecards"),
+        "my scorecards": reverse("scoring:my_scorecards"),
         "my assignments": reverse("classroom:my_assignments"),
     }
     pages = {}

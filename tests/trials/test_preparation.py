@@ -93,6 +93,8 @@ def test_a_model_that_keeps_failing_pauses_the_preparation_and_resuming_finishes
 
     with django_capture_on_commit_callbacks(execute=True):
         trial_pause_set(trial_id=trial.pk, user=User.objects.get(username="ines"), paused=False)
-    resumed = Trial.objects.get(pk=trial.pk)
+    handed_back = Trial.objects.get(pk=trial.pk)
+    assert handed_back.status == Trial.Status.PREPARING, "resuming hands the rest of the preparation back"
+    resumed = trial_prepare(trial_id=trial.pk)  # what the room's driver (or a worker) does next
     assert resumed.status == Trial.Status.RUNNING and resumed.first_stage == ""
     assert resumed.engine_state.stage_history == ["LC", "CD"]

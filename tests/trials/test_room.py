@@ -281,7 +281,9 @@ async def test_a_student_drafts_the_complaint_section_by_section():
         "parties",
         "claims",
         "facts and reasons",
+        "evidence and sources",
         "court addressed",
+        "complainant",
     ]
     complaint = await database_sync_to_async(lambda: trial.artifacts.get(kind="complaint"))()
     assert complaint.title == "Civil complaint"
@@ -350,6 +352,17 @@ async def test_a_live_trial_with_llm_agents_streams_and_stores_every_model_call(
         if frame["type"] == "turn.end" and frame["author"] == "agent" and frame["stage"] == "FIT"
     }
     assert agent_ends and agent_ends <= agent_deltas, "every agent statement of the hearing streamed before it ended"
+    state = trial.engine_state
+    counsel = {turn.seat for turn in state.turns if turn.author == "agent" and turn.stage == "FIT"} & {
+        "plaintiff_lawyer",
+        "defendant_lawyer",
+    }
+    assert state.strategy_module and counsel == {"defendant_lawyer"}
+    assert [entry["kind"] for entry in state.strategies["defendant_lawyer"]] == ["strategy", "reflection"], (
+        "SimCourt's strategy in a live trial: the model counsel planned before its first turn and revised at the end"
+    )
+    student = [entry["stage"] for entry in state.strategies.get("plaintiff_lawyer", [])]
+    assert student and "FIT" not in student, "the student's seat had an agent's strategy only where an agent played it"
 
 
 async def test_a_supervised_live_trial_checks_the_agents_replies(openai_settings, llm_server):

@@ -207,7 +207,7 @@ def test_a_trial_that_is_not_yours_and_one_that_does_not_exist_look_the_same(cli
     trial = trial_create(
         case=Case.objects.get(pk="en-civil-traffic-accident"), humans={"judge": person("other", Role.STUDENT)}
     )
-    for name in ("trials:trial_transcript", "trials:trial_scorecard"):
+    for name in ("trials:trial_transcript", "scoring:trial_scorecard"):
         theirs, missing = client.get(reverse(name, args=[trial.pk])), client.get(reverse(name, args=[trial.pk + 999]))
         assert theirs.status_code == missing.status_code == 404
         assert theirs.content == missing.content

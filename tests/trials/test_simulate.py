@@ -6,8 +6,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from tests.conftest import DEMO_CASES, demo_case_seeds
+from trials.legaltext.sentences import sentence_extract
 from trials.models import Artifact, Case, MemoryOperation, Trial, Turn
-from trials.scoring.sentences import sentence_extract
 from trials.services import cases_import
 
 pytestmark = pytest.mark.django_db

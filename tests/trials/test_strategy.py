@@ -70,17 +70,38 @@ def test_each_planner_writes_a_strategy_before_its_first_turn_and_reflects_at_ea
         assert own[0] == "strategy" and own.count("strategy") == 1, seat
         reflected = list(trial.llm_calls.filter(seat=seat, act="reflection").values_list("stage", flat=True))
         stages = spoke_in(trial, seat)
-        if seat in MEMORY_SEATS:
-            assert list(dict.fromkeys(reflected)) == stages, seat
-            # each reflection comes just before the seat's memory summary of that stage
+        assert reflected == stages, seat
+        if seat in MEMORY_SEATS:  # each reflection comes just before the seat's memory summary of that stage
             assert all(own[index + 1] == "memory" for index, kind in enumerate(own) if kind == "reflection")
-        else:  # the judge writes no memory: it reflects at its first turn of the next stage
-            assert list(dict.fromkeys(reflected)) == stages[:-1]
-        assert own.count("reflection") == len(list(dict.fromkeys(reflected)))
+        assert own.count("reflection") == len(reflected)
     assert ("stenographer", "strategy") not in calls
     stored = trial.engine_state.strategies
     assert set(stored) == set(PLANNERS)
     assert all(entry["text"] and not entry["warning"] for entries in stored.values() for entry in entries)
+
+
+def test_the_criminal_judge_reflects_when_each_stage_ends_without_writing_memory(openai_settings, llm_server, capsys):
+    """The judge keeps no memory, so the engine asks it for no stage-end step; it still revises
+    its strategy once each stage it sat in has ended, before anyone speaks in the next."""
+    trial = simulate(capsys)
+    stages = spoke_in(trial, "judge")
+    entries = trial.engine_state.strategies["judge"]
+    assert [(entry["stage"], entry["kind"]) for entry in entries] == [
+        (stages[0], "strategy"),
+        *((stage, "reflection") for stage in stages),
+    ], "a reflection stored with each stage it closed, the judgment included"
+    assert list(trial.llm_calls.filter(seat="judge", act="reflection").values_list("stage", flat=True)) == stages
+    assert "judge" not in trial.engine_state.memory
+    assert not trial.llm_calls.filter(seat="judge", act="update_memory").exists()
+    calls = [(seat_of(request), kind_of(request)) for request in opening(llm_server.requests)]
+    reflections = [index for index, (seat, kind) in enumerate(calls) if (seat, kind) == ("judge", "reflection")]
+    order = [stage["stage"] for stage in transcript_for(trial.engine_state, None)]
+    for stage, index in zip(stages, reflections, strict=True):
+        heard = order[: order.index(stage) + 1]
+        turns = trial.turns.filter(stage__in=heard, author="agent").count()
+        assert sum(kind == "turn" for _seat, kind in calls[:index]) == turns, (
+            f"the judge reflects on {stage} after its last turn and before the next stage's first"
+        )
 
 
 def test_no_strategy_makes_no_strategy_or_reflection_call(openai_settings, llm_server, capsys):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 
 from legalsim.llm import LLMCall, LLMClient, LLMError, LLMResult, UnusableReply
@@ -20,6 +22,7 @@ from trials.agents.strategy import (
 )
 from trials.agents.supervisor import SUPERVISED_ROLES, Supervisor, revision_message, supervisor_messages
 from trials.documents import document_title
+from trials.engine.memory import memory_after
 from trials.engine.participants import (
     DeltaSink,
     GenerationCancelled,
@@ -61,9 +64,6 @@ class OpenAIAgent:
         self.strategy = strategy
         """SimCourt's Strategy module: None when off, else this seat's strategy and its
         revisions so far (``TrialState.strategies``), which the caller stores."""
-        self.spoke_at: str | None = None
-        """The stage of this seat's last turn in this process (an agent made for a resumed
-        trial falls back on the stage of its last strategy entry)."""
 
     def drain_calls(self) -> list[dict]:
         calls, self.call_log = self.call_log, []
@@ -78,15 +78,19 @@ class OpenAIAgent:
         parse=None,
         on_delta: DeltaSink | None = None,
         lenient=None,
+        later: Callable[[], list[dict]] | None = None,
     ) -> tuple[str, object, int]:
         """Call the model, run the tools it asks for, and call again until it answers.
 
         Returns the final text, what ``parse`` made of it (or, when the model kept missing
         the format, what ``lenient`` made of its last reply), and the tokens of every call.
+        ``later`` gives the prompt the calls after the first carry before their tool messages
+        (a memory update's, bounded once the seat has written); by default the first prompt.
         """
-        messages, tokens = list(messages), 0
+        head, tail, tokens = list(messages), [], 0
         definitions = tool_definitions(tools)
         for _ in range(MAX_TOOL_CALLS + 2):
+            messages = head + tail
             exhausted = toolbox.calls >= MAX_TOOL_CALLS
             call = LLMCall(
                 self.model, messages, tools=definitions, tool_choice="none" if exhausted else None, **self.options
@@ -110,7 +114,7 @@ class OpenAIAgent:
             tokens += self._log_call(where, result, messages)
             if not result.tool_calls:
                 return result.text, parsed, tokens
-            messages.append(
+            tail.append(
                 {
                     "role": "assistant",
                     "content": result.text or None,
@@ -124,10 +128,11 @@ class OpenAIAgent:
                     ],
                 }
             )
-            messages.extend(
+            tail.extend(
                 {"role": "tool", "tool_call_id": call.id, "content": toolbox.call(call.name, call.arguments)}
                 for call in result.tool_calls
             )
+            head = later() if later is not None else head
         raise ParticipantFailed(f"{self.model} kept calling tools after the limit of {MAX_TOOL_CALLS}")
 
     def _log_call(self, where: dict[str, str], result: LLMResult, messages: list[dict]) -> int:
@@ -155,7 +160,6 @@ class OpenAIAgent:
     def respond(self, request: TurnRequest, *, on_delta: DeltaSink | None = None) -> Reply:
         step = request.step
         self._plan(request.view, step.speaker)
-        self.spoke_at = step.stage
         toolbox = ToolBox(request.view, self.case_search)
         messages = turn_messages(
             request.view, speaker=step.speaker, act=step.act, artifact=step.artifact, notes=self.skill_notes
@@ -210,25 +214,33 @@ class OpenAIAgent:
             self._reflect(view, view.seat, stage)
         toolbox = ToolBox(view, self.case_search)
         where = {"seat": request.step.seat, "stage": stage, "act": "update_memory"}
-        messages = with_strategy(memory_messages(view, view.seat), view, current_strategy(self.strategy or []))
-        self._converse(messages, toolbox, MEMORY_TOOLS, where)
+        strategy = current_strategy(self.strategy or [])
+        messages = with_strategy(memory_messages(view, view.seat), view, strategy)
+
+        def written() -> list[dict]:
+            """The prompt once the seat has written: its memory so far, the stage's last lines
+            (the whole stage again while nothing is written)."""
+            if not toolbox.memory_ops:
+                return messages
+            memory = memory_after(view.memory or {}, toolbox.memory_ops)
+            return with_strategy(memory_messages(replace(view, memory=memory), view.seat, written=True), view, strategy)
+
+        self._converse(messages, toolbox, MEMORY_TOOLS, where, later=written)
         return MemoryUpdate(tuple(toolbox.memory_ops))
+
+    def stage_ended(self, view: SeatView, stage: str) -> None:
+        """SimCourt's stage-end reflection for a seat the engine asks no memory update of (the
+        criminal judge, ``strategy.stage_end_reflectors``): ``view`` is its view of ``stage``."""
+        if self._keeps_strategy(view) and self.strategy and not _reflected_on(self.strategy, stage):
+            self._reflect(view, view.seat, stage)
 
     def _keeps_strategy(self, view: SeatView) -> bool:
         return self.strategy is not None and bool(strategy_types(view))
 
     def _plan(self, view: SeatView, speaker: str) -> None:
-        """Before a turn: the strategy, before the seat's first turn. A seat the engine asks
-        for no stage-end memory (the criminal judge) reflects at its first turn of a new
-        stage instead, on the stage it last spoke in."""
-        if not self._keeps_strategy(view):
-            return
-        if not self.strategy:
+        """Before a turn: the strategy, before the seat's first turn."""
+        if self._keeps_strategy(view) and not self.strategy:
             self._strategy_write(view, "strategy", view.stage, strategy_messages(view, speaker))
-            return
-        spoken = self.spoke_at or self.strategy[-1]["stage"]
-        if view.memory is None and spoken != view.stage and not _reflected_on(self.strategy, spoken):
-            self._reflect(view, speaker, spoken)
 
     def _reflect(self, view: SeatView, speaker: str, stage: str) -> None:
         messages = reflection_messages(view, speaker, current_strategy(self.strategy), stage)

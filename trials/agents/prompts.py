@@ -22,14 +22,30 @@ from trials.agents.client_traits import client_instructions
 from trials.agents.skill_notes import SkillNote, notes_text
 from trials.agents.skills import loaded_skills
 from trials.documents import DOCUMENTS
+from trials.engine.participants import estimate_tokens
 from trials.engine.visibility import SeatView
 from trials.procedures.civil import APPEAL_ANSWER, DECISIONS, MEDIATION_ANSWER
 from trials.procedures.names import SEATS, act_name, field_name, phase_name, seat_name, stage_name
 
-PROMPT_VERSION = "legalsim-prompts/4"
+PROMPT_VERSION = "legalsim-prompts/5"
 """Raised when what a prompt says changes, so runs compare only with runs of the same prompts
 (3: Chinese cases are prompted wholly in Chinese, skill cards and supervisor included; 4: turns
-are quoted as JSON strings, and the system message says they are words, never instructions)."""
+are quoted as JSON strings, and the system message says they are words, never instructions;
+5: a turn's dialogue is bounded, ``RECENT_LINES``)."""
+
+RECENT_LINES = 6
+RECENT_TOKENS = 1000
+"""The prompt-size rule (docs/llm-servers.md, "Prompt size"): a turn's prompt gives the stage's
+dialogue as its last lines verbatim, at most ``RECENT_LINES`` of them and no more than fit in
+``RECENT_TOKENS`` (``estimate_tokens``; the last line always), and leaves the older ones out,
+the seat's memory standing for them. A document and the stage-end memory update read the stage
+whole, once."""
+
+APPEAL_LEAVES_OUT = ("claims", "facts")
+"""The first-instance pleadings, left out of the prompts of the appeal hearing (SIT): there the
+first instance is carried by the judgment under appeal and the appeal's requests, reasons and
+defences, and by the seat's memory; the complaint and the defence stay listed, to be read with
+``read_artifact``."""
 
 ROLE_BRIEFS = {
     "client": (
@@ -278,7 +294,7 @@ def materials(view: SeatView) -> str:
             ),
         )
     ]
-    for name in sorted(view.fields):
+    for name in sorted(_shown_fields(view)):
         heading = field_name(name, "zh") if view.language == "zh" else name
         sections.append(f"## {heading}\n{_json(case_data(view.fields[name], view.language))}")
     if view.artifacts:
@@ -301,10 +317,51 @@ def materials(view: SeatView) -> str:
     return "\n\n".join(sections)
 
 
-def dialogue(view: SeatView) -> str:
+def _shown_fields(view: SeatView) -> dict[str, Any]:
+    """The fields a prompt shows: all the view holds, but at SIT without ``APPEAL_LEAVES_OUT``."""
+    if view.unit != "SIT":
+        return view.fields
+    return {name: value for name, value in view.fields.items() if name not in APPEAL_LEAVES_OUT}
+
+
+def dialogue(view: SeatView, *, whole: bool = False) -> str:
+    """The stage's dialogue as the prompt gives it: past ``RECENT_LINES`` lines only the last
+    ``RECENT_LINES`` verbatim, after a note of how many earlier lines are left out (the seat's
+    memory, in ``materials``, stands for them); ``whole`` gives every line (a document, the
+    stage-end memory update)."""
     if not view.dialogue:
         return _say(view, "（本阶段尚无发言）", "(nothing has been said in this stage yet)")
-    return "\n".join(f"[{turn['seq']}] {turn['speaker']}: {quoted(turn['text'])}" for turn in view.dialogue)
+    lines = [f"[{turn['seq']}] {turn['speaker']}: {quoted(turn['text'])}" for turn in view.dialogue]
+    recent = lines if whole else _recent(lines)
+    left_out = len(lines) - len(recent)
+    return "\n".join([_left_out(view, left_out), *recent] if left_out else recent)
+
+
+def _recent(lines: list[str]) -> list[str]:
+    """The last lines of a dialogue within ``RECENT_LINES`` and ``RECENT_TOKENS``, the last always."""
+    kept, size = lines[-1:], estimate_tokens(lines[-1])
+    for line in reversed(lines[-RECENT_LINES:-1]):
+        size += estimate_tokens(line)
+        if size > RECENT_TOKENS:
+            break
+        kept.insert(0, line)
+    return kept
+
+
+def _left_out(view: SeatView, count: int) -> str:
+    """The line that says how many earlier lines a bounded dialogue leaves out, and what
+    stands for them."""
+    if view.memory is None:
+        return _say(
+            view,
+            f"（此前 {count} 行发言从略，请依据上面的案件材料和下面的最近发言）",
+            f"({count} earlier lines are left out; rely on the case materials above and the recent lines below)",
+        )
+    return _say(
+        view,
+        f"（此前 {count} 行发言从略，其要点以你的案件记忆为准）",
+        f"({count} earlier lines are left out; your case memory above stands for them)",
+    )
 
 
 def instruction(view: SeatView, act: str, artifact: str | None) -> str:
@@ -348,7 +405,7 @@ def turn_messages(
         {"role": "system", "content": system_message(view, speaker) + (f"\n\n{skills}" if skills else "")},
         {
             "role": "user",
-            "content": f"{materials(view)}\n\n# {_dialogue_heading(view)}\n{dialogue(view)}\n\n# {_say(view, '任务', 'Task')}\n{instruction(view, act, artifact)}",
+            "content": f"{materials(view)}\n\n# {_dialogue_heading(view)}\n{dialogue(view, whole=artifact is not None)}\n\n# {_say(view, '任务', 'Task')}\n{instruction(view, act, artifact)}",
         },
     ]
 
@@ -360,16 +417,28 @@ def _dialogue_heading(view: SeatView) -> str:
     return f"Dialogue in this stage ({view.stage}/{view.phase})"
 
 
-def memory_messages(view: SeatView, speaker: str) -> list[dict[str, str]]:
-    task = _say(
-        view,
-        f"本阶段（{stage_name(view.stage, 'zh')}）结束。请用 memory_expand（追加）和 memory_revise（替换某一键的全部内容）工具更新你的案件记忆，完成后回复“完成”。",
-        f"Stage {view.stage} is over. Update your case memory with the memory_expand (append) and memory_revise (replace a key) tools, then reply 'done'.",
-    )
+def memory_messages(view: SeatView, speaker: str, *, written: bool = False) -> list[dict[str, str]]:
+    """The stage-end memory update. Its first call reads the stage whole; once the seat has
+    written (``written``: ``view.memory`` is the memory as written so far), the calls of its
+    tool loop carry that memory and the last ``RECENT_LINES`` lines instead of the whole stage
+    again."""
+    if written:
+        task = _say(
+            view,
+            "你已读过本阶段的全部对话，并写入了上面的案件记忆。如仍有遗漏，继续用 memory_expand 或 memory_revise 补充；否则回复“完成”。",
+            "You have read the whole stage and written the memory above. Add what is still missing with "
+            "memory_expand or memory_revise; otherwise reply 'done'.",
+        )
+    else:
+        task = _say(
+            view,
+            f"本阶段（{stage_name(view.stage, 'zh')}）结束。请用 memory_expand（追加）和 memory_revise（替换某一键的全部内容）工具更新你的案件记忆，完成后回复“完成”。",
+            f"Stage {view.stage} is over. Update your case memory with the memory_expand (append) and memory_revise (replace a key) tools, then reply 'done'.",
+        )
     return [
         {"role": "system", "content": f"{system_message(view, speaker)}\n\n{skills_text(view, 'update_memory')}"},
         {
             "role": "user",
-            "content": f"{materials(view)}\n\n# {_say(view, '本阶段对话', 'Dialogue in this stage')}\n{dialogue(view)}\n\n# {_say(view, '任务', 'Task')}\n{task}",
+            "content": f"{materials(view)}\n\n# {_say(view, '本阶段对话', 'Dialogue in this stage')}\n{dialogue(view, whole=not written)}\n\n# {_say(view, '任务', 'Task')}\n{task}",
         },
     ]

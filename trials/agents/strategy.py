@@ -5,16 +5,20 @@ Implementation"; docs/strategy.md).
 Before its first turn a seat writes a strategy from its own view (the case file it may read,
 its memory) and what it retrieves with the statute and case search tools: attack and defence
 for counsel and the prosecution, defence for the defendant, investigation for the judge. At
-each stage's end it revises the strategy, before its memory is summarised. The strategy is
-the seat's own: it is put into that seat's prompts and nobody else's.
+each stage's end it revises the strategy, before its memory is summarised; a seat that keeps
+no memory (the criminal judge) once the stage has ended (``stage_end_reflectors``). The
+strategy is the seat's own: it is put into that seat's prompts and nobody else's.
 
 The prompts here are built from the seat's ``SeatView`` only, like every prompt."""
 
 from __future__ import annotations
 
 from trials.agents.prompts import _say, dialogue, materials, quoted, system_message
+from trials.engine.state import TrialState
 from trials.engine.visibility import SeatView
+from trials.procedures import procedure_for
 from trials.procedures.names import stage_name
+from trials.procedures.seats import seat_info
 
 STRATEGY_TOOLS = ("search_statutes", "search_cases", "read_artifact")
 """What a seat retrieves with while it plans: the articles and the similar cases."""
@@ -52,6 +56,25 @@ PLAN_MARK = ("你为本案制定庭审策略", "You plan your trial strategy")
 def strategy_types(view: SeatView) -> tuple[str, ...]:
     """The strategy types of this seat; empty for a seat that keeps no strategy."""
     return STRATEGY_TYPES.get((view.procedure, view.role), ())
+
+
+def stage_end_reflectors(state: TrialState, stage: str) -> list[str]:
+    """The seats that reflect when ``stage`` has ended, after the memory updates: those with
+    a strategy that spoke in it, are played by a model and keep no memory (the criminal
+    judge). A seat with memory
+    reflects in its memory update instead, just before it summarises; the engine asks
+    nothing more of either."""
+    if not state.strategy_module:
+        return []
+    spoke = {turn.seat for turn in state.turns if turn.stage == stage}
+    return [
+        seat
+        for seat in procedure_for(state.procedure).seats
+        if seat in spoke
+        and seat not in state.human_seats
+        and seat not in state.memory
+        and (state.procedure, seat_info(state.procedure, seat).role) in STRATEGY_TYPES
+    ]
 
 
 def _goals(view: SeatView) -> str:

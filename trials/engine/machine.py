@@ -15,6 +15,7 @@ from trials.engine.memory import (
     has_memory,
     memory_apply,
 )
+from trials.engine.speakers import resolve_seat, stage_participants
 from trials.engine.stage_order import enter_next_stage
 from trials.engine.state import ArtifactRecord, MemoryLogEntry, TrialState, TurnRecord
 from trials.engine.steps import (
@@ -29,8 +30,8 @@ from trials.engine.steps import (
 )
 from trials.engine.transitions import appeal_close, appeal_open
 from trials.procedures import Phase, Slot, Stage, procedure_for
-from trials.procedures.civil import APPEAL_DECIDER, MEDIATION_ANSWER
-from trials.procedures.seats import opposite, seat_info, speaker_title
+from trials.procedures.civil import MEDIATION_ANSWER
+from trials.procedures.seats import seat_info, speaker_title
 
 MEDIATION_CLOSING = Slot("judge", "write_mediation_record")
 CLOSING_PHASES = {"trial": "pronouncement"}
@@ -354,32 +355,6 @@ def current_stage(state: TrialState) -> Stage | None:
     if state.finished:
         return None
     return procedure_for(state.procedure).stages[state.stage_index]
-
-
-def resolve_seat(state: TrialState, symbol: str) -> str:
-    """Map a procedure's symbolic seat (``target_lawyer``, ``appellee_client``) to a seat id."""
-    prefix, _, role = symbol.partition("_")
-    if prefix == "target":
-        return f"{state.target_side}_{role}"
-    if prefix == "appellant":
-        return f"{state.appellant_side}_{role}"
-    if prefix == "appellee":
-        return f"{opposite(state.appellant_side or 'plaintiff')}_{role}"
-    if symbol == APPEAL_DECIDER:
-        return state.appeal_deciders[state.round_index]
-    return symbol
-
-
-def stage_participants(state: TrialState, stage: Stage) -> frozenset[str]:
-    """The seats that speak in a stage; only they hear its dialogue."""
-    slots = [slot for phase in stage.phases for slot in phase.slots]
-    if stage.closing is not None:
-        slots.append(stage.closing)
-    return frozenset(
-        seat
-        for slot in slots
-        for seat in (state.appeal_deciders if slot.seat == APPEAL_DECIDER else [resolve_seat(state, slot.seat)])
-    )
 
 
 def _speak(state: TrialState, stage: Stage, phase: str, slot: Slot, artifact: str | None = None) -> Speak:

@@ -4,6 +4,7 @@ operations."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -67,3 +68,12 @@ def memory_apply(memory: dict[str, list[str]], op: MemoryOp) -> None:
             f"memory key {op.key!r} is limited to {MAX_ENTRIES_PER_KEY} entries; revise it to consolidate"
         )
     memory[op.key] = merged
+
+
+def memory_after(memory: dict[str, list[str]], ops: Iterable[MemoryOp]) -> dict[str, list[str]]:
+    """A copy of ``memory`` with ``ops`` applied in order (operations the memory refused are
+    never recorded, so none is here): what a seat has written so far in a memory update."""
+    written = {key: list(entries) for key, entries in memory.items()}
+    for op in ops:
+        memory_apply(written, op)
+    return written

@@ -65,6 +65,19 @@ def stages_ahead(state: TrialState) -> list[Stage]:
     return ahead
 
 
+def preparation_progress(state: TrialState, first_stage: str) -> tuple[int, int]:
+    """While agents play the stages before ``first_stage``: the number of the stage being
+    played (1 for the first) and how many there are, as the stages ahead stand now."""
+    before = 0
+    for stage in stages_ahead(state):
+        if same_stage_or_alternative(state, stage.id, first_stage):
+            break
+        before += 1
+    played = len(state.stage_history)
+    entered_not_started = state.stage_index >= 0 and state.stage_status == "pending"
+    return played, played + before + entered_not_started
+
+
 def _is_last(procedure: Procedure, stage: Stage, last_stage: str | None) -> bool:
     return last_stage is not None and _alike(stage, procedure.stage(last_stage))
 

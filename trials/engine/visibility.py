@@ -13,9 +13,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from trials.documents import document_without
 from trials.engine.judgment import appeal_from_judgment
 from trials.engine.machine import stage_participants, trial_start
-from trials.engine.state import TrialState
+from trials.engine.state import ArtifactRecord, TrialState
 from trials.engine.withheld import cut, undisclosed, withheld_of
 from trials.procedures import Stage, procedure_for
 from trials.procedures.seats import CIVIL_SIDES, COURT, opposite, seat_info
@@ -319,11 +320,19 @@ def build_view(state: TrialState, seat: str, *, stage: str | None = None, phase:
     fields = _without_withheld(state, fields, info.role, info.side)
     sitting = sitting_stages(procedure.stages, stage_obj)
     artifact_rules = {rule.field: rule for rule in matrix.artifact_rules}
+    field_rules = {rule.field: rule for rule in matrix.field_rules}
+
+    def readable(artifact: ArtifactRecord) -> str:
+        """The document less the sections holding a field this seat may not read yet."""
+        owner = None if artifact.side == COURT else artifact.side
+        hidden = {name for name, rule in field_rules.items() if not visible(rule, owner)}
+        return document_without(artifact.kind, artifact.text, hidden, state.language)
+
     artifacts = [
         {
             "kind": artifact.kind,
             "title": artifact.title,
-            "text": artifact.text,
+            "text": readable(artifact),
             "side": artifact.side,
         }
         for artifact in state.artifacts
@@ -333,6 +342,7 @@ def build_view(state: TrialState, seat: str, *, stage: str | None = None, phase:
             None if artifact.side == COURT else artifact.side,
         )
     ]
+    hears = seat in stage_audience(state, stage_obj)
     return SeatView(
         seat=seat,
         role=info.role,
@@ -355,7 +365,7 @@ def build_view(state: TrialState, seat: str, *, stage: str | None = None, phase:
                 "text": turn.text,
             }
             for turn in state.turns
-            if turn.stage in sitting and seat in stage_audience(state, stage_obj)
+            if hears and turn.stage in sitting
         ],
         memory=_copy_memory(state.memory.get(seat)),
         persona=_persona(state.case, info.role, info.side),

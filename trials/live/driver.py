@@ -14,6 +14,7 @@ import logging
 import re
 import threading
 
+from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
@@ -45,6 +46,7 @@ from trials.live.services import notice_audience
 from trials.live.session import LiveSession, Streaming, session_end, session_for, sessions_driven
 from trials.models import Trial
 from trials.pool import in_pool
+from trials.preparation import prepared_by_driver, trial_prepare
 from trials.protocol import (
     END,
     ErrorCode,
@@ -58,7 +60,7 @@ from trials.protocol import (
     turn_end,
     turn_start,
 )
-from trials.services import trial_agents
+from trials.services import strategies_kept, strategies_revised, trial_agents
 
 logger = logging.getLogger(__name__)
 FRAME_S = 0.05
@@ -176,10 +178,12 @@ async def _loop(session: LiveSession) -> None:
             if isinstance(step, End):
                 await session.send(END)
                 return
-            if trial.status in (Trial.Status.PAUSED, Trial.Status.PREPARING):
+            if trial.status == Trial.Status.PREPARING and prepared_by_driver():
+                awaited = "prepare"
+            elif trial.status in (Trial.Status.PAUSED, Trial.Status.PREPARING):
                 awaited = "paused"
             elif isinstance(step, StageStart | StageEnd):
-                await _stage_step(session, step, state)
+                await _stage_step(session, step, state, participants)
             elif human:
                 awaited = step
             elif isinstance(step, Speak):
@@ -188,14 +192,23 @@ async def _loop(session: LiveSession) -> None:
                 agent = participants[step.seat]
                 update = await asyncio.to_thread(_memory_update, agent, step, state)
                 await step_record(session, step, update, agent.drain_calls())
-        if awaited == "paused":
+        if awaited == "prepare":
+            await sync_to_async(trial_prepare, thread_sensitive=False)(trial_id=session.trial_id)
+        elif awaited == "paused":
             await session.wait()
         elif awaited is not None:
             await _await_human(session, awaited, state, waiting=trial.status == Trial.Status.WAITING)
 
 
-async def _stage_step(session: LiveSession, step: StageStart | StageEnd, state: TrialState) -> None:
-    """A stage starts or ends: every seat is told, and the documents it opens announced."""
+async def _stage_step(
+    session: LiveSession, step: StageStart | StageEnd, state: TrialState, participants: dict[str, Participant]
+) -> None:
+    """A stage starts or ends: every seat is told, and the documents it opens announced. At a
+    stage's end the model seats that keep a strategy without a memory revise it (SimCourt's
+    reflection; the others did in their memory update), stored with the step."""
+    if isinstance(step, StageEnd):
+        await asyncio.to_thread(strategies_revised, state, step.stage, participants)
+        strategies_kept(state, participants)
     opened = await step_record(session, step)
     await session.send(stage_frame(step.stage, "started" if isinstance(step, StageStart) else "finished"))
     if opened not in (STALE, None):
@@ -316,6 +329,7 @@ async def _agent_turn(session: LiveSession, step: Speak, agent: Participant, sta
     reply = resumption.finish(reply)
     if not streamed and not await _pace(session, step, state, reply.text):
         return
+    strategies_kept(state, {step.seat: agent})
     turn = await step_record(session, step, reply, agent.drain_calls())
     session.streaming = None
     if turn is not STALE:

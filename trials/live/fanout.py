@@ -17,6 +17,7 @@ from channels.layers import get_channel_layer
 from django.dispatch import receiver
 
 from accounts.signals import sign_ins_revoked
+from trials.protocol import ServerFrame
 
 logger = logging.getLogger(__name__)
 
@@ -52,7 +53,7 @@ async def remote_subscribers(group: str) -> int:
 
 
 async def broadcast(
-    trial_id: int, frame: dict[str, Any], *, audience: frozenset[str] | None = None, remote: bool = True
+    trial_id: int, frame: ServerFrame, *, audience: frozenset[str] | None = None, remote: bool = True
 ) -> None:
     """Send ``frame`` to the trial's sockets: at once to those of this process, through Redis
     to the others unless ``remote`` is false (dropped when it is unreachable). ``audience``

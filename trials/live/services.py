@@ -7,14 +7,20 @@ for, so a human reply, the driver and a retried message can never record a turn 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Model
 
-from trials.access import BadInvitation, invitation_use, invitations_revoke, trial_overseer
+from trials.access import (
+    BadInvitation,
+    invitation_use,
+    invitations_revoke,
+    seats_of,
+    trial_overseer,
+)
 from trials.documents import DOCUMENTS, document_compose
 from trials.engine.machine import (
     EngineError,
@@ -86,6 +92,7 @@ def trial_create(
     state = trial_start(case=case.seed, target_side=target_side, last_stage=chosen[-1] if stages else None)
     state.human_seats = {seat: user.get_username() for seat, user in humans.items()}
     state.seated = bool(humans)
+    state.strategy_module = backend == "openai"
     first_stage = chosen[0] if chosen[0] != procedure.stage_ids[0] else ""
     with transaction.atomic():
         trial = Trial.objects.create(
@@ -117,37 +124,6 @@ def trial_create(
         if first_stage:
             preparation_enqueue(trial.pk)
     return trial
-
-
-def seats_of(trial: Trial | int, user: AbstractBaseUser) -> list[str]:
-    """The seats ``user`` holds in the trial (given as a row or by id)."""
-    if not user.is_authenticated:
-        return []
-    trial_id = trial if isinstance(trial, int) else trial.pk
-    return list(Seat.objects.filter(trial_id=trial_id, user=user).values_list("seat", flat=True))
-
-
-def handed_back_seats(trial: Trial, user: AbstractBaseUser) -> list[str]:
-    """The seats ``user`` played in the trial and handed back to an agent themselves."""
-    if not user.is_authenticated:
-        return []
-    return list(trial.seats.filter(handed_back_by=user).values_list("seat", flat=True))
-
-
-class NotSeated(LookupError):
-    """The user holds no seat in the trial and may not read every trial: for them it is not there."""
-
-
-def reader_seats(trial: Trial, user: AbstractBaseUser) -> list[str] | None:
-    """The seats through which ``user`` reads a finished or running trial (its transcript,
-    its scorecard): ``None``, meaning everything, for its overseers (``trials.access``);
-    their own seats for a participant; ``NotSeated`` for anyone else."""
-    if trial_overseer(trial, user):
-        return None
-    seats = seats_of(trial, user) or handed_back_seats(trial, user)
-    if not seats:
-        raise NotSeated(trial.pk)
-    return seats
 
 
 @dataclass(frozen=True)
@@ -409,17 +385,28 @@ def turns_heard(trial: Trial, seats: list[str] | None) -> list[Turn]:
     return [turn for turn in turns if turn.stage in heard]
 
 
+def phase_reached(state: TrialState, stage_id: str) -> str:
+    """How far a trial has gone in a stage of its history: the phase in progress in the
+    current stage, the last phase of a stage that is over (a document a seat may read only
+    from a phase on, the complaint's evidence list, reads as it did at that point)."""
+    stage = procedure_for(state.procedure).stage(stage_id)
+    current = not state.finished and procedure_for(state.procedure).stages[state.stage_index].id == stage_id
+    if current and state.stage_status in ("pending", "running"):
+        return stage.phases[state.phase_index].id if state.stage_status == "running" else ""
+    return stage.phases[-1].id if stage.phases else ""
+
+
 def transcript_for(state: TrialState, seats: list[str] | None) -> list[dict]:
     """Stages with the turns and documents ``seats`` may read (``None``: everything, staff),
     and the strategies written or revised in each: every seat's for staff, a participant's
     own seats' only."""
-    readable: set[tuple[str, str]] | None = None
+    readable: dict[tuple[str, str], str] | None = None
     if seats is not None:
         readable = {
-            (artifact["kind"], artifact["title"])
+            (artifact["kind"], artifact["title"]): artifact["text"]
             for seat in seats
             for stage in state.stage_history
-            for artifact in build_view(state, seat, stage=stage).artifacts
+            for artifact in build_view(state, seat, stage=stage, phase=phase_reached(state, stage)).artifacts
         }
     stages = []
     for stage in state.stage_history:
@@ -429,7 +416,7 @@ def transcript_for(state: TrialState, seats: list[str] | None) -> list[dict]:
                 "stage": stage,
                 "turns": [turn for turn in state.turns if turn.stage == stage] if present else [],
                 "artifacts": [
-                    artifact
+                    artifact if readable is None else replace(artifact, text=readable[(artifact.kind, artifact.title)])
                     for artifact in state.artifacts
                     if artifact.stage == stage and (readable is None or (artifact.kind, artifact.title) in readable)
                 ],

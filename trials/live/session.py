@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import asdict, dataclass, field
-from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 
@@ -31,7 +30,17 @@ from trials.live.services import (
     trial_pause_set,
 )
 from trials.pool import in_pool
-from trials.protocol import Control, ErrorCode, Objection, Say, control_frame, turn_end
+from trials.protocol import (
+    Control,
+    ErrorCode,
+    Objection,
+    Say,
+    ServerFrame,
+    TurnEnd,
+    TurnStart,
+    control_frame,
+    turn_end,
+)
 
 logger = logging.getLogger(__name__)
 POLL_S = 2.0
@@ -42,7 +51,7 @@ POLL_S = 2.0
 class Streaming:
     """The statement being generated now: its ``turn.start`` frame and the text sent so far."""
 
-    start: dict[str, Any]
+    start: TurnStart
     text: str = ""
 
     @property
@@ -90,7 +99,7 @@ class LiveSession:
             pass
         self.wakeup.clear()
 
-    async def send(self, frame: dict[str, Any], audience: frozenset[str] | None = None) -> None:
+    async def send(self, frame: ServerFrame, audience: frozenset[str] | None = None) -> None:
         """Send ``frame`` to the trial's sockets; ``audience`` (the seats that hear it, None:
         everyone in the trial) is computed once here, not by every socket."""
         await broadcast(self.trial_id, frame, audience=audience, remote=self.remote_listening)
@@ -141,7 +150,7 @@ class LiveSession:
         self.wake()
         return None
 
-    async def say(self, *, user: AbstractBaseUser, message: Say) -> tuple[dict[str, Any], bool]:
+    async def say(self, *, user: AbstractBaseUser, message: Say) -> tuple[TurnEnd, bool]:
         """Record what a person says in the seat the trial waits for; the ``turn.end`` frame
         and whether it was a retry of a message already recorded (then only its sender is
         sent the frame again). Raises ``LiveError``."""

@@ -8,6 +8,7 @@ against the trial state, so the same phase list serves the first- and second-ins
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Literal
 
 StageKind = Literal["dialogue", "drafting", "trial", "transition"]
@@ -77,14 +78,18 @@ class Procedure:
         return tuple(stage.id for stage in self.stages)
 
 
-def procedure_for(name: str) -> Procedure:
+@cache
+def _procedures() -> dict[str, Procedure]:
+    """The procedures by id, built once (every view asks for its procedure, a thousand times a
+    life cycle); imported here because the procedures' modules import this one."""
     from trials.procedures.civil import CIVIL_LIFE_CYCLE
     from trials.procedures.criminal import CRIMINAL_TRIAL
 
-    procedures = {
-        CIVIL_LIFE_CYCLE.id: CIVIL_LIFE_CYCLE,
-        CRIMINAL_TRIAL.id: CRIMINAL_TRIAL,
-    }
+    return {CIVIL_LIFE_CYCLE.id: CIVIL_LIFE_CYCLE, CRIMINAL_TRIAL.id: CRIMINAL_TRIAL}
+
+
+def procedure_for(name: str) -> Procedure:
+    procedures = _procedures()
     try:
         return procedures[name]
     except KeyError:

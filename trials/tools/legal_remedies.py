@@ -24,6 +24,9 @@ def both(context: str, *alternatives: str) -> re.Pattern[str]:
     return re.compile(f"(?s)(?=.*(?:{context})).*(?:{'|'.join(alternatives)})")
 
 
+LABOUR = "劳动|用人单位|入职|员工|职工"
+"""A labour case's words, beside which a deposit or a pregnancy is the labour statutes' concern."""
+
 REMEDIES: tuple[Cue, ...] = (
     Cue("interest", words("利息", "利率"), "利息"),
     Cue(
@@ -49,6 +52,11 @@ REMEDIES: tuple[Cue, ...] = (
     ),
     Cue("insurance money", words("保险金", "理赔", "保险事故"), "保险金 给付"),
     Cue(
+        "subrogation",
+        both("保险", "代位"),
+        "保险人自向被保险人赔偿保险金之日起 代位行使被保险人对第三者请求赔偿的权利",
+    ),
+    Cue(
         "appraisal costs",
         both("保险", "鉴定费", "评估费", "查勘费", "施救费"),
         "查明和确定保险事故的性质、原因和保险标的的损失程度 必要的、合理的费用 由保险人承担",
@@ -65,14 +73,50 @@ REMEDIES: tuple[Cue, ...] = (
         words("未签订书面劳动合同", "未签订劳动合同", "二倍工资", "双倍工资"),
         "未订立书面劳动合同 二倍工资",
     ),
+    Cue(
+        "written contract",
+        words("(?:未|没有|从未|均未)(?:与.{0,12})?(?:签订|订立)过?(?:书面)?的?劳动合同"),
+        "建立劳动关系，应当订立书面劳动合同",
+    ),
+    Cue("probation period", words("试用期"), "试用期 不得超过"),
     Cue("dismissal", words("解除劳动合同", "解除劳动关系", "辞退", "开除"), "解除劳动合同"),
     Cue(
         "agreed termination",
         words("协商一致", "协商解除", "辞职", "离职"),
         "用人单位与劳动者协商一致，可以解除劳动合同",
     ),
-    Cue("wages", words("工资", "劳动报酬", "加班费"), "及时足额支付劳动报酬"),
+    Cue(
+        "wages owed",
+        words(
+            "拖欠.{0,8}(?:工资|劳动报酬)",
+            "(?:未|没有)(?:足额|按时|及时)?(?:支付|发放|结清).{0,10}(?:工资|劳动报酬)",
+            "克扣",
+            "欠发",
+            "工资差额",
+            "劳动报酬",
+            "加班费",
+        ),
+        "及时足额支付劳动报酬",
+    ),
     Cue("overtime", words("加班", "延长工作时间", "休息日", "节假日"), "延长工作时间 休息日 法定休假日 工资报酬"),
+    Cue("annual leave", words("年休假", "带薪休假", "年假"), "带薪年休假"),
+    Cue(
+        "compensation computation",
+        both("经济补偿|补偿金|赔偿金", "平均工资", "工作年限"),
+        "经济补偿按劳动者在本单位工作的年限 每满一年支付一个月工资",
+    ),
+    Cue(
+        "layoff",
+        words("裁减人员", "裁员", "全体职工", "濒临破产", "生产经营.{0,6}严重困难"),
+        "生产经营发生严重困难 裁减人员",
+    ),
+    Cue(
+        "deposit from a worker",
+        both(LABOUR, "保证金", "押金", "扣押.{0,8}(?:身份证|证件)"),
+        "不得扣押劳动者的居民身份证和其他证件 不得要求劳动者提供担保或者以其他名义向劳动者收取财物",
+    ),
+    Cue("pregnancy", both(LABOUR, "怀孕", "孕期", "产假", "哺乳"), "女职工在孕期、产期、哺乳期的 不得解除劳动合同"),
+    Cue("non-compete", words("竞业限制", "竞业禁止"), "竞业限制"),
     Cue("arbitration time limit", words("仲裁时效", "超过仲裁", "申请仲裁的时效"), "劳动争议 仲裁时效"),
     Cue("bankruptcy", words("破产"), "破产 管理人"),
     Cue(

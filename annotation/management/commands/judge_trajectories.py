@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from annotation.jobs import job_start
 from annotation.models import Job, Rubric, Trajectory
-from annotation.rubric import DEFAULT_RUBRIC, pair_split
+from annotation.rubric import DEFAULT_RUBRIC
 
 POLL_S = 0.5
 
@@ -29,13 +29,13 @@ class Command(BaseCommand):
         stored = Rubric.objects.filter(pk=rubric).first()
         if stored is None:
             raise CommandError(f"no rubric {rubric!r}")
-        pairwise = stored.definition.pairwise
-        if pairwise and not ids:
+        kind = stored.definition.kind
+        if kind.is_pairwise and not ids:
             raise CommandError("a pairwise rubric judges pairs: name them as FIRST|SECOND")
         ids = ids or list(Trajectory.objects.values_list("pk", flat=True))
-        if pairwise and (bad := [unit for unit in ids if pair_split(unit) is None]):
+        if bad := [unit for unit in ids if kind.unit(unit) is None]:
             raise CommandError(f"not a pair FIRST|SECOND: {', '.join(bad)}")
-        needed = {tid for unit in ids for tid in (pair_split(unit) if pairwise else (unit,))}
+        needed = {tid for unit in ids for tid in kind.trajectory_ids(unit)}
         missing = sorted(needed - set(Trajectory.objects.filter(pk__in=needed).values_list("pk", flat=True)))
         if missing:
             raise CommandError(f"no trajectory {', '.join(missing)}")

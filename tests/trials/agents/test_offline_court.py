@@ -13,9 +13,9 @@ from trials.engine.machine import trial_start
 from trials.engine.participants import MemoryRequest, TurnRequest
 from trials.engine.runner import End, trial_run
 from trials.engine.steps import ArtifactDraft, MemoryUpdate, Reply
+from trials.legaltext.sentences import sentence_extract
+from trials.legaltext.text import amounts
 from trials.procedures import procedure_for
-from trials.scoring.sentences import sentence_extract
-from trials.scoring.text import amounts
 
 EMPTY = "asdf"
 

@@ -81,7 +81,7 @@ def test_exporter_orders_sections_and_reports_missing_ones():
     text = exported["result"]["text"]
     assert text.startswith(DOCUMENTS["complaint"].title(language)), "the document's title comes first"
     assert text.index(f"{headings['parties']}\nZhang v. Li") < text.index(f"{headings['claims']}\nRepay RMB 50,000")
-    assert exported["result"]["missing_sections"] == ["facts_and_reasons", "court"]
+    assert exported["result"]["missing_sections"] == ["facts_and_reasons", "evidence", "court", "signature"]
 
 
 def test_search_cases_excludes_the_case_being_tried_and_defaults_to_its_cause():

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from trials.agents.scripted.context import (
     Ctx,
     as_list,
@@ -78,23 +80,57 @@ def approve_position(ctx: Ctx) -> str:
     return ctx.say("我确认，就按这个方案起草。", "Confirmed. Please draft on that basis.")
 
 
-# Pleadings do not list the evidence: the list is filed separately and exchanged in the
-# evidence phase of the trial, the point from which the opponent may see it (Table 5).
+# A defence does not list the evidence: the list is exchanged in the evidence phase of the
+# trial, the point from which the opponent may see it (Table 5). A complaint sets it out, as
+# 民事起诉状 does; the opponent reads that section from the evidence phase on
+# (``trials.documents.document_without``).
 EVIDENCE_SEPARATELY_ZH = "证据目录另行提交，于庭审举证质证时交换。"
 EVIDENCE_SEPARATELY_EN = "The evidence list is filed separately and exchanged at the evidence phase of the hearing."
 
 
 def draft_complaint(ctx: Ctx) -> tuple[str, ArtifactDraft]:
+    """The complaint in the template of 民事起诉状 (``trials.documents``): the parties with
+    their particulars, the claims, the facts and reasons, the evidence with what each item
+    proves (left out when the side has none), the court addressed, the complainant and the
+    date."""
+    evidence = evidence_lines(ctx, ctx.evidence())
+    listed = ctx.say(
+        f"证据和证据来源：\n{numbered(ctx, evidence)}\n\n", f"Evidence and sources:\n{numbered(ctx, evidence)}\n\n"
+    )
     body = ctx.say(
-        f"民事起诉状\n\n原告：{ctx.name('plaintiff')}\n被告：{ctx.name('defendant')}\n\n诉讼请求：\n{numbered(ctx, ctx.claims())}\n\n"
-        f"事实与理由：\n{ctx.facts()}\n\n{EVIDENCE_SEPARATELY_ZH}\n\n此致\n{court_name(ctx)}",
-        f"Civil Complaint\n\nPlaintiff: {ctx.name('plaintiff')}\nDefendant: {ctx.name('defendant')}\n\nClaims:\n"
-        f"{numbered(ctx, ctx.claims())}\n\nFacts and reasons:\n{ctx.facts()}\n\n{EVIDENCE_SEPARATELY_EN}\n\n"
-        f"To: {court_name(ctx)}",
+        f"民事起诉状\n\n{_parties(ctx)}\n\n诉讼请求：\n{numbered(ctx, ctx.claims())}\n\n"
+        f"事实与理由：\n{ctx.facts()}\n\n{listed if evidence else ''}此致\n{court_name(ctx)}\n\n"
+        f"具状人：{_complainants(ctx)}\n{_today(ctx)}",
+        f"Civil Complaint\n\n{_parties(ctx)}\n\nClaims:\n{numbered(ctx, ctx.claims())}\n\n"
+        f"Facts and reasons:\n{ctx.facts()}\n\n{listed if evidence else ''}To: {court_name(ctx)}\n\n"
+        f"Complainant: {_complainants(ctx)}\nDate: {_today(ctx)}",
     )
     return ctx.say("起诉状已起草完成。", "The complaint is drafted."), ArtifactDraft(
         ctx.say("民事起诉状", "Civil complaint"), body
     )
+
+
+def _parties(ctx: Ctx) -> str:
+    """A line per party of either side, with the particulars the case file gives."""
+    lines = []
+    for party in ctx.view.case["parties"]:
+        if party.get("side") in ("plaintiff", "defendant"):
+            heading = ctx.say(_side_zh(party["side"]), party["side"].capitalize())
+            details = str(party.get("details") or "").strip()
+            entry = ctx.say(f"{party['name']}，{details}", f"{party['name']}, {details}") if details else party["name"]
+            lines.append(ctx.say(f"{heading}：{entry}", f"{heading}: {entry}"))
+    return "\n".join(lines)
+
+
+def _complainants(ctx: Ctx) -> str:
+    names = [party["name"] for party in ctx.view.case["parties"] if party.get("side") == "plaintiff"]
+    return ctx.say("、", ", ").join(names) or ctx.name("plaintiff")
+
+
+def _today(ctx: Ctx) -> str:
+    """The date the complaint is signed: the day it is drafted."""
+    today = date.today()
+    return ctx.say(f"{today.year}年{today.month}月{today.day}日", f"{today.day} {today:%B} {today.year}")
 
 
 def draft_defence(ctx: Ctx) -> tuple[str, ArtifactDraft]:

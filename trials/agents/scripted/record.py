@@ -4,7 +4,7 @@ The court reads the hearing's dialogue as its own seat saw it, never the case fi
 which claims (or appeal requests) their side stated, which evidence items each side produced
 in the evidence phase, which defences the other side raised, which sentencing circumstances
 the defence argued, which articles each side cited. A statement struck by a sustained
-objection is not part of the record. Matching is by content terms (``trials.scoring.text``):
+objection is not part of the record. Matching is by content terms (``trials.legaltext.text``):
 a claim, a defence or an item counts as stated, raised or produced when the side's words hold
 at least ``COVERED`` of its terms (an evidence item's name, or a numbered line the side wrote).
 """
@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from trials.agents.scripted.context import Ctx, as_list, split_sentences
 from trials.engine.machine import RULE_OBJECTION
 from trials.engine.objections import OBJECT_ACT
+from trials.legaltext.text import amounts, article_citations, coverage, terms
 from trials.procedures.seats import COURT
-from trials.scoring.text import amounts, article_citations, coverage, terms
 
 COVERED = 0.5
 """The share of a claim's, a defence's or an item's content terms a side's words must hold."""

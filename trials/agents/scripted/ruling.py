@@ -50,9 +50,9 @@ from trials.agents.scripted.record import (
     circumstances_in,
     shared_terms,
 )
+from trials.legaltext.penalties import charge_brackets
+from trials.legaltext.text import amounts
 from trials.procedures.names import sentence_words
-from trials.scoring.prediction import charge_brackets
-from trials.scoring.text import amounts
 
 PER_EXHIBIT, STATED, CITED, RAISED = 2, 1, 1, 1
 FULL, NOTHING = 0.9, 0.3

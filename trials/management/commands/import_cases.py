@@ -4,9 +4,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from trials.maser_format import maser_record
+from trials.caselibrary.maser_format import maser_record
+from trials.caselibrary.simcourt_format import SIMCOURT_FILE, simcourt_files, simcourt_record
 from trials.services import cases_import
-from trials.simcourt_format import SIMCOURT_FILE, simcourt_files, simcourt_record
 
 
 class Command(BaseCommand):

@@ -3,13 +3,24 @@ from __future__ import annotations
 import logging
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
 
 from legalsim.json_input import UnreadableFile, file_text, read_document
-from trials.batches import Progress, batch_create, batch_dispatch, batch_progress, batch_resume, persona_levels
+from trials.batches import (
+    CaseThreads,
+    Progress,
+    Send,
+    batch_create,
+    batch_dispatch,
+    batch_progress,
+    batch_resume,
+    persona_levels,
+)
 from trials.models import Batch, Case
 from trials.selectors import split_case_ids
 from trials.services import BackendUnavailable, agent_participants
@@ -137,24 +148,36 @@ class Command(BaseCommand):
 
     def _supervise(self, batch: Batch) -> None:
         """Send the first cases and draw the progress bar until every case is done. The
-        workers send the rest; with eager Celery (no workers) this process is the worker
-        and sends every case itself."""
-        from trials.tasks import batch_run_task
+        workers send the rest; with eager Celery (no workers) this process is the worker:
+        it runs up to ``concurrency`` cases at once in threads and sends every case itself
+        (one at a time in this thread when called inside a transaction, whose rows the
+        threads' connections could not see)."""
+        if _eager() and not connection.in_atomic_block:
+            threads = CaseThreads(batch.concurrency)
+            try:
+                self._follow(batch, send=threads.send, pause=threads.wait, eager=True)
+            finally:
+                threads.close()
+        else:
+            from trials.tasks import batch_run_task
 
-        logging.getLogger("celery.app.trace").setLevel(logging.WARNING)  # the bar replaces per-task lines
-        started, hinted, eager = time.monotonic(), False, _eager()
-        batch_dispatch(batch=batch, send=batch_run_task.delay)
+            logging.getLogger("celery.app.trace").setLevel(logging.WARNING)  # the bar replaces per-task lines
+            self._follow(batch, send=batch_run_task.delay, pause=time.sleep, eager=False)
+
+    def _follow(self, batch: Batch, *, send: Send, pause: Callable[[float], None], eager: bool) -> None:
+        started, hinted = time.monotonic(), False
+        batch_dispatch(batch=batch, send=send)
         while True:
             if eager:
-                batch_dispatch(batch=batch, send=batch_run_task.delay)
+                batch_dispatch(batch=batch, send=send)
             progress = batch_progress(batch)
             self._draw(progress)
             if progress.complete:
                 break
-            if not hinted and progress.running == progress.done == 0 and time.monotonic() - started > 30:
+            if not (eager or hinted) and progress.running == progress.done == 0 and time.monotonic() - started > 30:
                 sys.stderr.write("\nno worker has taken a case yet: is one running? (celery -A legalsim worker)\n")
                 hinted = True
-            time.sleep(0.5)
+            pause(0.5)
         sys.stderr.write("\n")
         self.stdout.write(f"batch {batch.pk}: {progress.finished} finished, {progress.paused} paused")
         if progress.paused:
