@@ -59,9 +59,10 @@ def prepare(trials: int) -> list[tuple[int, str]]:
     from legalsim.roles import Role, role_grant
     from trials.live.services import trial_create
     from trials.models import Case
+    from trials.preparation import trial_prepare
     from trials.services import cases_import
 
-    app.conf.task_always_eager = True  # the earlier stages are played here, as a worker would
+    app.conf.task_always_eager = True  # no task is sent: the earlier stages are played below
     call_command("migrate", verbosity=0)
     cases_import(paths=[ROOT / "demo" / "cases" / "en-civil-traffic-accident.json"])
     case = Case.objects.get(pk="en-civil-traffic-accident")
@@ -72,6 +73,7 @@ def prepare(trials: int) -> list[tuple[int, str]]:
         browser = Client()
         browser.force_login(user)
         trial = trial_create(case=case, humans={"plaintiff_lawyer": user}, stages=["FIT"])
+        trial_prepare(trial_id=trial.pk)  # here, as a worker would, before the window opens
         prepared.append((trial.pk, browser.cookies["sessionid"].value))
     return prepared
 
