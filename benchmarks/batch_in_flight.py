@@ -141,10 +141,17 @@ class Sampler:
 
 def cases_make(count: int, tag: str) -> list[str]:
     """``count`` copies of the criminal demo case under ids of this run."""
+    return copies_import([json.loads(CASE.read_text(encoding="utf-8"))], count, f"bench-{tag}")
+
+
+def copies_import(seeds: list[dict], count: int, prefix: str) -> list[str]:
+    """Import ``count`` copies of ``seeds``, in turn, as ``PREFIX-0000``...; their case ids."""
     from trials.services import cases_import
 
-    seed = json.loads(CASE.read_text())
-    records = [json.dumps(seed | {"id": f"bench-{tag}-{index:04d}"}, ensure_ascii=False) for index in range(count)]
+    records = [
+        json.dumps(seeds[index % len(seeds)] | {"id": f"{prefix}-{index:05d}"}, ensure_ascii=False)
+        for index in range(count)
+    ]
     library = Path(tempfile.mkdtemp(prefix="legalsim-bench-")) / "cases.jsonl"
     library.write_text("\n".join(records) + "\n", encoding="utf-8")
     report = cases_import(paths=[library])

@@ -34,26 +34,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.batch_in_flight import workers_start  # noqa: E402
+from benchmarks.batch_in_flight import copies_import, workers_start  # noqa: E402
 
 CASES = sorted((ROOT / "demo" / "cases").glob("*-civil-*.json"))
 
 
 def cases_make(count: int, tag: str) -> list[str]:
     """``count`` copies of the civil demo cases, in turn, under ids of this run."""
-    from trials.services import cases_import
-
     seeds = [json.loads(path.read_text(encoding="utf-8")) for path in CASES]
-    records = [
-        json.dumps(seeds[index % len(seeds)] | {"id": f"offline-{tag}-{index:05d}"}, ensure_ascii=False)
-        for index in range(count)
-    ]
-    library = Path(tempfile.mkdtemp(prefix="legalsim-bench-")) / "cases.jsonl"
-    library.write_text("\n".join(records) + "\n", encoding="utf-8")
-    report = cases_import(paths=[library])
-    if report.problems:
-        raise SystemExit(str(report.problems[0]))
-    return report.imported
+    return copies_import(seeds, count, f"offline-{tag}")
 
 
 def workers_ready(count: int, timeout: float = 90) -> None:

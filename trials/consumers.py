@@ -64,6 +64,11 @@ AWAITS_WITHDRAWN = frozenset({"control", "preparing", ErrorCode.TRIAL_PAUSED, Er
 pending is sent again (clients drop it on these; README, "The websocket protocol")."""
 
 
+def _trial_read(trial_id: int) -> tuple[Trial, TrialState]:
+    trial = Trial.objects.get(pk=trial_id)
+    return trial, trial.engine_state
+
+
 class TrialConsumer(AsyncJsonWebsocketConsumer):
     async def dispatch(self, message: dict) -> None:
         """A trial's frames skip channels' per-message ``close_old_connections``: it runs in
@@ -150,7 +155,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
                     self.sent_awaits.clear()
                     await self._send_turn(frame)
             elif isinstance(message, Objection):
-                await session.object(user=self.user, seats=self.seats, heard=self.speaking, message=message)
+                await session.object(seats=self.seats, heard=self.speaking, message=message)
             else:
                 await session.control(user=self.user, message=message)
                 ensure_driver(self.trial_id)
@@ -197,8 +202,7 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
         await self._send_stored(self.replayed_after)
 
     async def _send_stored(self, after_seq: int) -> None:
-        trial = await self._send_turns_after(after_seq)
-        state = trial.engine_state
+        trial, state = await self._send_turns_after(after_seq)
         current = session_of(self.trial_id).streaming
         if (
             current is not None
@@ -219,14 +223,15 @@ class TrialConsumer(AsyncJsonWebsocketConsumer):
             if isinstance(step, Speak) and step.seat in state.human_seats:
                 await self._send_turn(await_guided(step, state.language))
 
-    async def _send_turns_after(self, after_seq: int) -> Trial:
-        """Every stored turn after ``after_seq`` this socket has not sent; the trial as read."""
-        trial = await in_pool(Trial.objects.get)(pk=self.trial_id)
+    async def _send_turns_after(self, after_seq: int) -> tuple[Trial, TrialState]:
+        """Every stored turn after ``after_seq`` this socket has not sent; the trial and its
+        state as read (decoded once, off the event loop)."""
+        trial, state = await in_pool(_trial_read)(self.trial_id)
         self.known_seq = max(self.known_seq, after_seq)
-        for turn in await in_pool(turns_after)(trial, after_seq, None if self.teacher else self.seats):
+        for turn in await in_pool(turns_after)(trial, state, after_seq, None if self.teacher else self.seats):
             await self._send_turn(turn_end(turn))
             self.known_seq = max(self.known_seq, turn.seq)
-        return trial
+        return trial, state
 
     async def trial_frame(self, event: dict) -> None:
         frame, audience = event["frame"], event.get("audience")

@@ -269,13 +269,14 @@ def seat_view_for(trial: Trial, seat: str) -> dict:
     return build_view(trial.engine_state, seat).__dict__
 
 
-def turns_after(trial: Trial, after_seq: int, seats: list[str] | None) -> list[Turn]:
-    """The stored turns after ``after_seq`` that ``seats`` hear (``None``: all, for instructors)."""
+def turns_after(trial: Trial, state: TrialState, after_seq: int, seats: list[str] | None) -> list[Turn]:
+    """The stored turns after ``after_seq`` that ``seats`` hear (``None``: all, for instructors);
+    ``state`` is the trial's, decoded once by the caller."""
     turns = list(trial.turns.filter(seq__gt=after_seq).order_by("seq"))
     if seats is None:
         return turns
-    state = trial.engine_state
-    return [turn for turn in turns if stage_heard_by(state, turn.stage, seats)]
+    heard = {stage for stage in {turn.stage for turn in turns} if stage_heard_by(state, stage, seats)}
+    return [turn for turn in turns if turn.stage in heard]
 
 
 def seat_release(*, trial_id: int, seat: str, user: AbstractBaseUser) -> None:

@@ -169,7 +169,7 @@ class LiveSession:
             await self.wake_driver()
         return frame, result.duplicate
 
-    async def object(self, *, user: AbstractBaseUser, seats: list[str], heard: str | None, message: Objection) -> None:
+    async def object(self, *, seats: list[str], heard: str | None, message: Objection) -> None:
         """Counsel objects to the other side's statement while it streams or just after it
         ended; ``heard`` is the seat the sender's socket last heard start speaking (the driver
         may be in another process). Raises ``LiveError``."""
