@@ -3,7 +3,7 @@ LegalAgentBench exposes its corpora ("LegalAgentBench: Evaluating LLM Agents in 
 Domain", arXiv 2412.17259, §3.2; docs/agent-tasks.md).
 
 - ``search_statutes``, ``check_citations`` and ``search_cases`` are the trial agents' own
-  tools, called through ``trials.tools.toolbox.ToolBox`` exactly as an agent's tool call is:
+  tools, called through ``agents.tools.toolbox.ToolBox`` exactly as an agent's tool call is:
   the statute corpus (BM25) and its article lookup, and the precedent search, here over the
   demo case library read from ``demo/cases/`` (no database).
 - ``read_case`` is this package's: a library case's public record (court, case number, the
@@ -26,10 +26,10 @@ from typing import Any
 
 from django.conf import settings
 
-from trials.engine.visibility import SeatView
-from trials.procedures.names import sentence_words
-from trials.tools.precedents import PrecedentIndex
-from trials.tools.toolbox import ToolBox
+from agents.tools.precedents import PrecedentIndex
+from agents.tools.toolbox import ToolBox
+from court.engine.visibility import SeatView
+from court.procedures.names import sentence_words
 
 TOOLS: dict[str, tuple[str, str]] = {
     "search_statutes": (

@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from agents.prompts import one_line, quoted
 from annotation.models import stage_ids_of
 from annotation.rubric import RubricDefinition
 from annotation.rubric_kind import ANSWERS, Pair
 from annotation.stages import items_not_applicable
 from legalsim.json_input import loads_untrusted
 from legalsim.llm import LLMCall, LLMClient
-from trials.agents.prompts import one_line, quoted
 
 STRICT = "Return JSON only: no prose, no Markdown, nothing before or after the JSON object."
 
@@ -101,7 +101,7 @@ def _items(rubric: RubricDefinition) -> list[dict[str, str]]:
 
 def _transcript(trajectory: dict) -> str:
     """The trajectory stage by stage, every turn and document quoted as data (a participant's
-    words cannot start a line of the prompt's own: ``trials.agents.prompts.quoted``)."""
+    words cannot start a line of the prompt's own: ``agents.prompts.quoted``)."""
     stages = []
     for stage in trajectory["stages"]:
         lines = [f"## {stage['stage']}"]

@@ -10,6 +10,7 @@ from pathlib import Path
 from django.db import DatabaseError, models, transaction
 from django.db.models import Q
 
+from agents.prompts import PROMPT_VERSION
 from annotation.judge import Judgment, pair_judge, trajectory_judge
 from annotation.models import JudgeFlag, Rating, Rubric, Study, Trajectory
 from annotation.ratings_file import RatingRow, read_ratings
@@ -18,7 +19,6 @@ from annotation.rubric_kind import Pair
 from annotation.stages import stored_stage_units
 from legalsim.json_input import Problem, read_records
 from legalsim.llm import LLMClient
-from trials.agents.prompts import PROMPT_VERSION
 from trials.models import Trial
 from trials.selectors import seat_models_meta
 

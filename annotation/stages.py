@@ -1,6 +1,6 @@
 """Which rubric items a trajectory can be rated on: N/A for the stages it lacks.
 
-A row of a scale rubric whose id is a stage unit of a procedure (``trials.procedures``:
+A row of a scale rubric whose id is a stage unit of a procedure (``court.procedures``:
 legalworld16's ``LC``, ``CD_DD``, ``FIT``, ``AD_AR``, ``SIT``; a criminal trial's
 ``investigation``, ``debate``...) rates that stage, so its items apply only to a trajectory
 that played a stage of that unit. A transition stage does not count: AD-Det only decides who
@@ -19,7 +19,7 @@ from functools import cache
 
 from annotation.models import Trajectory
 from annotation.rubric import RubricDefinition
-from trials.procedures import procedure_for
+from court.procedures import procedure_for
 
 NA = "NA"
 """A ratings file's score of an item whose stage the trajectory lacks."""

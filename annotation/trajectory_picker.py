@@ -16,9 +16,9 @@ from django.utils import timezone
 
 from annotation.models import Assignment
 from annotation.trajectory_access import trajectories_for_studies
+from court.procedures.seats import target_seat
 from legalsim.roles import MATRIX, Ability, User
 from trials.models import Case
-from trials.procedures.seats import target_seat
 
 SHOWN = 200
 """Matching rows listed at most; "choose all matching" takes every one of them."""

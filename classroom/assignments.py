@@ -17,10 +17,10 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from classroom.models import Assignment, Attempt, Course, Enrolment, Extension, Pair
 from classroom.services import ClassroomError, users_by_name
+from court.procedures import names, procedure_for
+from court.procedures.seats import PLAYABLE_SEATS, seat_info
 from trials.live.services import trial_create
 from trials.models import Case, Trial
-from trials.procedures import names, procedure_for
-from trials.procedures.seats import PLAYABLE_SEATS, seat_info
 
 BACKENDS = ("", "scripted", "openai")
 

@@ -13,8 +13,8 @@ from django.utils.translation import gettext as _
 
 from classroom.models import TurnComment
 from classroom.services import ClassroomError
+from court.engine.state import TurnRecord
 from trials.access import trial_overseer
-from trials.engine.state import TurnRecord
 from trials.models import Trial
 
 COMMENT_MAX_CHARS = 10_000

@@ -91,7 +91,7 @@ class Assignment(models.Model):
     attempts_allowed = models.PositiveSmallIntegerField(default=1)
     paired = models.BooleanField(default=False, help_text="two students as opposing counsel")
     interview_checklist = models.BooleanField(
-        default=True, help_text="a student who interviews a client sees the legal agenda's checklist (trials/agenda.py)"
+        default=True, help_text="a student who interviews a client sees the legal agenda's checklist (court/agenda.py)"
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -15,9 +15,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from classroom.models import Assignment, Attempt, Course, Enrolment, Extension, Grade, TurnComment
+from court.engine.state import TrialState
 from legalsim.roles import Ability, can
 from trials.access import trial_overseer
-from trials.engine.state import TrialState
 from trials.models import Trial
 
 

@@ -48,12 +48,12 @@ from classroom.services import (
     instructor_add,
     invite_code_regenerate,
 )
+from court.procedures import procedure_for
+from court.procedures.seats import PLAYABLE_SEATS
 from legalsim.roles import Ability, ability_required
 from scoring.selectors import scorecards_of
 from trials.access import trial_overseer
 from trials.models import Case, Trial
-from trials.procedures import procedure_for
-from trials.procedures.seats import PLAYABLE_SEATS
 from trials.services import BackendUnavailable
 
 

@@ -78,7 +78,7 @@ def env_seat_models(name: str) -> dict[str, dict[str, str]]:
     """A JSON object from a seat id or role to a model name or ``{"model", "base_url",
     "api_key_env"}`` (docs/llm-servers.md, "Per-seat models"), as ``{key: {"model", "base_url",
     "api_key"}}`` with the key read from the variable ``api_key_env`` names (blank: the
-    defaults). Which keys exist is the trials app's to say (``trials.agents.routing``)."""
+    defaults). Which keys exist is the trials app's to say (``agents.routing``)."""
     raw = os.environ.get(name, "").strip()
     if not raw:
         return {}

@@ -11,7 +11,7 @@ structure's share of sections. A component whose real counterpart is missing is 
 How the elements are read:
 
 * **Sections** of the generated judgment come from the document template's headings
-  (``trials.documents``), recognised in either language at the start of a line, alone or
+  (``court.documents``), recognised in either language at the start of a line, alone or
   followed by a colon (本院认为，… as real judgments write it counts too). The title line and
   anything before the first heading belong to no section.
 * **Verdict** compares key points of the disposition (the unit of AgentsCourt's Table 14):
@@ -54,8 +54,8 @@ from dataclasses import dataclass
 from statistics import fmean
 from typing import Literal
 
-from trials.documents import DOCUMENTS, document_sections
-from trials.legaltext.text import amounts, legal_reference_keys, normalise, overlap_f1, party_roles, terms
+from court.documents import DOCUMENTS, document_sections
+from court.legaltext.text import amounts, legal_reference_keys, normalise, overlap_f1, party_roles, terms
 
 Instance = Literal["first", "second"]
 KeyPoint = tuple[str, float | None]

@@ -35,6 +35,7 @@ import re
 from statistics import fmean
 from typing import Any
 
+from court.engine.state import TrialState
 from scoring.drafting import DRAFTING_KINDS, coherence_capped, drafting_items
 from scoring.items import Item, Pending, not_raised, own_turns, rated_items, seat_of_subject, turn_links
 from scoring.references import (
@@ -44,7 +45,6 @@ from scoring.references import (
     sentences,
 )
 from scoring.scorers import Criterion, Scorer
-from trials.engine.state import TrialState
 
 CAPABILITIES = (
     "issue_spotting",
@@ -113,7 +113,7 @@ def _answer_parts(reference: str) -> dict[str, str]:
 
 
 def _lc_pending(state: TrialState) -> list[Pending]:
-    from trials.engine.visibility import consultation_questions_for
+    from court.engine.visibility import consultation_questions_for
 
     questions = consultation_questions_for(state.case, state.target_side)
     references = {item.get("question"): item.get("reference_answer", "") for item in state.case.get("consultation", [])}

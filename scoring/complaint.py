@@ -26,11 +26,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from court.engine.state import TrialState
+from court.legaltext.text import article_citations, normalise
 from scoring.complaint_text import SECTIONS, complaint_read, in_template_order, particulars
 from scoring.references import evidence_points, listing, sentences
 from scoring.scorers import Criterion, RuleBasedScorer, Scorer
-from trials.engine.state import TrialState
-from trials.legaltext.text import article_citations, normalise
 
 FIELDS = ("plaintiff_info", "defendant_info", "facts", "reasons", "claims", "evidence")
 SEMANTIC = {

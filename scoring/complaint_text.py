@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from trials.legaltext.text import normalise
+from court.legaltext.text import normalise
 
 SECTIONS = ("plaintiff", "defendant", "claims", "facts_and_reasons", "evidence", "court", "signature")
 """The template's sections, in the order a complaint sets them out."""

@@ -23,15 +23,15 @@ from __future__ import annotations
 from dataclasses import replace
 from statistics import fmean
 
+from court.documents import DOCUMENTS, document_sections
+from court.engine.state import ArtifactRecord, TrialState
+from court.legaltext.text import normalise, party_roles
+from court.procedures.seats import opposite
 from scoring.alignment import action_requested, disposition_items
 from scoring.grounding import of_this_case, substance
 from scoring.items import Item, Pending, doc_link, not_raised, own_turns, seat_of_subject, turn_links, zero_item
 from scoring.references import evidence_points, listing, sentences
 from scoring.scorers import Criterion
-from trials.documents import DOCUMENTS, document_sections
-from trials.engine.state import ArtifactRecord, TrialState
-from trials.legaltext.text import normalise, party_roles
-from trials.procedures.seats import opposite
 
 DRAFTING_KINDS = {"CD": "complaint", "DD": "defence", "AD": "appeal", "AR": "appeal_response"}
 REQUEST_SECTIONS = {

@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from trials.documents import DOCUMENTS
-from trials.legaltext.text import normalise, terms
+from court.documents import DOCUMENTS
+from court.legaltext.text import normalise, terms
 
 GROUNDED_TERMS = 6
 """Case and legal terms for full substance: one word said over and over is at most 1/6."""

@@ -20,11 +20,11 @@ from itertools import pairwise
 from statistics import fmean
 from typing import Any
 
+from court.engine.state import TrialState, TurnRecord
 from scoring.capabilities import stage_author, subject_of
 from scoring.grounding import substance
 from scoring.items import seat_of_subject
 from scoring.scorers import Criterion, Scorer
-from trials.engine.state import TrialState, TurnRecord
 
 DIALOGUE_STAGES = ("LC", "CD", "DD", "AD", "AR")
 ASPECTS = {

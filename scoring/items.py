@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from court.engine.state import ArtifactRecord, TrialState, TurnRecord
+from court.procedures.seats import seat_info, target_seat
 from scoring.grounding import NO_CONTENT, substance
 from scoring.scorers import Criterion, Rating, Scorer, points_raised
-from trials.engine.state import ArtifactRecord, TrialState, TurnRecord
-from trials.procedures.seats import seat_info, target_seat
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Judgment prediction for criminal cases (SimCourt, "Judgment Prediction Evaluation",
 formulas (1)-(2), Table 1) and legal-article matching (AgentsCourt §5.1 and Appendix E.1);
-see docs/sources.md. Sentences are read from judgments by ``trials.legaltext.sentences``.
+see docs/sources.md. Sentences are read from judgments by ``court.legaltext.sentences``.
 
 Two rules decide an imprisonment **hit** (``HIT_RULES``):
 
@@ -34,15 +34,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from statistics import fmean, pstdev
 
-from trials.legaltext.penalties import (
+from court.legaltext.penalties import (
     LIFE_OR_DEATH_MONTHS,
     NON_NUMERIC_PENALTIES,
     TERM_PENALTIES,
     Bracket,
     charge_brackets,
 )
-from trials.legaltext.sentences import Sentence
-from trials.legaltext.text import article_citations
+from court.legaltext.sentences import Sentence
+from court.legaltext.text import article_citations
 
 HIT_RULES = ("project", "simcourt")
 GENERIC_RANGES: tuple[Bracket, ...] = ((0, 36), (36, 120), (120, 180))

@@ -1,6 +1,6 @@
 """Predictions files for ``ljp_metrics --pred`` (JSONL, one prediction a line): a published
 system's judgments, ``{"case_id", "judgment"}`` (free text, read by
-``trials.legaltext.sentences``), or its sentences, ``{"case_id", "imprisonment_months",
+``court.legaltext.sentences``), or its sentences, ``{"case_id", "imprisonment_months",
 "penalty", "probation_months", "fine"}`` (``penalty`` as in the case format, default
 ``fixed_term``; a null or absent number: none given). Other keys are ignored. Every line that
 cannot be used is a ``Problem`` (``FILE:LINE: field: message``)."""
@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from court.legaltext.penalties import NON_NUMERIC_PENALTIES, PENALTIES, TERM_PENALTIES
+from court.legaltext.sentences import Sentence
 from legalsim.json_input import Problem, read_records, shown
-from trials.legaltext.penalties import NON_NUMERIC_PENALTIES, PENALTIES, TERM_PENALTIES
-from trials.legaltext.sentences import Sentence
 
 SENTENCE_FIELDS = ("imprisonment_months", "penalty", "probation_months", "fine")
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from trials.engine.state import TrialState
+from court.engine.state import TrialState
 
 SENTENCE_END = re.compile(r"(?<=[。！？；!?;])|(?<=[a-z)\]]\.)\s+|\n+")
 LIST_MARK = re.compile(r"^\s*(?:\d+[.、)]|[一二三四五六七八九十]+、|[(（]\d+[)）])\s*")

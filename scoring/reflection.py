@@ -1,7 +1,7 @@
 """Reflective Legal Skill (LegalWorld section 4.6): finished trials reflected on by their
 lawyer's model, with their scores, and the notes kept.
 
-The rules a candidate must meet live in ``trials.agents.skill_notes``; this module reads the
+The rules a candidate must meet live in ``agents.skill_notes``; this module reads the
 trial and its scorecard, asks the model and stores what is kept; ``trials.reflection`` gives
 the kept notes to a new trial of the same cause."""
 
@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from agents import skill_notes as notes
+from agents.prompts import materials, quoted
+from agents.routing import sampling, seat_route
+from court.engine.visibility import build_view
+from court.procedures import procedure_for
+from court.procedures.seats import seat_info, target_seat
 from legalsim.llm import LLMCall, LLMClient
 from scoring.models import TrialScore
 from scoring.scorers import RuleBasedScorer
-from trials.agents import skill_notes as notes
-from trials.agents.prompts import materials, quoted
-from trials.agents.routing import sampling, seat_route
-from trials.engine.visibility import build_view
 from trials.models import SkillNote, Trial
-from trials.procedures import procedure_for
-from trials.procedures.seats import seat_info, target_seat
 
 ACTION_CHARS = 300
 DOCUMENT_CHARS = 600

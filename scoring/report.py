@@ -8,15 +8,15 @@ from typing import Any
 
 import numpy as np
 
+from court.engine.state import TrialState
+from court.legaltext.sentences import sentence_extract
+from court.procedures.seats import seat_info, seat_kind
 from scoring.alignment import judgment_alignment, table2_cells
 from scoring.capabilities import CAPABILITIES, capability_items, capability_scores, stage_scores
 from scoring.complaint import trial_complaint
 from scoring.interaction import interaction_quality
 from scoring.roles import CLIENT_DIMENSIONS, JUDGE_DIMENSIONS, role_result
 from scoring.scorers import Scorer
-from trials.engine.state import TrialState
-from trials.legaltext.sentences import sentence_extract
-from trials.procedures.seats import seat_info, seat_kind
 
 JUDGMENTS = {"FIT": ("first_instance_judgment", "first"), "SIT": ("second_instance_judgment", "second")}
 ALIGNMENT_ROWS = ("verdict", "reasoning", "legal_reference", "appeal_action", "entity", "structure", "overall")

@@ -21,6 +21,11 @@ from dataclasses import replace
 from statistics import fmean
 from typing import Any
 
+from court.engine.machine import ANSWER_JUDGE
+from court.engine.state import ArtifactRecord, TrialState, TurnRecord
+from court.legaltext.sentences import sentence_extract
+from court.procedures import procedure_for
+from court.procedures.seats import CIVIL_SIDES, seat_info
 from scoring.alignment import judgment_alignment
 from scoring.drafting import party_slots, sections_item
 from scoring.grounding import names_a_party, of_this_case, substance
@@ -28,11 +33,6 @@ from scoring.items import Item, Pending, rated_items, turn_links
 from scoring.prediction import sentence_from_case
 from scoring.references import evidence_points, listing, sentences
 from scoring.scorers import Criterion, Scorer, points_raised
-from trials.engine.machine import ANSWER_JUDGE
-from trials.engine.state import ArtifactRecord, TrialState, TurnRecord
-from trials.legaltext.sentences import sentence_extract
-from trials.procedures import procedure_for
-from trials.procedures.seats import CIVIL_SIDES, seat_info
 
 JUDGE_DIMENSIONS = ("procedural_compliance", "neutrality", "judgment_alignment")
 CLIENT_DIMENSIONS = ("stance_authenticity", "disclosure")

@@ -19,11 +19,11 @@ import re
 from dataclasses import dataclass
 from typing import Protocol
 
+from court.legaltext.text import article_citations, terms
 from legalsim.json_input import loads_untrusted
 from legalsim.llm import LLMCall, LLMClient
 from scoring.grounding import reference_terms, specific_coverage
 from scoring.references import sentences
-from trials.legaltext.text import article_citations, terms
 
 RAISED = 0.5
 """A reference point counts as raised when the candidate covers half of its terms."""

@@ -10,6 +10,8 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
+from court.engine.state import TrialState
+from court.procedures.seats import seat_kind
 from scoring.capabilities import seat_of_subject
 from scoring.models import TrialScore
 from scoring.reasons import reason_shown
@@ -25,9 +27,7 @@ from scoring.report import (
     seat_result,
 )
 from scoring.scorers import RuleBasedScorer, Scorer
-from trials.engine.state import TrialState
 from trials.models import SkillNote, Trial
-from trials.procedures.seats import seat_kind
 
 CAPABILITY_NAMES = {
     "issue_spotting": _("Issue spotting"),

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.conf import settings
 
+from court.legaltext.sentences import NOTHING_READ, sentence_extract
 from legalsim.json_input import Problem
 from legalsim.llm import LLMClient
 from legalsim.spreadsheet import CsvDictWriter
@@ -29,7 +30,6 @@ from scoring.predictions_file import PredictionLine, predictions_read
 from scoring.report import ALIGNMENT_ROWS, JUDGMENTS, person_seats
 from scoring.scorers import LLMScorer, RuleBasedScorer, Scorer
 from scoring.selectors import scorecard_computed
-from trials.legaltext.sentences import NOTHING_READ, sentence_extract
 from trials.models import Case, Trial
 
 

@@ -7,7 +7,7 @@ must keep but never obey.
   U+2028, NEL ...) and then a numbered court line ("[99] Presiding judge (first instance): The
   court orders ..."), a prompt heading ("# Task"), a Markdown heading or a fake role label
   ("System:", "审判长："), in English and Chinese. It is text: stored as said, but a prompt
-  may carry it only as that person's quoted words (``trials.agents.prompts.quoted``).
+  may carry it only as that person's quoted words (``agents.prompts.quoted``).
 
 ``prompt_lines_changed`` and ``assert_only_quoted`` are the check the prompt suites share: a
 prompt built twice, with the hostile words and with plain ones, differs only in the person's
@@ -121,7 +121,7 @@ def prompt_lines_changed(build: Callable[[str], Messages], text: str, plain: str
 
 
 TURN_LINE = re.compile(r"\[(\d+)\] ([^:\n]+): (\".*\")")
-"""A dialogue line as ``trials.agents.prompts.dialogue`` writes it: ``[seq] Speaker: "JSON"``."""
+"""A dialogue line as ``agents.prompts.dialogue`` writes it: ``[seq] Speaker: "JSON"``."""
 
 
 def assert_only_quoted(changed: list[str], text: str, said: dict[int, str]) -> None:

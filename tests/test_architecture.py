@@ -11,18 +11,36 @@ from pathlib import Path
 
 from tests.conftest import ROOT
 
-APPS = ("trials", "scoring", "annotation", "classroom", "api", "agentbench", "legalsim")
+APPS = ("court", "agents", "trials", "scoring", "annotation", "classroom", "api", "agentbench", "legalsim")
 COMPOSITION = {"legalsim.settings", "legalsim.urls", "legalsim.asgi", "legalsim.wsgi", "legalsim.celery"}
 """The project's composition root: it wires the apps together, so it may import any of them."""
 
 
-def test_the_engine_loads_without_django_or_the_agents():
+def test_the_court_loads_without_django_the_agents_or_the_trials_app():
+    """``court`` (procedures, engine, documents, agenda, legal text) is plain Python: importing
+    every module of it loads nothing of Django, of the agents or of the trials app."""
     probe = (
-        "import sys, trials.engine.machine, trials.engine.visibility, trials.engine.participants;"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'django' or m.startswith('trials.agents')))"
+        "import sys, pkgutil, importlib, court;"
+        "[importlib.import_module(m.name) for m in pkgutil.walk_packages(court.__path__, 'court.')];"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'django', 'agents', 'trials'}))"
     )
     loaded = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
     assert loaded.stdout.strip() == "[]"
+
+
+LAYERS = {"court": {"court"}, "agents": {"court", "agents", "legalsim"}}
+"""What each package below the apps may import of the project: the court only itself, the
+agents the court and the shared ``legalsim`` modules (the LLM client, readers); they are
+handed what the database holds by ``trials``."""
+
+
+def test_the_court_and_the_agents_import_no_app():
+    found = [
+        f"{source} imports {target}"
+        for source, target in imports()
+        if source.split(".")[0] in LAYERS and target.split(".")[0] not in LAYERS[source.split(".")[0]]
+    ]
+    assert found == []
 
 
 def module_name(path: Path) -> str:
@@ -177,11 +195,13 @@ def test_the_state_scan_finds_what_the_live_room_once_kept_in_modules():
 
 def test_live_trial_state_lives_only_in_the_live_package():
     """What a process knows of a trial while it is played lives on its ``LiveSession``
-    (``trials.live.session``): no other module of the trials app keeps state of its own."""
+    (``trials.live.session``): no other module of the trials app, the court or the agents
+    keeps state of its own."""
     live = ROOT / "trials" / "live"
     found = [
         f"{path.relative_to(ROOT)}: {name}"
-        for path in (ROOT / "trials").rglob("*.py")
+        for package in ("trials", "court", "agents")
+        for path in (ROOT / package).rglob("*.py")
         if "migrations" not in path.parts and live not in path.parents
         for name in module_state(ast.parse(path.read_text(encoding="utf-8")))
     ]

@@ -28,9 +28,9 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from court.procedures.seats import PLAYABLE_SEATS
 from legalsim.roles import Ability, User, can
 from trials.models import Case, Invitation, Seat, Trial
-from trials.procedures.seats import PLAYABLE_SEATS
 
 INVITATION_SALT = "legalsim.trials.invitation"
 INVITATION_MAX_AGE = timedelta(days=7)

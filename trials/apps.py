@@ -8,7 +8,7 @@ class TrialsConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_out
 
-        from trials.agents.routing import seat_models_check
+        from agents.routing import seat_models_check
         from trials.live.fanout import session_ended
 
         seat_models_check()

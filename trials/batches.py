@@ -34,7 +34,7 @@ from django.db import connection, transaction
 from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 
-from trials.agents.personas import DIMENSIONS, personas_redistribute
+from agents.personas import DIMENSIONS, personas_redistribute
 from trials.models import Batch, BatchRun, Case, Trial
 from trials.services import simulated_trial_create, trial_continue
 from trials.store import writing

@@ -23,11 +23,11 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.sessions.backends.base import SessionBase
 
 from accounts.services import sign_in_holds
+from court.engine.machine import next_step
+from court.engine.stage_order import preparation_progress
+from court.engine.state import TrialState
+from court.engine.steps import Speak
 from trials.access import seats_of, trial_overseer
-from trials.engine.machine import next_step
-from trials.engine.stage_order import preparation_progress
-from trials.engine.state import TrialState
-from trials.engine.steps import Speak
 from trials.live.driver import ensure_driver
 from trials.live.fanout import group_name, user_group
 from trials.live.services import LiveError, stage_heard_by, turns_after

@@ -8,17 +8,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from trials.agents.scripted.context import Ctx
-from trials.agents.scripted.record import civil_record, criminal_record
-from trials.agents.scripted.ruling import Counterfactual, what_moved
-from trials.documents import document_sections
-from trials.engine.machine import JUDGE_SEAT
-from trials.engine.state import TrialState
-from trials.engine.visibility import build_view
-from trials.legaltext.text import EN_ARTICLE, ENGLISH_LAW_NAMES, article_citations, normalise
-from trials.procedures.names import sentence_words
-from trials.procedures.seats import seat_info
-from trials.tools.statutes import citations_check
+from agents.scripted.context import Ctx
+from agents.scripted.record import civil_record, criminal_record
+from agents.scripted.ruling import Counterfactual, what_moved
+from agents.tools.statutes import citations_check
+from court.documents import document_sections
+from court.engine.machine import JUDGE_SEAT
+from court.engine.state import TrialState
+from court.engine.visibility import build_view
+from court.legaltext.text import EN_ARTICLE, ENGLISH_LAW_NAMES, article_citations, normalise
+from court.procedures.names import sentence_words
+from court.procedures.seats import seat_info
 
 OUTCOME_KINDS = ("first_instance_judgment", "mediation_record", "second_instance_judgment", "criminal_judgment")
 """Documents that decide a case; the last one a trial filed is its outcome."""

@@ -6,12 +6,12 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from trials.engine.state import TrialState
+from court.engine.state import TrialState
 
 
 class Case(models.Model):
     """A case seed. ``seed`` is the validated case file record, hidden fields included;
-    only ``trials.engine.visibility`` decides what of it a seat may see."""
+    only ``court.engine.visibility`` decides what of it a seat may see."""
 
     class Procedure(models.TextChoices):
         CIVIL = "civil", _("Civil life cycle")

@@ -22,11 +22,11 @@ from dataclasses import replace
 from asgiref.sync import async_to_sync
 from django.db import transaction
 
-from trials.engine.runner import Paused, trial_run
-from trials.engine.stage_order import preparation_progress
-from trials.engine.state import TrialState
-from trials.engine.steps import StageEnd, StageStart, Step
-from trials.engine.visibility import stage_heard
+from court.engine.runner import Paused, trial_run
+from court.engine.stage_order import preparation_progress
+from court.engine.state import TrialState
+from court.engine.steps import StageEnd, StageStart, Step
+from court.engine.visibility import stage_heard
 from trials.live.fanout import broadcast, driver_group, notify
 from trials.models import Trial
 from trials.protocol import preparing_frame, turn_end

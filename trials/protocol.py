@@ -15,15 +15,15 @@ from typing import Any, Literal, NotRequired, TypedDict, get_args, get_type_hint
 
 from django.conf import settings
 
+from agents.skills import skill_for
+from court.documents import DOCUMENTS
+from court.engine.machine import RULE_OBJECTION
+from court.engine.objections import GROUNDS, ruling_sustains
+from court.engine.state import TurnRecord
+from court.engine.steps import Speak
+from court.procedures.civil import DECISIONS
+from court.procedures.names import act_name
 from legalsim.text_input import json_problem
-from trials.agents.skills import skill_for
-from trials.documents import DOCUMENTS
-from trials.engine.machine import RULE_OBJECTION
-from trials.engine.objections import GROUNDS, ruling_sustains
-from trials.engine.state import TurnRecord
-from trials.engine.steps import Speak
-from trials.procedures.civil import DECISIONS
-from trials.procedures.names import act_name
 
 
 class ErrorCode(StrEnum):
@@ -302,7 +302,7 @@ class Control:
 @dataclass(frozen=True)
 class Objection:
     ground: str
-    """One of ``trials.engine.objections.GROUNDS``."""
+    """One of ``court.engine.objections.GROUNDS``."""
     detail: str = ""
     """The objector's words (required for "other")."""
 

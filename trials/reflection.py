@@ -1,11 +1,11 @@
 """Reflective Legal Skill (LegalWorld section 4.6): the notes a new trial of a cause is given.
 
-The rules a candidate must meet live in ``trials.agents.skill_notes``; a finished trial is
+The rules a candidate must meet live in ``agents.skill_notes``; a finished trial is
 reflected on, with its scores, by ``scoring.reflection``."""
 
 from __future__ import annotations
 
-from trials.agents import skill_notes as notes
+from agents import skill_notes as notes
 from trials.models import Case, SkillNote
 
 

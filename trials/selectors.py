@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from django.db.models import Count, Q, QuerySet
 
-from trials.agents.routing import seat_route
-from trials.engine.state import TrialState, TurnRecord
+from agents.routing import seat_route
+from court.engine.state import TrialState, TurnRecord
+from court.procedures.seats import PLAYABLE_SEATS, target_seat
 from trials.models import Case, Trial
-from trials.procedures.seats import PLAYABLE_SEATS, target_seat
 from trials.splits import split_sample
 
 
@@ -64,7 +64,7 @@ def trial_summary(trial: Trial) -> dict:
 
 def seat_models_meta(trial: Trial) -> dict[str, dict]:
     """For the trajectory's meta: each agent seat of a model-played trial with its model, the
-    server it was routed to and the sampling settings (``trials.agents.routing``)."""
+    server it was routed to and the sampling settings (``agents.routing``)."""
     if trial.backend != "openai":
         return {}
     target = target_seat(trial.procedure, trial.target_side)
@@ -79,7 +79,7 @@ def seat_models_meta(trial: Trial) -> dict[str, dict]:
 def decisions_defaulted(state: TrialState) -> list[TurnRecord]:
     """The turns whose decision a model did not give as asked (no ``DECISION:`` line): read
     from its words or, with no clear answer, the conservative default
-    (``trials.agents.decisions``)."""
+    (``agents.decisions``)."""
     return [turn for turn in state.turns if turn.decision_source in ("words", "default")]
 
 

@@ -11,27 +11,27 @@ from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 from django.db import DatabaseError, transaction
 
+from agents.openai_agent import OpenAIAgent
+from agents.routing import Route, sampling, seat_route, supervisor_route
+from agents.scripted import ScriptedAgent
+from agents.skill_notes import SkillNote
+from agents.strategy import stage_end_reflectors
+from agents.supervisor import Supervisor
+from court.engine.machine import trial_start
+from court.engine.participants import Participant
+from court.engine.runner import Paused, trial_run
+from court.engine.state import TrialState
+from court.engine.steps import End, StageEnd, Step
+from court.engine.visibility import build_view
+from court.procedures import procedure_for
+from court.procedures.seats import target_seat
 from legalsim.json_input import Problem, Record, read_records
 from legalsim.llm import LLMClient, LLMError
-from trials.agents.openai_agent import OpenAIAgent
-from trials.agents.routing import Route, sampling, seat_route, supervisor_route
-from trials.agents.scripted import ScriptedAgent
-from trials.agents.skill_notes import SkillNote
-from trials.agents.strategy import stage_end_reflectors
-from trials.agents.supervisor import Supervisor
 from trials.caselibrary.case_file import validate_record
-from trials.engine.machine import trial_start
-from trials.engine.participants import Participant
-from trials.engine.runner import Paused, trial_run
-from trials.engine.state import TrialState
-from trials.engine.steps import End, StageEnd, Step
-from trials.engine.visibility import build_view
+from trials.caselibrary.precedent_library import precedent_search
 from trials.models import Case, Seat, Trial
-from trials.procedures import procedure_for
-from trials.procedures.seats import target_seat
 from trials.reflection import cause_notes
 from trials.store import progress_started, progress_store, writing
-from trials.tools.precedents import precedent_search
 
 
 @dataclass
@@ -183,7 +183,7 @@ def agent_participants(
     strategies: dict[str, list[dict[str, str]]] | None = None,
 ) -> dict[str, Participant]:
     """Every seat of a procedure played by an agent of ``backend``, each on the model and
-    server ``trials.agents.routing`` gives it (the target lawyer, the attorney in a criminal
+    server ``agents.routing`` gives it (the target lawyer, the attorney in a criminal
     trial, on ``LEGALSIM_MODEL_TARGET`` unless ``LEGALSIM_SEAT_MODELS`` says otherwise);
     ``target_model`` puts the target seat on another model of its server (a batch comparing
     models) and ``skill_notes`` are that seat's reflective notes. ``strategies`` (None: the

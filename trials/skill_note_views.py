@@ -12,10 +12,10 @@ from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from court.procedures import procedure_for
+from court.procedures.names import stage_name
 from legalsim.roles import Ability, ability_required
 from trials.models import SkillNote
-from trials.procedures import procedure_for
-from trials.procedures.names import stage_name
 
 
 def _stage_choices(note: SkillNote) -> list[tuple[str, str]]:

@@ -13,7 +13,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable
 
-from trials.agents.personas import SPLIT_SEED
+from agents.personas import SPLIT_SEED
 
 SPLITS = ("light", "medium", "full")
 MEDIUM = (100, 10)

@@ -39,7 +39,7 @@ from django.db import connection, models, transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
-from trials.engine.state import TrialState
+from court.engine.state import TrialState
 from trials.models import Artifact, LLMCallRecord, MemoryOperation, Trial, Turn
 
 trial_finished = Signal()

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from trials.engine.machine import current_stage
-from trials.engine.stage_order import stages_ahead
-from trials.engine.state import TrialState
-from trials.procedures import procedure_for
-from trials.procedures.names import phase_name, stage_name
+from court.engine.machine import current_stage
+from court.engine.stage_order import stages_ahead
+from court.engine.state import TrialState
+from court.procedures import procedure_for
+from court.procedures.names import phase_name, stage_name
 
 
 @dataclass(frozen=True)

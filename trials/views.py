@@ -12,6 +12,14 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from court.agenda import Checklist, checklist
+from court.engine.machine import stage_participants
+from court.engine.objections import GROUNDS, OBJECTING_ROLES, struck_seqs
+from court.engine.state import TrialState
+from court.engine.visibility import case_brief, public_header
+from court.procedures import procedure_for
+from court.procedures.names import ground_name, names_for, seat_name, stage_name
+from court.procedures.seats import seat_info
 from legalsim.roles import Ability, ability_required, can
 from trials.access import (
     BadInvitation,
@@ -26,13 +34,8 @@ from trials.access import (
     trial_read,
     trials_readable,
 )
-from trials.agenda import Checklist, checklist
 from trials.batches import batch_progress
 from trials.debrief import OutcomeMoves, articles_missed, debrief_for, outcome_moves
-from trials.engine.machine import stage_participants
-from trials.engine.objections import GROUNDS, OBJECTING_ROLES, struck_seqs
-from trials.engine.state import TrialState
-from trials.engine.visibility import case_brief, public_header
 from trials.live.services import (
     LiveError,
     seat_release,
@@ -43,9 +46,6 @@ from trials.live.services import (
     turns_heard,
 )
 from trials.models import Batch, Case, Trial
-from trials.procedures import procedure_for
-from trials.procedures.names import ground_name, names_for, seat_name, stage_name
-from trials.procedures.seats import seat_info
 from trials.selectors import case_search, decisions_defaulted, seats_open_to
 from trials.services import BackendUnavailable
 from trials.timeline import timeline_for

@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='assignment',
             name='interview_checklist',
-            field=models.BooleanField(default=True, help_text="a student who interviews a client sees the legal agenda's checklist (trials/agenda.py)"),
+            field=models.BooleanField(default=True, help_text="a student who interviews a client sees the legal agenda's checklist (court/agenda.py)"),
         ),
     ]

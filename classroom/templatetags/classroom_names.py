@@ -12,7 +12,7 @@ from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from trials.procedures import names
+from court.procedures import names
 
 register = template.Library()
 

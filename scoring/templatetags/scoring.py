@@ -7,10 +7,10 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext
 
+from court.documents import DOCUMENTS, document_title
+from court.procedures.names import PHASES, phase_name, stage_name
 from scoring.report import capability_cell
 from scoring.selectors import capability_name
-from trials.documents import DOCUMENTS, document_title
-from trials.procedures.names import PHASES, phase_name, stage_name
 
 register = template.Library()
 

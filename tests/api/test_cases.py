@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.cases import case_stored
 from tests.conftest import CIVIL_CASE
-from tests.trials.engine.test_visibility import plant
+from tests.court.engine.test_visibility import plant
 from trials.models import Case
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from legalsim.roles import Role
 from tests.api.conftest import CASE
 from tests.cases import case_stored
 from tests.conftest import CIVIL_CASE, DEMO_CASES
-from tests.trials.engine.test_visibility import plant
+from tests.court.engine.test_visibility import plant
 from tests.users import person
 from trials.access import seat_invite
 from trials.live.services import trial_create

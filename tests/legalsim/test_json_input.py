@@ -187,11 +187,11 @@ def test_a_model_reply_nested_too_deep_is_an_unreadable_reply_not_a_crash():
     """JSON from a model is parsed with ``loads_untrusted``: a reply the parser cannot read
     for its depth is a ``ValueError`` like any other bad reply (it was a RecursionError that
     the judge, the scorer, the supervisor and the tools did not catch)."""
+    from agents.supervisor import parse_verdict
     from annotation.judge import parse_scores
     from annotation.rubric import RUBRIC_DIR, rubric_load
     from legalsim.json_input import loads_untrusted
     from legalsim.llm import ReplyFormatError
-    from trials.agents.supervisor import parse_verdict
 
     with pytest.raises(ValueError, match="nested deeper"):
         loads_untrusted(DEEP)

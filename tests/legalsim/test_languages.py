@@ -4,7 +4,7 @@ language chosen: in Chinese no English word of the interface is left, in English
 What the database holds (a case's facts, names, a trial's turns, a course's title) is content,
 not interface: every stored text is taken out of the page before it is read, so an English
 case in a Chinese interface (and the reverse) is not counted against it. So are the names of
-seats, stages, phases and acts, which follow the case's language (``trials.procedures.names``),
+seats, stages, phases and acts, which follow the case's language (``court.procedures.names``),
 and code (commands and ids shown to instructors in ``<code>``).
 """
 
@@ -21,9 +21,9 @@ from django.db import models
 from django.test import Client
 from django.urls import reverse
 
+from court.procedures import names
 from tests.legalsim import test_permissions
 from tests.legalsim.permission_routes import ROUTES, World, project_routes
-from trials.procedures import names
 
 world = test_permissions.world
 """The permission walk's world: a trial, a study, a course, a draft and their people."""

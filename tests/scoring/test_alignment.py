@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from court.documents import document_compose
 from scoring.alignment import (
     action_requested,
     appeal_action,
@@ -18,7 +19,6 @@ from scoring.alignment import (
     phi,
     table2_cells,
 )
-from trials.documents import document_compose
 
 DEMO_CASES = Path(__file__).resolve().parents[2] / "demo" / "cases"
 PARTIES = [

@@ -7,10 +7,10 @@ import copy
 
 import pytest
 
+from court.engine.state import ArtifactRecord, TrialState, TurnRecord
 from scoring.capabilities import capability_items, capability_scores, stage_scores
 from scoring.scorers import Criterion, Rating
 from tests.conftest import CIVIL_CASE
-from trials.engine.state import ArtifactRecord, TrialState, TurnRecord
 
 
 class FixedScorer:

@@ -9,11 +9,11 @@ from dataclasses import replace
 
 import pytest
 
+from court.engine.state import ArtifactRecord, TrialState
 from scoring.capabilities import capability_items, capability_scores, stage_scores
 from scoring.scorers import Criterion, Rating
 from tests.conftest import CIVIL_CASE
 from tests.scoring.test_capabilities import COHERENCE, RATINGS, FixedScorer, small_trial, turn
-from trials.engine.state import ArtifactRecord, TrialState
 
 APPEAL = """Notice of appeal
 

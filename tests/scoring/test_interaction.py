@@ -8,11 +8,11 @@ import copy
 
 import pytest
 
+from court.engine.state import TrialState
 from scoring.interaction import interaction_quality, window_criteria, windows
 from scoring.scorers import RuleBasedScorer
 from tests.conftest import CIVIL_CASE
 from tests.scoring.test_capabilities import FixedScorer, turn
-from trials.engine.state import TrialState
 
 CLIENT_ASKS = "Can I get my money back from Li Na?"
 ANSWER = "Yes. The IOU proves the loan, so you can sue Li Na for the RMB 50,000."

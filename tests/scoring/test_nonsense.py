@@ -14,18 +14,18 @@ import string
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from agents.scripted import ScriptedAgent
+from court.documents import DOCUMENTS, document_compose
+from court.engine.machine import trial_start
+from court.engine.participants import MemoryRequest, TurnRequest
+from court.engine.runner import trial_run
+from court.engine.steps import ArtifactDraft, MemoryUpdate, Reply
+from court.procedures import procedure_for
+from court.procedures.seats import seat_info, seat_kind
 from scoring.grounding import case_text, case_vocabulary
 from scoring.report import seat_result
 from scoring.scorers import RuleBasedScorer
 from tests.conftest import DEMO_CASES
-from trials.agents.scripted import ScriptedAgent
-from trials.documents import DOCUMENTS, document_compose
-from trials.engine.machine import trial_start
-from trials.engine.participants import MemoryRequest, TurnRequest
-from trials.engine.runner import trial_run
-from trials.engine.steps import ArtifactDraft, MemoryUpdate, Reply
-from trials.procedures import procedure_for
-from trials.procedures.seats import seat_info, seat_kind
 
 CASES = {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in sorted(DEMO_CASES.glob("*.json"))}
 BOUND = 0.2

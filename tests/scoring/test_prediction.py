@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from court.documents import document_compose
+from court.legaltext.penalties import LIFE_OR_DEATH_MONTHS, charge_brackets
+from court.legaltext.sentences import NOTHING_READ, sentence_extract
 from scoring.prediction import (
     GENERIC_RANGES,
     Sentence,
@@ -22,9 +25,6 @@ from scoring.prediction import (
     simcourt_range,
     statutory_brackets,
 )
-from trials.documents import document_compose
-from trials.legaltext.penalties import LIFE_OR_DEATH_MONTHS, charge_brackets
-from trials.legaltext.sentences import NOTHING_READ, sentence_extract
 
 DEMO_CASES = Path(__file__).resolve().parents[2] / "demo" / "cases"
 

@@ -10,14 +10,14 @@ from dataclasses import replace
 
 import pytest
 
+from agents.scripted import ScriptedAgent
+from court.engine.machine import trial_start
+from court.engine.runner import trial_run
+from court.engine.state import TrialState
+from court.procedures import procedure_for
 from scoring.report import person_seats, result_overall, seat_result
 from scoring.scorers import RuleBasedScorer
 from tests.conftest import DEMO_CASES
-from trials.agents.scripted import ScriptedAgent
-from trials.engine.machine import trial_start
-from trials.engine.runner import trial_run
-from trials.engine.state import TrialState
-from trials.procedures import procedure_for
 
 
 def played(case_id: str, *, person: str, last_stage: str | None = None, target_side: str | None = None) -> TrialState:

@@ -12,12 +12,12 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import timezone
 
+from court.procedures import procedure_for
 from legalsim.roles import Role
 from tests.trials.library import library_import
 from tests.users import person
 from trials.batches import _claim, _fenced, batch_create, batch_run
 from trials.models import Batch, BatchRun, Case, Trial
-from trials.procedures import procedure_for
 from trials.services import simulated_trial_create, trial_continue
 from trials.splits import split_sample
 

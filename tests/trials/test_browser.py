@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from channels.testing import ChannelsLiveServerTestCase
 
+from court.procedures.civil import CIVIL_LIFE_CYCLE
 from legalsim.roles import Role
 from tests.browser import CHROMIUM, PHONE, LiveRoomServer, WithChromium, page_logged_in, screenshot, trial_started
 from tests.conftest import DEMO_CASES
 from tests.users import person
 from trials.models import Trial
-from trials.procedures.civil import CIVIL_LIFE_CYCLE
 from trials.services import cases_import
 
 CASE = "en-civil-traffic-accident"

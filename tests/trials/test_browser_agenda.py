@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 from channels.testing import ChannelsLiveServerTestCase
 
+from court.agenda import AGENDA
 from legalsim.roles import Role
+from tests.agents.test_withheld_client import CANARY, maser_case
 from tests.browser import CHROMIUM, LiveRoomServer, WithChromium, page_logged_in, screenshot, trial_started
 from tests.cases import case_stored
-from tests.trials.agents.test_withheld_client import CANARY, maser_case
 from tests.users import person
-from trials.agenda import AGENDA
 
 QUESTION = "请问您的住址和联系电话？钱是怎么交给对方的，有没有转账？"
 

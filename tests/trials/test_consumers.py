@@ -21,6 +21,7 @@ from rest_framework.authtoken.models import Token
 
 from classroom.models import Course
 from classroom.services import course_create
+from court.engine.state import TrialState
 from legalsim.roles import Role
 from tests.browser import CHROMIUM, chromium_start, page_logged_in
 from tests.celery_mode import celery_eager
@@ -28,7 +29,6 @@ from tests.conftest import DEMO_CASES
 from tests.servers import daphne, session_key_for
 from tests.trials.prepared import prepared_trial
 from tests.users import person
-from trials.engine.state import TrialState
 from trials.live.services import trial_create
 from trials.models import Case, Trial
 from trials.preparation import trial_prepare

@@ -12,13 +12,13 @@ from django.urls import reverse
 
 from classroom.assignments import assignment_create
 from classroom.services import course_create, course_enrol
+from court.procedures import procedure_for
+from court.procedures.names import ACTS, PHASES, SEATS
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
 from tests.trials.prepared import prepared_trial
 from tests.users import person
 from trials.models import Case, Trial
-from trials.procedures import procedure_for
-from trials.procedures.names import ACTS, PHASES, SEATS
 from trials.services import cases_import, trial_simulate
 
 pytestmark = pytest.mark.django_db

@@ -24,15 +24,15 @@ from django.db import connections
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from agents.prompts import turn_messages
 from classroom.models import Course
 from classroom.services import course_create
+from court.engine.visibility import build_view
 from legalsim.roles import Role
 from tests import hostile_text
 from tests.conftest import DEMO_CASES
 from tests.trials.prepared import prepared_trial
 from tests.users import person
-from trials.agents.prompts import turn_messages
-from trials.engine.visibility import build_view
 from trials.live import driver
 from trials.models import Case, Trial, Turn
 from trials.protocol import BadMessage, client_message_parse

@@ -189,7 +189,7 @@ async def test_a_reconnect_mid_stream_resumes_every_frame_exactly_once(settings)
 
 
 async def test_the_browser_never_receives_hidden_fields():
-    from tests.trials.engine.test_visibility import plant
+    from tests.court.engine.test_visibility import plant
 
     seed, planted = plant(json.loads((DEMO_CASES / CASE).with_suffix(".json").read_text()))
     trial = await make_trial({"plaintiff_lawyer": "student"}, stages=None, seed=seed)

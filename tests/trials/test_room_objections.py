@@ -229,9 +229,9 @@ async def test_an_overruled_objection_lets_the_statement_finish_where_it_was_cut
 def _prosecutor_words(trial: Trial, seq: int) -> str:
     """What the scripted prosecutor says at turn ``seq``'s step, in the same trial played again
     by scripted agents without the objection."""
-    from tests.trials.engine.test_objections import respond
-    from trials.engine.machine import next_step, step_apply, trial_start
-    from trials.engine.steps import MemoryUpdate, Speak, UpdateMemory
+    from court.engine.machine import next_step, step_apply, trial_start
+    from court.engine.steps import MemoryUpdate, Speak, UpdateMemory
+    from tests.court.engine.test_objections import respond
 
     state = trial_start(case=trial.case.seed, target_side=trial.target_side, human_seats={"attorney": "student"})
     while True:
@@ -257,7 +257,7 @@ async def test_a_sustained_objection_ends_the_statement_and_the_record_shows_wha
     assert ends[cut_seq]["text"].endswith("—") and ends[cut_seq + 2]["ruling"] == "sustained"
     assert ends[cut_seq + 3]["seat"] == "attorney", "the struck statement is not made again"
     stored = await database_sync_to_async(lambda: Trial.objects.get(pk=trial.pk).engine_state)()
-    from trials.agents.scripted.record import heard_turns
+    from agents.scripted.record import heard_turns
 
     dialogue = [{"seq": t.seq, "act": t.act, "text": t.text} for t in stored.turns if t.stage == "evidence"]
     assert cut_seq not in {turn["seq"] for turn in heard_turns(dialogue)}, "the court leaves struck words out"

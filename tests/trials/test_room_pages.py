@@ -11,7 +11,7 @@ from classroom.services import course_create
 from legalsim.roles import Role
 from tests.cases import case_stored
 from tests.conftest import DEMO_CASES
-from tests.trials.engine.test_visibility import plant
+from tests.court.engine.test_visibility import plant
 from tests.trials.prepared import prepared_trial
 from tests.users import person
 from trials.live.services import trial_create

@@ -5,8 +5,8 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
+from court.legaltext.sentences import sentence_extract
 from tests.conftest import DEMO_CASES, demo_case_seeds
-from trials.legaltext.sentences import sentence_extract
 from trials.models import Artifact, Case, MemoryOperation, Trial, Turn
 from trials.services import cases_import
 

@@ -8,13 +8,13 @@ import re
 import pytest
 from django.core.management import CommandError, call_command
 
+from agents.prompts import PROMPT_VERSION
+from court.procedures.names import STAGES, stage_name
 from tests.cases import case_stored
 from tests.conftest import DEMO_CASES
+from tests.court.engine.test_visibility import plant
 from tests.llm_server import tool_names
-from tests.trials.engine.test_visibility import plant
-from trials.agents.prompts import PROMPT_VERSION
 from trials.models import Case, Trial, Turn
-from trials.procedures.names import STAGES, stage_name
 from trials.services import cases_import
 
 pytestmark = pytest.mark.django_db

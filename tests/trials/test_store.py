@@ -9,8 +9,8 @@ from django.db import connection
 from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 
+from court.engine.state import MemoryLogEntry, TurnRecord
 from tests.conftest import DEMO_CASES
-from trials.engine.state import MemoryLogEntry, TurnRecord
 from trials.models import Case, MemoryOperation, Trial, Turn
 from trials.services import cases_import, simulated_trial_create, trial_continue
 from trials.store import progress_store, writing

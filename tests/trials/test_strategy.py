@@ -1,5 +1,5 @@
 """SimCourt's Strategy module and stage-end reflection for the model seats of a criminal trial,
-through the real openai client and the loopback server (``trials.agents.strategy``)."""
+through the real openai client and the loopback server (``agents.strategy``)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from agents.prompts import ROLE_BRIEFS
+from agents.strategy import PLAN_MARK
+from court.engine.state import TrialState
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
 from tests.llm_server import default_brain
 from tests.users import person
-from trials.agents.prompts import ROLE_BRIEFS
-from trials.agents.strategy import PLAN_MARK
-from trials.engine.state import TrialState
 from trials.live.services import transcript_for
 from trials.models import Trial
 from trials.services import cases_import, trial_agents

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
+from agents.strategy import PLAN_MARK
 from tests.conftest import DEMO_CASES
-from trials.agents.strategy import PLAN_MARK
 from trials.models import Batch
 from trials.services import cases_import
 

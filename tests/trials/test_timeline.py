@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from court.engine.machine import apply_stage_start, next_step
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
 from tests.trials.prepared import prepared_trial
 from tests.users import person
-from trials.engine.machine import apply_stage_start, next_step
 from trials.models import Case
 from trials.services import cases_import
 from trials.timeline import timeline_for

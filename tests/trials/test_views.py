@@ -5,15 +5,15 @@ from django.urls import reverse
 
 from classroom.assignments import assignment_create, pair_set
 from classroom.services import course_create, course_enrol
+from court.engine.visibility import case_brief
+from court.procedures.seats import CIVIL_SIDES, PLAYABLE_SEATS, seat_info
 from legalsim.roles import Role
 from tests.cases import case_stored
 from tests.conftest import CIVIL_CASE
-from tests.trials.engine.test_visibility import may_see, plant
+from tests.court.engine.test_visibility import may_see, plant
 from tests.users import person
-from trials.engine.visibility import case_brief
 from trials.live.services import trial_create
 from trials.models import Case, Trial
-from trials.procedures.seats import CIVIL_SIDES, PLAYABLE_SEATS, seat_info
 from trials.services import cases_import
 
 pytestmark = pytest.mark.django_db

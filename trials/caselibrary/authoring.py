@@ -27,12 +27,12 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from court.engine.machine import trial_start
+from court.engine.runner import Paused, trial_run
+from court.engine.state import TurnRecord
 from legalsim.json_input import Problem, Record, read_document_text
 from legalsim.text_input import FORBIDDEN, text_problem
 from trials.caselibrary.case_file import validate_record
-from trials.engine.machine import trial_start
-from trials.engine.runner import Paused, trial_run
-from trials.engine.state import TurnRecord
 from trials.message_tables import MessageTable
 from trials.models import Case, CaseDraft
 from trials.services import agent_participants, case_store, default_target_side

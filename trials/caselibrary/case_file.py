@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 import re
 
+from court.legaltext.penalties import NON_NUMERIC_PENALTIES, PENALTIES, TERM_PENALTIES
 from legalsim.json_input import Problem, Record, shown
-from trials.legaltext.penalties import NON_NUMERIC_PENALTIES, PENALTIES, TERM_PENALTIES
 
 CASE_ID = re.compile(r"^[A-Za-z0-9._-]{1,120}$")
 LEVELS = ("high", "medium", "low")

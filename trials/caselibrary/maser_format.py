@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from court.agenda import AGENDA
 from legalsim.json_input import Problem, Record
-from trials.agenda import AGENDA
 from trials.caselibrary.case_file import BIG5_TRAITS, validate_record
 
 _MAPPED = ("id", "case_r_f", "plaintiff", "defendant", "law_level", "personality", "speak_style", "less")
@@ -36,7 +36,7 @@ _TRAIT_WORDS = {
 }
 _LEVEL_WORDS = {"high": ("高", "high"), "medium": ("中", "medium"), "low": ("低", "low")}
 ASKING_WORDS = tuple(word for item in AGENDA if item.key in ("client", "facts", "evidence") for word in item.words)
-"""The legal agenda's words for particulars, facts and evidence (trials/agenda.py): found in a
+"""The legal agenda's words for particulars, facts and evidence (court/agenda.py): found in a
 withheld detail, they are what a lawyer asking about it says; a detail that holds none is asked
 about by its first words."""
 

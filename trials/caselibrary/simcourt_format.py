@@ -19,10 +19,10 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from court.legaltext.penalties import TERM_PENALTIES
+from court.legaltext.sentences import NOTHING_READ, principal_penalty, sentence_extract
 from legalsim.json_input import Problem, Record, shown
 from trials.caselibrary.case_file import validate_record
-from trials.legaltext.penalties import TERM_PENALTIES
-from trials.legaltext.sentences import NOTHING_READ, principal_penalty, sentence_extract
 
 SIMCOURT_FILE = "data_anonymized.json"
 _MAPPED = ("defendant_information", "prosecution_statement", "evidence", "result")

@@ -18,8 +18,8 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from trials.engine.objections import objectors, statement_resumed
-from trials.engine.participants import (
+from court.engine.objections import objectors, statement_resumed
+from court.engine.participants import (
     DeltaSink,
     GenerationCancelled,
     MemoryRequest,
@@ -27,9 +27,9 @@ from trials.engine.participants import (
     ParticipantFailed,
     TurnRequest,
 )
-from trials.engine.state import TrialState
-from trials.engine.steps import End, MemoryUpdate, Reply, Speak, StageEnd, StageStart, Step, UpdateMemory
-from trials.engine.visibility import build_view, stage_heard
+from court.engine.state import TrialState
+from court.engine.steps import End, MemoryUpdate, Reply, Speak, StageEnd, StageStart, Step, UpdateMemory
+from court.engine.visibility import build_view, stage_heard
 from trials.leases import lease_hand_back, lease_renew, lease_take, orphans
 from trials.live import objecting
 from trials.live.driver_store import (

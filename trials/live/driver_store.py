@@ -10,9 +10,9 @@ from typing import Any
 
 from django.db import transaction
 
-from trials.engine.machine import next_step, step_apply
-from trials.engine.state import TrialState
-from trials.engine.steps import Step
+from court.engine.machine import next_step, step_apply
+from court.engine.state import TrialState
+from court.engine.steps import Step
 from trials.live.session import LiveSession
 from trials.models import Trial
 from trials.pool import in_pool

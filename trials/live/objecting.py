@@ -1,10 +1,10 @@
 """Objections in a live trial, as the driver keeps them: raised by a socket (of any process)
 while the other side's statement streams or within the grace period after it ends, then
-stored with the engine's rules (``trials.engine.objections``) checked again under the row lock.
+stored with the engine's rules (``court.engine.objections``) checked again under the row lock.
 
 A statement cut by an objection keeps on the record what was shown, then the objection, and
 the procedure waits at it: sustained, the statement ends there; overruled, its speaker
-resumes where they were cut (``trials.engine.objections.apply_objection_cut``), and
+resumes where they were cut (``court.engine.objections.apply_objection_cut``), and
 ``Resumption`` keeps an agent from saying again what it had said. An objection in the grace
 period leaves the statement whole. Either way the judge's ruling is the trial's next step.
 An objection the engine refuses when it is stored (the moment passed, the hearing moved on)
@@ -17,16 +17,16 @@ from dataclasses import dataclass, replace
 
 from django.db import transaction
 
-from trials.engine.machine import EngineError
-from trials.engine.objections import (
+from court.engine.machine import EngineError
+from court.engine.objections import (
     RESUMED,
     apply_objection,
     apply_objection_cut,
     objection_refusal,
     words_after,
 )
-from trials.engine.state import TurnRecord
-from trials.engine.steps import Reply, Speak
+from court.engine.state import TurnRecord
+from court.engine.steps import Reply, Speak
 from trials.models import Trial
 from trials.pool import in_pool
 from trials.store import progress_store

@@ -14,15 +14,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Model
 
-from trials.access import (
-    BadInvitation,
-    invitation_use,
-    invitations_revoke,
-    seats_of,
-    trial_overseer,
-)
-from trials.documents import DOCUMENTS, document_compose
-from trials.engine.machine import (
+from court.documents import DOCUMENTS, document_compose
+from court.engine.machine import (
     EngineError,
     apply_judge_control,
     apply_judge_question,
@@ -30,16 +23,23 @@ from trials.engine.machine import (
     next_step,
     trial_start,
 )
-from trials.engine.objections import objection_refusal
-from trials.engine.state import TrialState, TurnRecord
-from trials.engine.steps import ArtifactDraft, Reply, Speak
-from trials.engine.visibility import build_view, stage_heard, stage_participants
+from court.engine.objections import objection_refusal
+from court.engine.state import TrialState, TurnRecord
+from court.engine.steps import ArtifactDraft, Reply, Speak
+from court.engine.visibility import build_view, stage_heard, stage_participants
+from court.procedures import procedure_for
+from court.procedures.civil import DECISIONS
+from court.procedures.seats import CIVIL_SIDES, PLAYABLE_SEATS, seat_info, target_seat
+from trials.access import (
+    BadInvitation,
+    invitation_use,
+    invitations_revoke,
+    seats_of,
+    trial_overseer,
+)
 from trials.live.fanout import seats_changed
 from trials.models import Case, Seat, Trial, Turn
 from trials.preparation import preparation_enqueue
-from trials.procedures import procedure_for
-from trials.procedures.civil import DECISIONS
-from trials.procedures.seats import CIVIL_SIDES, PLAYABLE_SEATS, seat_info, target_seat
 from trials.protocol import ErrorCode
 from trials.services import agent_model_name, agent_participants, default_target_side
 from trials.store import progress_store

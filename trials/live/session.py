@@ -18,8 +18,8 @@ from dataclasses import asdict, dataclass, field
 
 from django.contrib.auth.base_user import AbstractBaseUser
 
-from trials.engine.machine import JUDGE_CONTROLS
-from trials.engine.state import TrialState
+from court.engine.machine import JUDGE_CONTROLS
+from court.engine.state import TrialState
 from trials.live.fanout import broadcast, driver_group, group_name, notify, remote_subscribers
 from trials.live.objecting import Raised
 from trials.live.services import (

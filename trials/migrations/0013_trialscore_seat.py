@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 
 def seat_of_stored(apps, schema_editor) -> None:
-    from trials.procedures.seats import target_seat
+    from court.procedures.seats import target_seat
 
     TrialScore = apps.get_model("trials", "TrialScore")
     for score in TrialScore.objects.select_related("trial").iterator():

@@ -1,14 +1,14 @@
 """Names for the procedures' ids in templates, in a language (the case's):
 ``{{ turn.stage|stage_name:language }}``, ``{{ seat|seat_name:language }}``,
 ``{{ turn.phase|phase_name:language }}``, ``{{ act|act_name:language }}``,
-``{{ key|field_name:language }}``; the functions of ``trials.procedures.names``."""
+``{{ key|field_name:language }}``; the functions of ``court.procedures.names``."""
 
 from __future__ import annotations
 
 from django import template
 from django.utils.translation import gettext_lazy as _
 
-from trials.procedures import names
+from court.procedures import names
 
 register = template.Library()
 for function in (

@@ -9,7 +9,7 @@ from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from trials.procedures.names import field_name
+from court.procedures.names import field_name
 
 register = template.Library()
 

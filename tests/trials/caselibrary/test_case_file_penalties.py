@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+from court.legaltext.penalties import PENALTIES
 from trials.caselibrary.authoring import case_check, form_from_case
-from trials.legaltext.penalties import PENALTIES
 from trials.models import Case
 from trials.services import cases_import
 

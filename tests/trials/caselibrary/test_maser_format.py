@@ -10,14 +10,14 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from agents.scripted import ScriptedAgent
+from court.engine.machine import trial_start
+from court.engine.runner import trial_run
+from court.engine.visibility import build_view
+from court.procedures import procedure_for
 from scoring.complaint import complaint_score, reference_complaint
 from scoring.scorers import RuleBasedScorer
-from trials.agents.scripted import ScriptedAgent
-from trials.engine.machine import trial_start
-from trials.engine.runner import trial_run
-from trials.engine.visibility import build_view
 from trials.models import Case
-from trials.procedures import procedure_for
 
 pytestmark = pytest.mark.django_db
 

@@ -10,11 +10,11 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from tests.trials.engine.test_visibility import ViewAuditor
-from trials.engine.machine import trial_start
-from trials.engine.runner import trial_run
+from court.engine.machine import trial_start
+from court.engine.runner import trial_run
+from court.procedures import procedure_for
+from tests.court.engine.test_visibility import ViewAuditor
 from trials.models import Case
-from trials.procedures import procedure_for
 
 pytestmark = pytest.mark.django_db
 

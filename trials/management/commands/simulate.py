@@ -3,9 +3,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from court.procedures import procedure_for
 from trials.management.commands._output import report_trial
 from trials.models import Case
-from trials.procedures import procedure_for
 from trials.services import BackendUnavailable, trial_simulate
 
 

@@ -1,0 +1,116 @@
+"""The legal consultation (LC): the client tells the story, the lawyer asks, advises and
+writes the consultation record."""
+
+from __future__ import annotations
+
+from agents.scripted.context import (
+    Ctx,
+    client_account,
+    client_wants,
+    numbered,
+    retrieved_statute,
+    split_sentences,
+)
+from court.engine.steps import ArtifactDraft
+
+
+def describe_dispute(ctx: Ctx) -> str:
+    return ctx.say(
+        f"律师您好，我是{ctx.name(ctx.view.side)}，想咨询一起{ctx.view.case['cause_of_action']}。{client_account(ctx)}",
+        f"Hello, I'm {ctx.name(ctx.view.side)} and I need advice on a {ctx.view.case['cause_of_action'].lower()} matter. "
+        f"{client_account(ctx)}",
+    )
+
+
+def ask_follow_up(ctx: Ctx) -> str:
+    """The lawyer's questions follow MASER's legal agenda (Appendix A.2): the parties'
+    particulars, the facts, the points in dispute, the claims and the evidence."""
+    return ctx.say(
+        "谢谢您的介绍。为了准确判断，请您补充几点：一是您和对方的基本情况（姓名、住址、联系方式）；"
+        "二是双方之间有没有书面约定，事情的时间和金额；三是对方对哪些事实有争议；四是您手里现有哪些证据；"
+        "五是您希望通过诉讼达到什么结果。",
+        "Thank you. To assess this properly I need a few things: your and the other side's particulars (names, "
+        "addresses, contact details); whether there is any written agreement between you, with the dates and "
+        "amounts; which facts the other side disputes; what evidence you have in hand; and what outcome you want "
+        "from litigation.",
+    )
+
+
+def answer_follow_up(ctx: Ctx) -> str:
+    evidence = [item["name"] for item in ctx.evidence()]
+    if ctx.persona("disclosure_willingness") == "low":
+        evidence = evidence[:1]
+    listed = ctx.sep().join(evidence) or ctx.say("暂时没有整理", "nothing organised yet")
+    return ctx.say(
+        f"我手里有：{listed}。{client_wants(ctx)}",
+        f"What I have is: {listed}. {client_wants(ctx)}",
+    )
+
+
+def ask_question(ctx: Ctx) -> str:
+    questions = ctx.field("consultation_questions", ctx.view.side, []) or []
+    index = ctx.own_turns("questions")
+    if not questions:
+        return ctx.say(
+            "我还想问，这个案子我胜诉的把握有多大？",
+            "I also want to ask: how good are my chances?",
+        )
+    return questions[min(index, len(questions) - 1)]
+
+
+def _retrieved_rule(ctx: Ctx, query: str) -> str:
+    hit = retrieved_statute(ctx, query)
+    if hit is None:
+        return ctx.rule("civil_first")
+    first_sentence = (split_sentences(hit.text) or [hit.text])[0].rstrip("。")
+    return f"{hit.citation}规定，{first_sentence}"
+
+
+def answer_question(ctx: Ctx) -> str:
+    evidence = [item["name"] for item in ctx.evidence()]
+    cause = ctx.view.case["cause_of_action"]
+    question = ctx.view.dialogue[-1]["text"] if ctx.view.dialogue else ""
+    return ctx.say(
+        f"从法律关系看，本案属于{cause}。相关规定：{_retrieved_rule(ctx, question)}。"
+        f"同时，按照“谁主张，谁举证”的规则（{ctx.rule('civil_first')}），"
+        f"您需要对自己的主张提供证据；目前可用的证据有：{ctx.sep().join(evidence) or '尚需收集'}。"
+        "风险在于证据链是否完整、对方是否提出抗辩或时效问题。建议您尽快整理原件、保留沟通记录，我们再确定具体请求。",
+        f"The relationship here is a {cause.lower()}. Under the rule that whoever asserts must prove "
+        f"({ctx.rule('civil_first')}), you must support each claim with evidence; what we can use now is: "
+        f"{ctx.sep().join(evidence) or 'still to be collected'}. The risk lies in gaps in the evidence chain and any "
+        "defence or limitation point the other side raises. Keep the originals and your messages; then we settle the claims.",
+    )
+
+
+def summarise_advice(ctx: Ctx) -> str:
+    return ctx.say(
+        "总结一下：您的主要事实基本清楚，下一步我会根据现有证据起草文书，请您补齐原件并保持通讯畅通。",
+        "To sum up: the core facts are clear enough. Next I will draft the pleading from the evidence you have; "
+        "please bring the originals and stay reachable.",
+    )
+
+
+def acknowledge(ctx: Ctx) -> str:
+    return ctx.say(
+        "明白了，我回去就把材料整理好交给您。",
+        "Understood. I'll gather the documents and bring them to you.",
+    )
+
+
+def write_consultation_record(ctx: Ctx) -> tuple[str, ArtifactDraft]:
+    asked = [
+        turn["text"] for turn in ctx.view.dialogue if turn["phase"] == "questions" and turn["seat"] != ctx.view.seat
+    ]
+    answered = [
+        turn["text"] for turn in ctx.view.dialogue if turn["phase"] == "questions" and turn["seat"] == ctx.view.seat
+    ]
+    client = ctx.name(ctx.view.side)
+    body = ctx.say(
+        f"咨询人：{client}\n案由：{ctx.view.case['cause_of_action']}\n\n一、咨询事项\n{numbered(ctx, asked)}\n\n"
+        f"二、律师意见\n{numbered(ctx, answered)}\n\n三、后续安排\n整理证据原件，起草诉讼文书。",
+        f"Client: {client}\nCause of action: {ctx.view.case['cause_of_action']}\n\n1. Questions raised\n"
+        f"{numbered(ctx, asked)}\n\n2. Lawyer's advice\n{numbered(ctx, answered)}\n\n3. Next steps\n"
+        "Collect original evidence; draft the pleading.",
+    )
+    title = ctx.say("法律咨询记录", "Consultation record")
+    return ctx.say("咨询记录已整理完毕。", "The consultation record is complete."), ArtifactDraft(title, body)

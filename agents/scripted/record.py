@@ -1,0 +1,244 @@
+"""The record as heard: what the scripted court reads before it decides (``ruling`` decides).
+
+The court reads the hearing's dialogue as its own seat saw it, never the case file's counts:
+which claims (or appeal requests) their side stated, which evidence items each side produced
+in the evidence phase, which defences the other side raised, which sentencing circumstances
+the defence argued, which articles each side cited. A statement struck by a sustained
+objection is not part of the record. Matching is by content terms (``court.legaltext.text``):
+a claim, a defence or an item counts as stated, raised or produced when the side's words hold
+at least ``COVERED`` of its terms (an evidence item's name, or a numbered line the side wrote).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from agents.scripted.context import Ctx, as_list, split_sentences
+from court.engine.machine import RULE_OBJECTION
+from court.engine.objections import OBJECT_ACT
+from court.legaltext.text import amounts, article_citations, coverage, terms
+from court.procedures.seats import COURT
+
+COVERED = 0.5
+"""The share of a claim's, a defence's or an item's content terms a side's words must hold."""
+EVIDENCE_PHASES = frozenset({"evidence", "prosecution_evidence", "defence_evidence"})
+"""Evidence is produced in the evidence phase and examined there (Civil Procedure Law art. 71,
+Criminal Procedure Law art. 195): an item mentioned only in argument is not evidence."""
+SUSTAINED = re.compile(r"^\s*(?:反对有效|反对成立|异议成立|sustained)", re.IGNORECASE)
+COSTS = re.compile(
+    r"诉讼费|受理费|上诉费|(?:litigation|appeal|court|legal) (?:costs|fees)|costs of (?:the )?(?:action|appeal|proceedings|litigation)",
+    re.IGNORECASE,
+)
+GENERIC = frozenset(
+    "原告 被告 上诉人 被上诉人 本院 法院 判令 请求 要求 主张 证明 证据 事实 本案 双方 对方 我方 一方 支付 给付 "
+    "plaintiff defendant appellant appellee court order claim claimant evidence prove fact case party side "
+    "pay rmb yuan".split()
+)
+"""Words every claim, defence and exhibit shares: they tie nothing to anything."""
+CIRCUMSTANCE_WORDS = {
+    "surrender": re.compile(r"自首|投案|surrender|turned (?:him|her)self in|gave (?:him|her)self up", re.IGNORECASE),
+    "confession": re.compile(r"坦白|如实供述|如实交代|confess|truthful|told the police everything", re.IGNORECASE),
+    "guilty_plea": re.compile(r"认罪|plead(?:s|ed)? guilty|guilty plea|accepts? the recommend", re.IGNORECASE),
+    "restitution": re.compile(
+        r"退赔|退赃|赔偿|退还|返还|restitution|compensat|repaid|returned RMB|refund", re.IGNORECASE
+    ),
+    "forgiveness": re.compile(r"谅解|forgiv|forgave|letters? of understanding", re.IGNORECASE),
+    "first_offence": re.compile(
+        r"初犯|偶犯|无前科|没有前科|无犯罪记录|first offen[cs]e|first-time|no previous convictions?|no criminal record",
+        re.IGNORECASE,
+    ),
+    "recidivism": re.compile(
+        r"累犯|(?<!无)(?<!没有)前科|recidiv|(?<!no )previous convictions?|prior convictions?", re.IGNORECASE
+    ),
+}
+"""How a sentencing circumstance is named in court, in either language (``ruling.RATES`` weighs it)."""
+PROBATION = re.compile(r"缓刑|probation|suspended sentence|suspend", re.IGNORECASE)
+SUPERVISION = re.compile(
+    r"监管|社区|固定工作|固定住所|帮教|工作表现|家庭|stable job|employ|supervis|community|family", re.IGNORECASE
+)
+"""The conditions of probation argued: someone to supervise, a place in the community (art. 72)."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    text: str
+    stated: bool
+    amount: float | None = None
+
+    @property
+    def costs(self) -> bool:
+        return bool(COSTS.search(self.text))
+
+
+@dataclass(frozen=True)
+class Exhibit:
+    side: str
+    name: str
+    purpose: str
+    produced: bool
+
+
+@dataclass(frozen=True)
+class Defence:
+    text: str
+    raised: bool
+
+
+@dataclass(frozen=True)
+class CivilRecord:
+    """A civil hearing as heard: ``claimant`` is the plaintiff at first instance and the
+    appellant at second; its ``claims`` are the claims or the appeal requests."""
+
+    language: str
+    claimant: str
+    respondent: str
+    claims: tuple[Claim, ...]
+    exhibits: tuple[Exhibit, ...]
+    defences: tuple[Defence, ...]
+    cited: dict[str, frozenset[str]] = field(default_factory=dict)
+    appeal: bool = False
+
+
+@dataclass(frozen=True)
+class CriminalRecord:
+    """A criminal trial as heard: the defence's words (counsel's and the defendant's) and the
+    prosecution's, the exhibits each side produced, and the indictment as read."""
+
+    language: str
+    charges: tuple[str, ...]
+    recommendation: dict
+    indictment: str
+    defendant_info: str
+    exhibits: tuple[Exhibit, ...]
+    defence_words: str
+    prosecution_words: str
+    cited: dict[str, frozenset[str]] = field(default_factory=dict)
+
+
+def heard_turns(dialogue: list[dict]) -> list[dict]:
+    """The stage's statements without objections, rulings and what a sustained objection struck."""
+    struck: set[int] = set()
+    for index, turn in enumerate(dialogue):
+        if turn.get("act") == RULE_OBJECTION and SUSTAINED.search(turn.get("text", "")):
+            objection = next((i for i in range(index - 1, -1, -1) if dialogue[i].get("act") == OBJECT_ACT), None)
+            if objection is not None and objection > 0:
+                struck.add(dialogue[objection - 1]["seq"])
+    return [
+        turn
+        for turn in dialogue
+        if turn.get("act") not in (OBJECT_ACT, RULE_OBJECTION) and turn.get("seq") not in struck
+    ]
+
+
+def _side_of(seat: str) -> str:
+    if seat in ("prosecutor",):
+        return "prosecution"
+    if seat in ("attorney", "defendant"):
+        return "defendant"
+    return seat.rsplit("_", 1)[0] if "_" in seat else COURT
+
+
+def words_by_side(turns: list[dict], *, phases: frozenset[str] | None = None) -> dict[str, str]:
+    spoken: dict[str, list[str]] = {}
+    for turn in turns:
+        if phases is None or turn.get("phase") in phases:
+            spoken.setdefault(_side_of(turn["seat"]), []).append(turn["text"])
+    return {side: "\n".join(texts) for side, texts in spoken.items()}
+
+
+def mentioned(reference: str, words: str, language: str) -> bool:
+    """``words`` mention ``reference``: they hold ``COVERED`` of its terms, or a line of them is
+    mostly made of it (a numbered list of exhibits names each in a few words)."""
+    if not words.strip():
+        return False
+    share = coverage(reference, words, language)
+    if share is not None and share >= COVERED:
+        return True
+    return any((coverage(line, reference, language) or 0) >= 0.8 for line in words.splitlines() if len(line) > 3)
+
+
+def civil_record(ctx: Ctx) -> CivilRecord:
+    """The civil hearing the judge's seat has heard so far (FIT or SIT)."""
+    turns = heard_turns(ctx.view.dialogue)
+    said, produced = words_by_side(turns), words_by_side(turns, phases=EVIDENCE_PHASES)
+    language, claimant = ctx.view.language, ctx.opener()
+    respondent = "defendant" if claimant == "plaintiff" else "plaintiff"
+    if ctx.view.stage == "SIT":
+        requested = as_list((ctx.field("appeal") or {}).get("appeal_requests"))
+        defence_text = ctx.field("appellee_defenses", respondent, "") or ""
+        items = [(side, item) for side in (claimant, respondent) for item in ctx.field("new_evidence", side, []) or []]
+    else:
+        requested = ctx.claims()
+        defence_text = ctx.facts("defendant")
+        items = [(side, item) for side in (claimant, respondent) for item in ctx.evidence(side)]
+    claims = tuple(Claim(text, mentioned(text, said.get(claimant, ""), language), _amount(text)) for text in requested)
+    exhibits = tuple(
+        Exhibit(side, item["name"], item.get("purpose", ""), mentioned(item["name"], produced.get(side, ""), language))
+        for side, item in items
+    )
+    defences = tuple(
+        Defence(point, mentioned(point, said.get(respondent, ""), language)) for point in split_sentences(defence_text)
+    )
+    cited = {side: article_citations(text) for side, text in said.items()}
+    return CivilRecord(
+        language, claimant, respondent, claims, exhibits, defences, cited, appeal=ctx.view.stage == "SIT"
+    )
+
+
+def criminal_record(ctx: Ctx) -> CriminalRecord:
+    """The criminal trial the judge's seat has heard so far."""
+    turns = heard_turns(ctx.view.dialogue)
+    said, produced = words_by_side(turns), words_by_side(turns, phases=EVIDENCE_PHASES)
+    indictment = ctx.field("indictment") or {}
+    language = ctx.view.language
+    exhibits = tuple(
+        Exhibit(side, item["name"], item.get("purpose", ""), mentioned(item["name"], produced.get(side, ""), language))
+        for side in ("prosecution", "defendant")
+        for item in ctx.field("evidence", side, []) or []
+    )
+    return CriminalRecord(
+        language=language,
+        charges=tuple(as_list(indictment.get("charges"))),
+        recommendation=dict(indictment.get("sentencing_recommendation") or {}),
+        indictment=indictment.get("indictment", ""),
+        defendant_info=indictment.get("defendant_info", ""),
+        exhibits=exhibits,
+        defence_words=said.get("defendant", ""),
+        prosecution_words=said.get("prosecution", ""),
+        cited={side: article_citations(text) for side, text in said.items()},
+    )
+
+
+def _amount(text: str) -> float | None:
+    """The sum a claim asks for: its largest money amount (a claim names its sum once, and a
+    base it is computed on, as in 以200000元为基数, is not a second sum)."""
+    found = amounts(text)
+    if "基数" in text or "basis of" in text.lower():
+        return None
+    return max(found) if found else None
+
+
+def circumstances_in(text: str) -> set[str]:
+    """The sentencing circumstances ``text`` names."""
+    return {name for name, pattern in CIRCUMSTANCE_WORDS.items() if pattern.search(text or "")}
+
+
+def shared_terms(first: str, second: str, language: str) -> int:
+    """How many content terms two texts share, leaving out the words every claim and defence
+    uses and numbers of up to four digits (years, days, item numbers tie nothing together)."""
+    return len(_content(first, language) & _content(second, language))
+
+
+def _content(text: str, language: str) -> frozenset[str]:
+    words = (_stem(term.replace(",", "")) for term in terms(text.replace("-", " "), language))
+    return frozenset(word for word in words if not (word.isdigit() and len(word) <= 4)) - GENERIC
+
+
+def _stem(term: str) -> str:
+    """A crude English stem (crossed, crossing, crosses -> cross), enough to tie a defence to the
+    exhibit proving it; Chinese terms are kept as jieba cut them."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if term.isascii() and term.isalpha() and len(term) > len(suffix) + 3 and term.endswith(suffix):
+            return term[: -len(suffix)]
+    return term

@@ -1,0 +1,455 @@
+"""The offline court's rule: the record as heard (``record``) in, the orders and the points
+that decided each of them out. One transparent rule for both civil instances and the criminal
+trial; docs/offline-court.md states it in words and ``tests/agents/test_ruling.py``
+holds its table.
+
+**Civil** (each claim, or appeal request, on its own; court costs follow the outcome):
+
+* support = 2 per exhibit of the claimant's produced in the evidence phase and tied to the claim
+  (its name or purpose shares a term with the claim; an exhibit tied to no claim proves the
+  relationship the whole action rests on and supports every claim) + 1 if the claimant stated
+  the claim at the hearing + 1 if the claimant cited an article;
+* rebuttal = for each defence point the respondent raised against the claim (tied to it, or
+  to no claim at all): 1 + 2 per exhibit of the respondent's produced and tied to the point.
+  A point no exhibit proves is a bare denial: noted, and it moves nothing.
+* No exhibit of the claimant's tied to it: dismissed, the burden of proof unmet (Interpretation
+  of the Civil Procedure Law art. 90). An appeal request may instead rest on argument alone:
+  stated and argued with an article while the appellee raised nothing against it.
+* Proven rebuttal: granted in the share support / (support + rebuttal), to the nearest tenth;
+  all of it from nine tenths up, dismissed under three tenths. A proven point naming a sum
+  (RMB 9,800 of the expenses were unnecessary) takes that sum off the claim instead.
+* A proven point naming a share of liability (no more than 60 %, 次要责任) scales every money
+  claim; a proven point that a sum was already paid (已归还8万元, RMB 18,000 paid by the
+  insurer) is deducted from the total first.
+
+**Criminal**: no prosecution exhibit produced, acquittal (Criminal Procedure Law art. 200(3)).
+Otherwise the sentence starts from the baseline the recommendation implies (the recommendation
+with the circumstances the indictment states and the plea it presumes taken back out), then
+moves by ``RATES`` for each circumstance the defence (or, for aggravation, the prosecution)
+raised and the record supports (an exhibit produced, the indictment as read, or for the plea
+the defendant's own words), within ``MAX_SHIFT`` either way and the charge's statutory range.
+Probation needs a term of three years or less, no recidivism, remorse in the record, and either
+the prosecution's recommendation of it or the defence asking for it with the supervision
+conditions argued (Criminal Law art. 72).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from agents.scripted.record import (
+    CIRCUMSTANCE_WORDS,
+    PROBATION,
+    SUPERVISION,
+    CivilRecord,
+    Claim,
+    CriminalRecord,
+    Defence,
+    Exhibit,
+    circumstances_in,
+    shared_terms,
+)
+from court.legaltext.penalties import charge_brackets
+from court.legaltext.text import amounts
+from court.procedures.names import sentence_words
+
+PER_EXHIBIT, STATED, CITED, RAISED = 2, 1, 1, 1
+FULL, NOTHING = 0.9, 0.3
+RATES = {
+    "surrender": -0.20,
+    "confession": -0.10,
+    "guilty_plea": -0.10,
+    "restitution": -0.10,
+    "forgiveness": -0.10,
+    "first_offence": -0.05,
+    "recidivism": +0.20,
+}
+"""A circumstance's share of the baseline term (the Supreme People's Court's sentencing
+guidelines give ranges; these are a midpoint each). Surrender includes confession."""
+MAX_SHIFT = 0.5
+PAID = re.compile(r"已.{0,12}(?:归还|偿还|支付|赔偿|赔付|给付|转账)|扣除|\bpaid\b|repaid|deduct", re.IGNORECASE)
+PAYMENT = re.compile(r"支付|偿还|归还|赔偿|返还|给付|退还|\bpay\b|repay|compensat|refund", re.IGNORECASE)
+PERCENT = re.compile(r"(\d{1,3})\s*[%％]|百分之(\d{1,3})")
+RESPONSIBILITY = {"次要责任": 0.7, "同等责任": 0.5, "主要责任": 0.3, "secondary liability": 0.7, "equal liability": 0.5}
+"""A defence that the claimant bears this responsibility leaves the respondent this share."""
+RESPONDENT_WORDS = re.compile(r"被告|我方|被上诉人|defendant|our|appellee", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class ClaimRuling:
+    claim: str
+    granted: float
+    """The share of the claim granted: 1 in full, 0 dismissed."""
+    amount: float | None
+    """The sum granted (before deductions and shares of liability), for a money claim."""
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CivilDecision:
+    language: str
+    rulings: tuple[ClaimRuling, ...]
+    share: float
+    """The respondent's share of liability for the money claims (1 unless a defence proved less)."""
+    deductions: tuple[float, ...]
+    total: float | None
+    share_reason: str = ""
+
+    @property
+    def summary(self) -> str:
+        zh = self.language == "zh"
+        parts = []
+        for ruling in self.rulings:
+            if ruling.granted <= 0:
+                parts.append(f"“{ruling.claim}”驳回" if zh else f'"{ruling.claim}" dismissed')
+            elif ruling.granted < 1:
+                parts.append(
+                    f"“{ruling.claim}”支持{round(ruling.granted * 100)}%"
+                    if zh
+                    else f'"{ruling.claim}" {round(ruling.granted * 100)} % granted'
+                )
+        if self.total is not None:
+            parts.insert(0, f"共计{money(self.total, zh)}" if zh else f"{money(self.total, zh)} in all")
+        return ("；" if zh else "; ").join(parts) or ("全部诉讼请求予以支持" if zh else "every claim granted")
+
+
+@dataclass(frozen=True)
+class CriminalDecision:
+    language: str
+    acquitted: bool
+    sentence: dict
+    counted: tuple[str, ...]
+    reasons: tuple[str, ...]
+
+    @property
+    def summary(self) -> str:
+        return sentence_words(self.sentence, self.language)
+
+
+def money(value: float, zh: bool) -> str:
+    number = f"{round(value):,}" if not zh else f"{round(value)}"
+    return f"{number}元" if zh else f"RMB {number}"
+
+
+# --- civil ------------------------------------------------------------------------------------
+
+
+def civil_decision(record: CivilRecord) -> CivilDecision:
+    zh = record.language == "zh"
+    claims = [claim for claim in record.claims if not claim.costs]
+    own = [item for item in record.exhibits if item.side == record.claimant and item.produced]
+    theirs = [item for item in record.exhibits if item.side == record.respondent and item.produced]
+    cited = bool(record.cited.get(record.claimant))
+    contests, share, share_reason, deductions = [], 1.0, "", []
+    for point in (point for point in record.defences if point.raised):
+        proof = [
+            item
+            for item in theirs
+            if _closest(_exhibit_text(item), point.text, _texts(record.defences), record.language)
+        ]
+        kind, value = _point_kind(point.text)
+        if kind == "share" and proof:
+            share = min(share, value)
+            share_reason = _said(
+                zh,
+                f"对方提出“{point.text}”，并以{_names(proof, zh)}证明，本院予以采纳",
+                f'the respondent argued "{point.text}" and proved it with {_names(proof, zh)}; the court accepts it',
+            )
+        elif kind == "paid" and proof:
+            deductions.append(value)
+        else:
+            contests.append((point, proof))
+    rulings = tuple(_claim_ruling(claim, claims, own, contests, cited, record) for claim in claims)
+    payable = [ruling for ruling in rulings if ruling.amount is not None and ruling.granted > 0]
+    total = None
+    if payable:
+        total = max(0.0, sum(ruling.amount for ruling in payable) - sum(deductions)) * share
+    return CivilDecision(record.language, rulings, share, tuple(deductions), total, share_reason)
+
+
+def _claim_ruling(
+    claim: Claim, claims: list[Claim], own: list[Exhibit], contests, cited: bool, record: CivilRecord
+) -> ClaimRuling:
+    zh, language = record.language == "zh", record.language
+    proof = [item for item in own if _ties(item, claim, claims, language)]
+    reasons = []
+    support = PER_EXHIBIT * len(proof) + STATED * claim.stated + CITED * cited
+    if proof:
+        reasons.append(
+            _said(zh, f"请求方以{_names(proof, zh)}证明该项主张", f"the claimant proved it with {_names(proof, zh)}")
+        )
+    elif not claim.stated:
+        reasons.append(_said(zh, "该项请求未在庭审中主张", "the claim was not pursued at the hearing"))
+    against = [(point, items) for point, items in contests if _ties_point(point, claim, claims, language)]
+    rebuttal = sum(RAISED + PER_EXHIBIT * len(items) for point, items in against if items)
+    for point, items in against:
+        if items:
+            reasons.append(
+                _said(
+                    zh,
+                    f"对方提出“{point.text}”并以{_names(items, zh)}证明",
+                    f'the other side argued "{point.text}" and proved it with {_names(items, zh)}',
+                )
+            )
+        else:
+            reasons.append(
+                _said(
+                    zh,
+                    f"对方提出“{point.text}”，但未提交证据证明，本院不予采纳",
+                    f'the other side argued "{point.text}" but produced no evidence of it; the court does not accept it',
+                )
+            )
+    if not proof and not (record.appeal and claim.stated and cited and not against):
+        reasons.append(_said(zh, "主张方未完成举证责任，应承担不利后果", "the burden of proof was not met"))
+        return ClaimRuling(claim.text, 0.0, None, tuple(reasons))
+    granted, amount = 1.0, claim.amount if PAYMENT.search(claim.text) else None
+    for point, items in against:
+        reduction = _sum_named(point.text, claim.amount)
+        if items and reduction and amount is not None:
+            amount -= reduction
+    if rebuttal and not any(items and _sum_named(point.text, claim.amount) for point, items in against):
+        granted = round(support / (support + rebuttal), 1)
+        granted = 1.0 if granted >= FULL else 0.0 if granted < NOTHING else granted
+    return ClaimRuling(claim.text, granted, None if amount is None else amount * granted, tuple(reasons))
+
+
+def _ties(item: Exhibit, claim: Claim, claims: list[Claim], language: str) -> bool:
+    """An exhibit supports the claims it shares most terms with (at least half as many as the
+    closest), or every claim when it shares none (it proves the relationship the action rests on)."""
+    return _closest(_exhibit_text(item), claim.text, _texts(claims), language, fallback=True)
+
+
+def _ties_point(point: Defence, claim: Claim, claims: list[Claim], language: str) -> bool:
+    """A defence point answers the claims it shares most terms with, or every claim."""
+    return _closest(point.text, claim.text, _texts(claims), language, fallback=True)
+
+
+def _closest(text: str, target: str, candidates: list[str], language: str, *, fallback: bool = False) -> bool:
+    """``target`` shares terms with ``text``, at least half as many as the closest of the
+    ``candidates`` does (when none shares any, ``fallback``): a lease names rent, deposit and
+    termination and proves all three, while a defence about the written contract answers the
+    double-wage claim, not every claim that mentions the contract."""
+    best = max((shared_terms(text, candidate, language) for candidate in candidates), default=0)
+    if best == 0:
+        return fallback
+    shared = shared_terms(text, target, language)
+    return shared > 0 and 2 * shared >= best
+
+
+def _texts(items) -> list[str]:
+    return [item.text for item in items]
+
+
+def _exhibit_text(item: Exhibit) -> str:
+    return f"{item.name} {item.purpose}"
+
+
+def _point_kind(text: str) -> tuple[str, float]:
+    """What a defence point asks for: a ``share`` of liability, a sum already ``paid``, or a contest."""
+    percent = PERCENT.search(text)
+    if percent:
+        value = int(percent[1] or percent[2]) / 100
+        before = text[max(0, percent.start() - 16) : percent.start()]
+        return "share", value if RESPONDENT_WORDS.search(before) or value >= 0.5 else 1 - value
+    for words, value in RESPONSIBILITY.items():
+        if words in text.lower():
+            return "share", value
+    if PAID.search(text) and amounts(text):
+        return "paid", min(amounts(text))
+    return "contest", 0.0
+
+
+def _sum_named(text: str, claimed: float | None) -> float | None:
+    """A sum a contest names that is part of the claim's (RMB 9,800 of RMB 86,400)."""
+    found = [value for value in amounts(text) if claimed and value < claimed]
+    return min(found) if found else None
+
+
+# --- criminal ---------------------------------------------------------------------------------
+
+
+def criminal_decision(record: CriminalRecord) -> CriminalDecision:
+    zh = record.language == "zh"
+    prosecution = [item for item in record.exhibits if item.side == "prosecution" and item.produced]
+    if not prosecution:
+        reason = _said(
+            zh,
+            "公诉机关未当庭出示任何证据，指控的犯罪事实不能成立",
+            "the prosecution produced no evidence at the hearing; the charge is not proved",
+        )
+        return CriminalDecision(record.language, True, {"penalty": "acquitted"}, (), (reason,))
+    recommendation = record.recommendation
+    months = recommendation.get("imprisonment_months") or 0
+    stated = circumstances_in(f"{record.indictment}\n{record.defendant_info}") | {"guilty_plea"}
+    counted = _counted(record)
+    base_factor = 1 + _shift(stated)
+    factor = 1 + _shift(counted)
+    reasons = [_circumstance_reason(name, zh) for name in sorted(counted)]
+    term = max(1, round(months / base_factor * factor)) if months else 0
+    ceiling = _ceiling(record.charges)
+    term = min(term, ceiling or term)
+    remorse = bool({"guilty_plea", "confession", "surrender"} & counted)
+    asked = bool(PROBATION.search(record.defence_words)) and bool(
+        SUPERVISION.search(
+            record.defence_words + " ".join(_exhibit_text(item) for item in record.exhibits if item.produced)
+        )
+    )
+    probation = None
+    if term and term <= 36 and "recidivism" not in counted and remorse and (recommendation.get("probation") or asked):
+        probation = _probation_months(term, recommendation.get("probation"))
+        reasons.append(
+            _said(
+                zh, "被告人符合缓刑条件（刑法第七十二条）", "the conditions of probation are met (Criminal Law art. 72)"
+            )
+        )
+    fine = recommendation.get("fine") or 0
+    if fine:
+        fine = max(1000, round(fine / base_factor * factor / 1000) * 1000)
+    penalty = "criminal_detention" if term and (term < 6 or (ceiling or 7) <= 6) else "fixed_term"
+    sentence = {"penalty": penalty, "imprisonment_months": term or None, "probation": probation or False, "fine": fine}
+    return CriminalDecision(record.language, False, sentence, tuple(sorted(counted)), tuple(reasons))
+
+
+def _counted(record: CriminalRecord) -> set[str]:
+    """Circumstances raised by the side they favour and supported by the record."""
+    produced = "\n".join(_exhibit_text(item) for item in record.exhibits if item.produced)
+    supported = circumstances_in(f"{produced}\n{record.indictment}\n{record.defendant_info}")
+    raised = circumstances_in(record.defence_words)
+    counted = {name for name in raised if RATES[name] < 0 and (name in supported or name == "guilty_plea")}
+    aggravating = circumstances_in(record.prosecution_words)
+    counted |= {name for name in aggravating if RATES[name] > 0 and name in supported}
+    return counted
+
+
+def _shift(names: set[str]) -> float:
+    if "surrender" in names:
+        names = names - {"confession"}
+    total = sum(RATES[name] for name in names)
+    return max(-MAX_SHIFT, min(MAX_SHIFT, total))
+
+
+def _ceiling(charges: tuple[str, ...]) -> int | None:
+    brackets = charge_brackets(charges)
+    return max(upper for _, upper in brackets) if brackets else None
+
+
+def _probation_months(term: int, recommended) -> int:
+    if isinstance(recommended, int | float) and not isinstance(recommended, bool) and recommended >= term:
+        return int(recommended)
+    return min(12, max(term, 2)) if term < 6 else min(60, max(term, 12))
+
+
+CIRCUMSTANCE_NAMES = {
+    "surrender": ("自首", "surrender"),
+    "confession": ("坦白", "truthful confession"),
+    "guilty_plea": ("认罪认罚", "guilty plea"),
+    "restitution": ("退赔、赔偿损失", "restitution"),
+    "forgiveness": ("取得被害人谅解", "the victims' forgiveness"),
+    "first_offence": ("初犯、偶犯", "first offence"),
+    "recidivism": ("累犯", "recidivism"),
+}
+
+
+def circumstance_name(name: str, zh: bool) -> str:
+    return CIRCUMSTANCE_NAMES[name][0 if zh else 1]
+
+
+def _circumstance_reason(name: str, zh: bool) -> str:
+    percent = round(abs(RATES[name]) * 100)
+    if RATES[name] < 0:
+        return _said(
+            zh,
+            f"辩方提出{circumstance_name(name, zh)}且有证据支持，可以从轻处罚（约{percent}%）",
+            f"the defence raised {circumstance_name(name, zh)} and the record supports it: about {percent} % less",
+        )
+    return _said(
+        zh,
+        f"公诉人提出{circumstance_name(name, zh)}且有证据支持，应当从重处罚（约{percent}%）",
+        f"the prosecution raised {circumstance_name(name, zh)} and the record supports it: about {percent} % more",
+    )
+
+
+# --- what moved the outcome -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Counterfactual:
+    kind: str
+    """``exhibit`` (produced), ``claim`` (stated), ``defence`` or ``circumstance`` (raised), ``probation`` (asked)."""
+    point: str
+    """The point, in the case's language: the exhibit's name, the claim, the defence, the circumstance."""
+    made: bool
+    """True: the side made it and it moved the outcome; False: left on the table."""
+    outcome: str
+    """The outcome had the side done the opposite."""
+
+
+def what_moved(record: CivilRecord | CriminalRecord, side: str) -> tuple[str, list[Counterfactual]]:
+    """The outcome and, for each point ``side`` could make, whether making it or leaving it
+    out changes the outcome: the points that moved it and those left on the table."""
+    decide = civil_decision if isinstance(record, CivilRecord) else criminal_decision
+    actual = decide(record).summary
+    found = []
+    for kind, point, made, other in _variants(record, side):
+        outcome = decide(other).summary
+        if outcome != actual:
+            found.append(Counterfactual(kind, point, made, outcome))
+    return actual, found
+
+
+def _variants(record, side: str):
+    for index, item in enumerate(record.exhibits):
+        if item.side == side:
+            exhibits = list(record.exhibits)
+            exhibits[index] = replace(item, produced=not item.produced)
+            yield "exhibit", item.name, item.produced, replace(record, exhibits=tuple(exhibits))
+    if isinstance(record, CivilRecord):
+        yield from _civil_variants(record, side)
+    elif side in ("defendant", "prosecution"):
+        yield from _criminal_variants(record, side)
+
+
+def _civil_variants(record: CivilRecord, side: str):
+    if side == record.claimant:
+        for index, claim in enumerate(record.claims):
+            claims = list(record.claims)
+            claims[index] = replace(claim, stated=not claim.stated)
+            yield "claim", claim.text, claim.stated, replace(record, claims=tuple(claims))
+    else:
+        for index, point in enumerate(record.defences):
+            defences = list(record.defences)
+            defences[index] = replace(point, raised=not point.raised)
+            yield "defence", point.text, point.raised, replace(record, defences=tuple(defences))
+
+
+def _criminal_variants(record: CriminalRecord, side: str):
+    zh = record.language == "zh"
+    words = record.defence_words if side == "defendant" else record.prosecution_words
+    raised = circumstances_in(words)
+    for name, (zh_name, en_name) in CIRCUMSTANCE_NAMES.items():
+        if (RATES[name] < 0) != (side == "defendant"):
+            continue
+        phrase = zh_name if zh else en_name
+        other = CIRCUMSTANCE_WORDS[name].sub("", words) if name in raised else f"{words}\n{phrase}"
+        yield (
+            "circumstance",
+            phrase,
+            name in raised,
+            replace(record, **{"defence_words" if side == "defendant" else "prosecution_words": other}),
+        )
+    if side == "defendant" and not PROBATION.search(words):
+        ask = _said(
+            zh,
+            "请求适用缓刑，被告人有固定工作和监管条件",
+            "we ask for probation; the defendant has a stable job and family supervision",
+        )
+        yield "probation", ask, False, replace(record, defence_words=f"{words}\n{ask}")
+
+
+def _names(items: list[Exhibit], zh: bool) -> str:
+    return ("、" if zh else ", ").join(f"{'《' if zh else ''}{item.name}{'》' if zh else ''}" for item in items)
+
+
+def _said(zh: bool, chinese: str, english: str) -> str:
+    return chinese if zh else english

@@ -1,0 +1,211 @@
+"""Objections: who may object to what, on which grounds, and whether a ground fits the act
+objected to. The one home of these rules; the live driver, the socket and the scripted
+judge ask here.
+
+Counsel object to the other side's statement in a hearing while it is made or within a short
+grace period after it ends (``LEGALSIM_OBJECTION_GRACE_S``, kept by the driver). A ground is
+chosen from ``GROUNDS``; "other" carries the objector's own words. A ground fits only some
+acts: a question may be leading, an answer may be speculation or hearsay, but the reading of
+the indictment is a formal step no ground reaches.
+"""
+
+from __future__ import annotations
+
+import re
+
+from court.engine.machine import (
+    JUDGE_SEAT,
+    RULE_OBJECTION,
+    EngineError,
+    apply_interjection,
+    current_stage,
+    next_step,
+    stage_participants,
+)
+from court.engine.state import TrialState, TurnRecord
+from court.engine.steps import Speak
+from court.procedures.names import ground_name
+from court.procedures.seats import COURT, seat_info
+
+OBJECTING_ROLES = ("lawyer", "attorney", "prosecutor")
+GROUNDS = ("leading", "speculation", "irrelevant", "hearsay", "argumentative", "beyond_scope", "other")
+OBJECT_ACT = "object"
+
+_QUESTIONS = frozenset({"question_defendant", "ask_follow_up", "ask_question"})
+_ASSERTIONS = frozenset(
+    {
+        "answer_examination",
+        "answer_question",
+        "answer_judge",
+        "answer_follow_up",
+        "present_evidence",
+        "comment_evidence",
+        "cross_examine",
+        "state_claims",
+        "state_defence",
+        "describe_dispute",
+        "self_defence",
+        "plead",
+    }
+)
+_ARGUMENTS = frozenset({"argue", "rebut", "final_statement"})
+FITS: dict[str, frozenset[str]] = {
+    "leading": _QUESTIONS,
+    "speculation": _ASSERTIONS,
+    "irrelevant": _QUESTIONS | _ASSERTIONS | _ARGUMENTS,
+    "hearsay": _ASSERTIONS - {"state_claims", "state_defence", "plead", "cross_examine"},
+    "argumentative": _QUESTIONS | {"present_evidence", "answer_examination", "answer_question"},
+    "beyond_scope": _QUESTIONS | {"cross_examine", "comment_evidence", "rebut"},
+    "other": frozenset(),
+}
+"""ground -> the acts it may be sustained against. Formal steps (reading the indictment,
+confirming identities, acknowledging rights) are in none."""
+CUT = " —"
+"""How a statement cut by an objection ends on the record: what was shown, then this."""
+RESUMED = "— "
+"""How the rest of a statement begins once the objection that cut it is overruled."""
+SUSTAINED = re.compile(r"^\s*(?:反对有效|反对成立|异议成立|sustained)", re.IGNORECASE)
+"""A ruling that sustains the objection; any other ruling overrules it (the scripted court's
+record reads rulings the same way: ``agents.scripted.record.SUSTAINED``)."""
+
+
+def ruling_sustains(text: str) -> bool:
+    return bool(SUSTAINED.search(text))
+
+
+def ground_fits(ground: str, act: str) -> bool:
+    return act in FITS.get(ground, frozenset())
+
+
+def objection_text(ground: str, detail: str, language: str) -> str:
+    """The objection as it stands on the record, in the case's language: "Objection: leading
+    question." or "反对！理由：诱导性发问。" (and the objector's words, if any)."""
+    name = ground_name(ground, language)
+    head = f"反对！理由：{name}。" if language == "zh" else f"Objection: {name}."
+    if not detail.strip():
+        return head
+    return f"{head}{detail.strip()}" if language == "zh" else f"{head} {detail.strip()}"
+
+
+def objection_ground(text: str, language: str) -> str:
+    """The ground an objection on the record names (``objection_text`` wrote it first, before
+    any words of the objector's that may name another)."""
+    named = [(text.find(ground_name(ground, language)), ground) for ground in GROUNDS]
+    return min(((at, ground) for at, ground in named if at >= 0), default=(0, "other"))[1]
+
+
+def objection_refusal(state: TrialState, *, seat: str, speaker_seat: str) -> str | None:
+    """Why ``seat`` may not object to what ``speaker_seat`` says (or has just said), or None.
+
+    Objections belong to hearings: counsel taking part in the hearing being held may object
+    to the other side's statement, once at a time (the judge rules before anything else)."""
+    stage = current_stage(state)
+    if stage is None or stage.kind != "trial":
+        return "objections are heard only while a hearing is in progress"
+    if state.stage_status not in ("running", "closing"):
+        return "that statement closed this part of the hearing: an objection to it can no longer be heard"
+    if seat_info(state.procedure, seat).role not in OBJECTING_ROLES:
+        return "only counsel may object"
+    if seat not in stage_participants(state, stage):
+        return "you take no part in this hearing"
+    speaker = seat_info(state.procedure, speaker_seat)
+    if speaker.side in (seat_info(state.procedure, seat).side, COURT):
+        return "you may object only to the other side's statement"
+    if state.pending:
+        return "the court must first deal with what is before it"
+    return None
+
+
+def objectors(state: TrialState, turn: TurnRecord) -> list[str]:
+    """The people's seats that may still object to ``turn``, just made: none unless it is the
+    last turn, a statement (not an objection or a ruling) of someone a person opposes."""
+    if not state.turns or state.turns[-1] is not turn or turn.act in (OBJECT_ACT, RULE_OBJECTION):
+        return []
+    return [seat for seat in state.human_seats if objection_refusal(state, seat=seat, speaker_seat=turn.seat) is None]
+
+
+def apply_objection(state: TrialState, *, seat: str, ground: str, detail: str, speaker_seat: str) -> TurnRecord:
+    """Counsel objects: the objection is on the record and the judge must rule before the
+    procedure goes on (``next_step`` asks the judge seat, agent or person, for the ruling)."""
+    refusal = objection_refusal(state, seat=seat, speaker_seat=speaker_seat)
+    if refusal is not None:
+        raise EngineError(refusal)
+    if ground not in GROUNDS:
+        raise EngineError(f"the ground must be one of {', '.join(GROUNDS)}")
+    text = objection_text(ground, detail, state.language)
+    turn = apply_interjection(state, seat=seat, act=OBJECT_ACT, text=text, author="human")
+    state.pending.append({"seat": JUDGE_SEAT, "act": RULE_OBJECTION})
+    return turn
+
+
+def apply_objection_cut(
+    state: TrialState, step: Speak, *, shown: str, seat: str, ground: str, detail: str
+) -> tuple[TurnRecord, TurnRecord]:
+    """Counsel objects while ``step`` is being made: what was shown of it stays on the record,
+    cut (``CUT``), then the objection. The procedure stays at that statement until the judge
+    rules: sustained, the statement ends there (``machine.apply_reply`` moves on); overruled,
+    its speaker resumes where they were cut (``statement_resumed``). Nothing is recorded
+    when the objection is refused (``EngineError``)."""
+    if next_step(state) != step:
+        raise EngineError(f"{step.seat} is not making a statement now")
+    refusal = objection_refusal(state, seat=seat, speaker_seat=step.seat)
+    if refusal is not None:
+        raise EngineError(refusal)
+    if ground not in GROUNDS:
+        raise EngineError(f"the ground must be one of {', '.join(GROUNDS)}")
+    author = "human" if step.seat in state.human_seats else "agent"
+    cut = apply_interjection(state, seat=step.seat, act=step.act, text=f"{shown.rstrip()}{CUT}", author=author)
+    objection = apply_objection(state, seat=seat, ground=ground, detail=detail, speaker_seat=step.seat)
+    state.pending[-1]["cut"] = str(cut.seq)
+    return cut, objection
+
+
+def statement_resumed(state: TrialState, step: Speak) -> str | None:
+    """What the speaker of ``step`` had already said of it before objections the judge
+    overruled cut it (the words of every cut part, in order), or None: a statement afresh."""
+    said: list[str] = []
+    end = len(state.turns)
+    while end >= 3:
+        cut, objection, ruling = state.turns[end - 3 : end]
+        if (
+            objection.act != OBJECT_ACT
+            or ruling.act != RULE_OBJECTION
+            or ruling_sustains(ruling.text)
+            or (cut.seat, cut.act, cut.stage) != (step.seat, step.act, step.stage)
+            or not cut.text.endswith(CUT)
+        ):
+            break
+        said.append(cut.text.removesuffix(CUT).removeprefix(RESUMED))
+        end -= 3
+        if not cut.text.startswith(RESUMED):
+            break
+    return " ".join(reversed(said)) if said else None
+
+
+def struck_seqs(turns: list[TurnRecord]) -> set[int]:
+    """The statements a sustained objection struck: each the turn before an objection the
+    judge's next ruling sustained (the scripted court leaves them out of the record it decides on)."""
+    struck = set()
+    for at, turn in enumerate(turns):
+        if turn.act == RULE_OBJECTION and ruling_sustains(turn.text):
+            objection = next((i for i in range(at - 1, -1, -1) if turns[i].act == OBJECT_ACT), None)
+            if objection:
+                struck.add(turns[objection - 1].seq)
+    return struck
+
+
+def words_after(said: str, text: str) -> str | None:
+    """``text`` past the words of ``said`` (whitespace aside): the rest of a resumed
+    statement; ``""`` while ``text`` holds only part of them; None once it departs from them
+    (the speaker said it otherwise: their words stand whole)."""
+    wanted = [char for char in said if not char.isspace()]
+    matched = 0
+    for at, char in enumerate(text):
+        if matched == len(wanted):
+            return text[at:]
+        if char.isspace():
+            continue
+        if char != wanted[matched]:
+            return None
+        matched += 1
+    return ""

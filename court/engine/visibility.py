@@ -1,0 +1,475 @@
+"""Who sees what, when: LegalWorld's Table 5 (docs/sources.md) as one declarative table, and
+the one function (``build_view``) that every prompt and every participant's browser goes
+through.
+
+Evaluation-only case fields (the real judgment, reference answers, a criminal case's real
+sentence) have no source here at all, so no rule can expose them by mistake.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from court.documents import document_without
+from court.engine.judgment import appeal_from_judgment
+from court.engine.machine import stage_participants, trial_start
+from court.engine.state import ArtifactRecord, TrialState
+from court.engine.withheld import cut, undisclosed, withheld_of
+from court.procedures import Stage, procedure_for
+from court.procedures.seats import CIVIL_SIDES, COURT, opposite, seat_info
+
+EVALUATION_ONLY = {
+    "civil": frozenset(
+        {
+            ("first_instance", "court_findings"),
+            ("first_instance", "legal_references"),
+            ("first_instance", "disposition"),
+            ("second_instance", "appellate_findings"),
+            ("second_instance", "affected_items"),
+            ("second_instance", "final_disposition"),
+            ("consultation", "reference_answer"),
+        }
+    ),
+    "criminal": frozenset({(None, "sentence"), (None, "court_findings"), (None, "legal_references")}),
+}
+"""(block, field) pairs only scoring and staff read; no rule below has a source for them."""
+
+PERSONA_ROLES = ("client", "defendant")
+"""The seats a case's persona conditions: a civil client, a criminal defendant."""
+OWN = frozenset({"own"})
+OWN_CLIENT = frozenset({"own_client"})
+OTHERS = frozenset({"others"})
+PARTIES = frozenset({"parties"})
+JUDGE = frozenset({"judge"})
+CLERK = frozenset({"clerk"})
+EVERYONE = PARTIES | JUDGE | CLERK
+
+Audience = Mapping[str, frozenset[str]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A row of the matrix: the audience of a field per stage unit.
+
+    ``own``/``others`` are relative to the side a value belongs to; ``parties`` is every
+    party seat for values that belong to no side. ``reveal`` widens the audience from a
+    phase of a unit onwards (the opponent's evidence from the evidence phase of FIT).
+    """
+
+    field: str
+    audience: Audience
+    reveal: tuple[str, str, frozenset[str]] | None = None
+
+
+def _units(**audience: frozenset[str]) -> Audience:
+    return audience
+
+
+CIVIL_FIELD_RULES = (
+    Rule("facts", _units(LC=OWN, CD_DD=OWN, FIT=OWN | JUDGE, AD_AR=OWN, SIT=OWN | JUDGE)),
+    Rule(
+        "evidence",
+        _units(
+            LC=OWN,
+            CD_DD=OWN,
+            FIT=OWN | JUDGE,
+            AD_AR=OWN | OTHERS,
+            SIT=OWN | OTHERS | JUDGE,
+        ),
+        reveal=("FIT", "evidence", OTHERS),
+    ),
+    Rule("goals", _units(LC=OWN, CD_DD=OWN, FIT=OWN, AD_AR=OWN, SIT=OWN)),
+    Rule("consultation_questions", _units(LC=OWN_CLIENT)),
+    Rule(
+        "claims",
+        _units(CD_DD=PARTIES, FIT=PARTIES | JUDGE, AD_AR=PARTIES, SIT=PARTIES | JUDGE),
+    ),
+    Rule("appeal", _units(AD_AR=PARTIES, SIT=PARTIES | JUDGE)),
+    Rule("appellee_defenses", _units(AD_AR=OWN, SIT=OWN | OTHERS | JUDGE)),
+    Rule("new_evidence", _units(AD_AR=OWN, SIT=OWN | OTHERS | JUDGE)),
+)
+
+CIVIL_ARTIFACT_RULES = (
+    Rule("consultation_record", _units(LC=OWN, CD_DD=OWN, FIT=OWN, AD_AR=OWN, SIT=OWN)),
+    Rule(
+        "complaint",
+        _units(
+            CD_DD=OWN,
+            FIT=OWN | OTHERS | JUDGE,
+            AD_AR=OWN | OTHERS,
+            SIT=OWN | OTHERS | JUDGE,
+        ),
+    ),
+    Rule(
+        "defence",
+        _units(
+            CD_DD=OWN,
+            FIT=OWN | OTHERS | JUDGE,
+            AD_AR=OWN | OTHERS,
+            SIT=OWN | OTHERS | JUDGE,
+        ),
+    ),
+    Rule("first_instance_judgment", _units(AD_AR=PARTIES, SIT=PARTIES | JUDGE)),
+    Rule("mediation_record", _units(AD_AR=PARTIES, SIT=PARTIES | JUDGE)),
+    Rule("appeal_determination", _units(AD_AR=PARTIES, SIT=PARTIES | JUDGE)),
+    Rule("appeal", _units(AD_AR=OWN, SIT=OWN | OTHERS | JUDGE)),
+    Rule("appeal_response", _units(AD_AR=OWN, SIT=OWN | OTHERS | JUDGE)),
+    Rule("second_instance_judgment", _units(SIT=PARTIES | JUDGE)),
+)
+
+_CRIMINAL_STAGES = (
+    "preparation",
+    "investigation",
+    "evidence",
+    "debate",
+    "final_statement",
+    "judgment",
+)
+
+
+def _criminal(before_evidence: frozenset[str], from_evidence: frozenset[str]) -> Audience:
+    return {
+        stage: before_evidence if index < _CRIMINAL_STAGES.index("evidence") else from_evidence
+        for index, stage in enumerate(_CRIMINAL_STAGES)
+    }
+
+
+CRIMINAL_FIELD_RULES = (
+    Rule("indictment", _criminal(EVERYONE, EVERYONE)),
+    Rule("evidence", _criminal(OWN, OWN | OTHERS | JUDGE)),
+    Rule("goals", _criminal(OWN, OWN)),
+)
+
+CRIMINAL_ARTIFACT_RULES = (
+    Rule("criminal_judgment", _units(judgment=EVERYONE)),
+    Rule("trial_record", _units(judgment=EVERYONE)),
+)
+
+
+def consultation_questions_for(case: Mapping[str, Any], side: str) -> list[str]:
+    """The questions ``side``'s client brings to LC; unsided ones belong to the target side."""
+    return [
+        item["question"]
+        for item in case.get("consultation") or []
+        if item.get("side", side) == side and item.get("question")
+    ]
+
+
+def _by_side(items: list[dict[str, Any]]) -> dict[str | None, list[dict[str, Any]]]:
+    grouped: dict[str | None, list[dict[str, Any]]] = {}
+    for item in items:
+        grouped.setdefault(item.get("side"), []).append(
+            {
+                "side": item.get("side"),
+                "name": item.get("name", ""),
+                "purpose": item.get("purpose", ""),
+            }
+        )
+    return grouped
+
+
+def _goals(case: Mapping[str, Any], state: TrialState) -> dict[str | None, Any]:
+    return {side: dict(goal) for side, goal in (case.get("goals") or {}).items()}
+
+
+def _civil_sources(case: Mapping[str, Any], state: TrialState) -> dict[str, dict[str | None, Any]]:
+    first = case.get("first_instance") or {}
+    second = case.get("second_instance") or {}
+    sources: dict[str, dict[str | None, Any]] = {
+        "facts": {
+            "plaintiff": first.get("facts_and_reasons", ""),
+            "defendant": first.get("defenses", ""),
+        },
+        "evidence": _by_side(first.get("evidence") or []),
+        "goals": _goals(case, state),
+        "consultation_questions": {
+            side: consultation_questions_for(case, side) if side == state.target_side else []
+            for side in ("plaintiff", "defendant")
+        },
+        "claims": {None: first.get("claims", [])},
+    }
+    return sources | _appeal_sources(second, state)
+
+
+def _appeal_sources(second: Mapping[str, Any], state: TrialState) -> dict[str, dict[str | None, Any]]:
+    """The appeal this trial hears. The real case's (requests, reasons, the appellee's
+    defences, new evidence) when the trial's appellant is the real one; an appeal drafted from
+    the orders the appellant lost when a person's trial took another turn (the real appeal
+    belongs to the other side); nothing while a person's trial has no appellant yet."""
+    real = second.get("appellant_side")
+    appellant = state.appellant_side or (None if state.human_seats or state.judgment_final else real)
+    if appellant is None:
+        return {}
+    if appellant != real:
+        judgments = state.artifacts_of("first_instance_judgment")
+        text = judgments[-1].text if judgments else ""
+        return {"appeal": {None: appeal_from_judgment(text, appellant, state.language)}}
+    return {
+        "appeal": {
+            None: {
+                "appeal_requests": second.get("appeal_requests", []),
+                "appeal_reasons": second.get("appeal_reasons", ""),
+            }
+        },
+        "appellee_defenses": {opposite(appellant): second.get("appellee_defenses", "")},
+        "new_evidence": {appellant: list(_by_side(second.get("new_evidence") or []).get(appellant, []))},
+    }
+
+
+def _criminal_sources(case: Mapping[str, Any], state: TrialState) -> dict[str, dict[str | None, Any]]:
+    return {
+        "indictment": {
+            None: {
+                "defendant_info": case.get("defendant_info", ""),
+                "indictment": case.get("indictment", ""),
+                "charges": case.get("charges", []),
+                "sentencing_recommendation": case.get("sentencing_recommendation"),
+            }
+        },
+        "evidence": _by_side(case.get("evidence") or []),
+        "goals": _goals(case, state),
+    }
+
+
+@dataclass(frozen=True)
+class Matrix:
+    field_rules: tuple[Rule, ...]
+    artifact_rules: tuple[Rule, ...]
+    sources: Callable[[Mapping[str, Any], TrialState], dict[str, dict[str | None, Any]]]
+
+
+MATRICES = {
+    "civil": Matrix(CIVIL_FIELD_RULES, CIVIL_ARTIFACT_RULES, _civil_sources),
+    "criminal": Matrix(CRIMINAL_FIELD_RULES, CRIMINAL_ARTIFACT_RULES, _criminal_sources),
+}
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """Everything one seat may know at one point of a trial, and nothing else."""
+
+    seat: str
+    role: str
+    side: str
+    stage: str
+    unit: str
+    phase: str
+    procedure: str
+    language: str
+    case: dict[str, Any]
+    fields: dict[str, Any] = field(default_factory=dict)
+    artifacts: list[dict[str, str]] = field(default_factory=list)
+    dialogue: list[dict[str, Any]] = field(default_factory=list)
+    memory: dict[str, list[str]] | None = None
+    persona: dict[str, str] | None = None
+    appellant_side: str | None = None
+
+    def as_json(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True)
+
+
+def seat_tokens(*, role: str, side: str, owner: str | None) -> frozenset[str]:
+    """The audience tokens a seat holds for a value owned by ``owner`` (None: no side)."""
+    if role == "judge":
+        return JUDGE
+    if role == "stenographer":
+        return CLERK
+    if owner is None:
+        return PARTIES
+    if side == owner:
+        is_client = role in ("client", "defendant")
+        return OWN | OWN_CLIENT if is_client else OWN
+    return OTHERS
+
+
+def _audience(rule: Rule, unit: str, phase_reached: Callable[[str, str], bool]) -> frozenset[str]:
+    audience = rule.audience.get(unit, frozenset())
+    if rule.reveal is not None and phase_reached(*rule.reveal[:2]):
+        audience = audience | rule.reveal[2]
+    return audience
+
+
+def build_view(state: TrialState, seat: str, *, stage: str | None = None, phase: str = "") -> SeatView:
+    """The view of ``seat`` at the current (or the given) stage and phase."""
+    procedure = procedure_for(state.procedure)
+    stage_obj = procedure.stage(stage) if stage else procedure.stages[state.stage_index]
+    info = seat_info(state.procedure, seat)
+    matrix = MATRICES[state.procedure]
+
+    def phase_reached(unit: str, reveal_phase: str) -> bool:
+        stage_units = [item.unit for item in procedure.stages]
+        if stage_units.index(stage_obj.unit) > stage_units.index(unit):
+            return True
+        phase_ids = [item.id for item in stage_obj.phases]
+        return stage_obj.unit == unit and phase in phase_ids and phase_ids.index(phase) >= phase_ids.index(reveal_phase)
+
+    def visible(rule: Rule, owner: str | None) -> bool:
+        tokens = seat_tokens(role=info.role, side=info.side, owner=owner)
+        return bool(tokens & _audience(rule, stage_obj.unit, phase_reached))
+
+    fields: dict[str, Any] = {}
+    sources = matrix.sources(state.case, state)
+    for rule in matrix.field_rules:
+        for owner, value in sources.get(rule.field, {}).items():
+            if value and visible(rule, owner):
+                fields.setdefault(rule.field, {})[owner or "shared"] = value
+
+    fields = _without_withheld(state, fields, info.role, info.side)
+    sitting = sitting_stages(procedure.stages, stage_obj)
+    artifact_rules = {rule.field: rule for rule in matrix.artifact_rules}
+    field_rules = {rule.field: rule for rule in matrix.field_rules}
+
+    def readable(artifact: ArtifactRecord) -> str:
+        """The document less the sections holding a field this seat may not read yet."""
+        owner = None if artifact.side == COURT else artifact.side
+        hidden = {name for name, rule in field_rules.items() if not visible(rule, owner)}
+        return document_without(artifact.kind, artifact.text, hidden, state.language)
+
+    artifacts = [
+        {
+            "kind": artifact.kind,
+            "title": artifact.title,
+            "text": readable(artifact),
+            "side": artifact.side,
+        }
+        for artifact in state.artifacts
+        if artifact.kind in artifact_rules
+        and visible(
+            artifact_rules[artifact.kind],
+            None if artifact.side == COURT else artifact.side,
+        )
+    ]
+    hears = seat in stage_audience(state, stage_obj)
+    return SeatView(
+        seat=seat,
+        role=info.role,
+        side=info.side,
+        stage=stage_obj.id,
+        unit=stage_obj.unit,
+        phase=phase,
+        procedure=state.procedure,
+        language=state.language,
+        case=public_header(state.case),
+        fields=fields,
+        artifacts=artifacts,
+        dialogue=[
+            {
+                "seq": turn.seq,
+                "phase": turn.phase,
+                "act": turn.act,
+                "seat": turn.seat,
+                "speaker": turn.speaker,
+                "text": turn.text,
+            }
+            for turn in state.turns
+            if hears and turn.stage in sitting
+        ],
+        memory=_copy_memory(state.memory.get(seat)),
+        persona=_persona(state.case, info.role, info.side),
+        appellant_side=state.appellant_side,
+    )
+
+
+def sitting_stages(stages: tuple[Stage, ...], stage: Stage) -> frozenset[str]:
+    """The stages whose dialogue a seat at ``stage`` has heard: the stage itself, and for a
+    hearing the hearing stages held before it in the same sitting (the run of consecutive
+    hearing stages it ends). A criminal trial is one sitting of six stages, so the court
+    pronouncing judgment has heard the evidence and the debate; a civil appeal is heard at a
+    sitting of its own, apart from the first instance."""
+    index = stages.index(stage)
+    if stage.kind != "trial":
+        return frozenset({stage.id})
+    start = index
+    while start > 0 and stages[start - 1].kind == "trial":
+        start -= 1
+    return frozenset(item.id for item in stages[start : index + 1])
+
+
+def stage_audience(state: TrialState, stage: Stage) -> frozenset[str]:
+    """Who hears a stage's dialogue. Consultation and drafting: the seats that speak in it (a
+    side's own work stays with that side). A hearing: everyone in the courtroom, that is
+    every seat that speaks in any hearing (defence counsel hears the defendant's final
+    statement and the judgment pronounced)."""
+    if stage.kind != "trial":
+        return stage_participants(state, stage)
+    hearings = (other for other in procedure_for(state.procedure).stages if other.kind == "trial")
+    return frozenset().union(*(stage_participants(state, hearing) for hearing in hearings))
+
+
+def stage_heard(state: TrialState, stage_id: str) -> frozenset[str]:
+    """The seats that hear the dialogue of the stage ``stage_id`` (``stage_audience``)."""
+    return stage_audience(state, procedure_for(state.procedure).stage(stage_id))
+
+
+def case_brief(case: Mapping[str, Any], seat: str, *, target_side: str | None = None) -> dict[str, Any]:
+    """What a person choosing ``seat`` may read before the trial: the fields and persona that
+    seat sees at the first stage it takes part in, by the same matrix every prompt goes through.
+
+    ``target_side`` is the side under evaluation (which side's consultation is played), as a
+    person typed it; anything but a civil side means the seat's own side, as a student
+    choosing a side's seat usually plays it (the plaintiff for the judge)."""
+    procedure = procedure_for(case["procedure"])
+    own_side = seat_info(procedure.id, seat).side
+    if target_side not in CIVIL_SIDES:
+        target_side = own_side if own_side in CIVIL_SIDES else "plaintiff"
+    if procedure.id == "criminal":
+        target_side = "defendant"
+    state = trial_start(case=dict(case), target_side=target_side)
+    first = next(stage for stage in procedure.stages if seat in stage_participants(state, stage))
+    view = build_view(state, seat, stage=first.id)
+    return {"seat": seat, "stage": first.id, "fields": view.fields, "persona": view.persona}
+
+
+def public_header(case: Mapping[str, Any]) -> dict[str, Any]:
+    """What anyone may read of a case at any time: title, cause of action, court, parties."""
+    metadata = case.get("metadata") or {}
+    return {
+        "id": case["id"],
+        "title": case.get("title", ""),
+        "cause_of_action": case.get("cause_of_action", ""),
+        "court_name": metadata.get("court_name", ""),
+        "case_number": metadata.get("case_number", ""),
+        "parties": [
+            {
+                "side": party.get("side"),
+                "name": party.get("name"),
+                "kind": party.get("kind"),
+                "details": party.get("details", ""),
+            }
+            for party in case.get("parties", [])
+        ],
+    }
+
+
+def _copy_memory(memory: dict[str, list[str]] | None) -> dict[str, list[str]] | None:
+    return None if memory is None else {key: list(entries) for key, entries in memory.items()}
+
+
+def _without_withheld(state: TrialState, fields: dict[str, Any], role: str, side: str) -> dict[str, Any]:
+    """``fields`` without the details a client still withholds (court/engine/withheld.py):
+    only that client sees them before saying them."""
+    hidden: list[str] = []
+    for owner, persona in (state.case.get("personas") or {}).items():
+        if (role in PERSONA_ROLES and side == owner) or not withheld_of(persona):
+            continue
+        said = [turn.text for turn in state.turns if _is_persona_seat(state.procedure, turn.seat, owner)]
+        hidden += [item.detail for item in undisclosed(persona, said)]
+    return cut(fields, hidden) if hidden else fields
+
+
+def _is_persona_seat(procedure: str, seat: str, side: str) -> bool:
+    try:
+        info = seat_info(procedure, seat)
+    except (KeyError, ValueError):  # the clerk, or a seat of another procedure
+        return False
+    return info.role in PERSONA_ROLES and info.side == side
+
+
+def _persona(case: Mapping[str, Any], role: str, side: str) -> dict[str, str] | None:
+    if role not in PERSONA_ROLES:
+        return None
+    persona = (case.get("personas") or {}).get(side)
+    return dict(persona) if persona else None
