@@ -20,23 +20,23 @@ from agents.strategy import (
     with_strategy,
 )
 from agents.supervisor import SUPERVISED_ROLES, Supervisor, revision_message, supervisor_messages
-from agents.tools.toolbox import MAX_TOOL_CALLS, MEMORY_TOOLS, TOOL_SPECS, CaseSearch, ToolBox, tool_definitions
+from agents.tools.toolbox import (
+    MAX_TOOL_CALLS,
+    MEMORY_TOOLS,
+    CaseSearch,
+    ToolBox,
+    tool_definitions,
+    turn_tools,
+    usable_tools,
+)
 from court.documents import document_title
 from court.engine.memory import memory_after
-from court.engine.participants import (
-    DeltaSink,
-    GenerationCancelled,
-    MemoryRequest,
-    ParticipantFailed,
-    TurnRequest,
-    estimate_tokens,
-)
+from court.engine.participants import DeltaSink, GenerationCancelled, MemoryRequest, ParticipantFailed, TurnRequest
 from court.engine.steps import ArtifactDraft, MemoryUpdate, Reply
+from court.engine.tokens import estimate_tokens
 from court.engine.visibility import SeatView
 from court.procedures.civil import DECISIONS
 from legalsim.llm import LLMCall, LLMClient, LLMError, LLMResult, UnusableReply
-
-TURN_TOOLS = tuple(name for name in TOOL_SPECS if name not in ("memory_expand", "memory_revise"))
 
 
 class OpenAIAgent:
@@ -73,14 +73,15 @@ class OpenAIAgent:
         self,
         messages: list[dict],
         toolbox: ToolBox,
-        tools: tuple[str, ...],
+        tools: list[dict],
         where: dict[str, str],
         parse=None,
         on_delta: DeltaSink | None = None,
         lenient=None,
         later: Callable[[], list[dict]] | None = None,
     ) -> tuple[str, object, int]:
-        """Call the model, run the tools it asks for, and call again until it answers.
+        """Call the model with the tool definitions ``tools``, run the tools it asks for, and
+        call again until it answers.
 
         Returns the final text, what ``parse`` made of it (or, when the model kept missing
         the format, what ``lenient`` made of its last reply), and the tokens of every call.
@@ -88,13 +89,10 @@ class OpenAIAgent:
         (a memory update's, bounded once the seat has written); by default the first prompt.
         """
         head, tail, tokens = list(messages), [], 0
-        definitions = tool_definitions(tools)
         for _ in range(MAX_TOOL_CALLS + 2):
             messages = head + tail
             exhausted = toolbox.calls >= MAX_TOOL_CALLS
-            call = LLMCall(
-                self.model, messages, tools=definitions, tool_choice="none" if exhausted else None, **self.options
-            )
+            call = LLMCall(self.model, messages, tools=tools, tool_choice="none" if exhausted else None, **self.options)
             try:
                 result, parsed = self.client.complete(call, on_delta=on_delta, parse=parse)
             except UnusableReply as unusable:
@@ -169,11 +167,12 @@ class OpenAIAgent:
         parse = partial(decision_read, choices=choices) if choices else None
         lenient = partial(decision_read_leniently, choices=choices) if choices else None
         where = {"seat": step.seat, "stage": step.stage, "act": step.act}
-        text, parsed, tokens = self._converse(messages, toolbox, TURN_TOOLS, where, parse, on_delta, lenient)
+        tools = self._turn_tools(request)
+        text, parsed, tokens = self._converse(messages, toolbox, tools, where, parse, on_delta, lenient)
         text, decision, source = parsed if parsed is not None else (text.strip(), None, "")
         supervised = self.supervisor is not None and request.view.role in SUPERVISED_ROLES
         if supervised and step.artifact is None and parse is None:
-            text, extra = self._supervised(request, messages, text, toolbox, where)
+            text, extra = self._supervised(request, messages, text, toolbox, tools, where)
             tokens += extra
         artifact = None
         if step.artifact is not None:
@@ -182,8 +181,14 @@ class OpenAIAgent:
             artifact = ArtifactDraft(title=title or document_title(step.artifact, request.view.language), text=text)
         return Reply(text=text, artifact=artifact, decision=decision, decision_source=source, tokens=tokens)
 
+    def _turn_tools(self, request: TurnRequest) -> list[dict]:
+        """The definitions of the tools this turn is offered (``turn_tools``)."""
+        artifact = request.step.artifact
+        names = turn_tools(request.view, act=request.step.act, artifact=artifact, library=self.case_search is not None)
+        return tool_definitions(names, document=artifact)
+
     def _supervised(
-        self, request: TurnRequest, messages: list[dict], text: str, toolbox: ToolBox, where: dict
+        self, request: TurnRequest, messages: list[dict], text: str, toolbox: ToolBox, tools: list[dict], where: dict
     ) -> tuple[str, int]:
         """MASER: check the reply against the seat's profile; revise once if it fails. A
         verdict the supervisor's model could not give in its format leaves the reply as it is."""
@@ -203,7 +208,7 @@ class OpenAIAgent:
             {"role": "assistant", "content": text},
             revision_message(request.view, verdict.advice),
         ]
-        revised, _, tokens = self._converse(revision, toolbox, TURN_TOOLS, where)
+        revised, _, tokens = self._converse(revision, toolbox, tools, where)
         return revised.strip(), used + tokens
 
     def update_memory(self, request: MemoryRequest) -> MemoryUpdate:
@@ -225,7 +230,7 @@ class OpenAIAgent:
             memory = memory_after(view.memory or {}, toolbox.memory_ops)
             return with_strategy(memory_messages(replace(view, memory=memory), view.seat, written=True), view, strategy)
 
-        self._converse(messages, toolbox, MEMORY_TOOLS, where, later=written)
+        self._converse(messages, toolbox, tool_definitions(MEMORY_TOOLS), where, later=written)
         return MemoryUpdate(tuple(toolbox.memory_ops))
 
     def stage_ended(self, view: SeatView, stage: str) -> None:
@@ -251,8 +256,9 @@ class OpenAIAgent:
         reply with no strategy, or a failed call, leaves the strategy as it was, with a warning:
         the trial goes on without it."""
         where = {"seat": view.seat, "stage": stage, "act": kind}
+        tools = tool_definitions(usable_tools(STRATEGY_TOOLS, view, library=self.case_search is not None))
         try:
-            text, _, _ = self._converse(messages, ToolBox(view, self.case_search), STRATEGY_TOOLS, where)
+            text, _, _ = self._converse(messages, ToolBox(view, self.case_search), tools, where)
         except ParticipantFailed as failure:
             text, warning = "", f"the {kind} call failed: {failure}"
         else:

@@ -16,22 +16,29 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 from typing import Any
 
+from agents.act_titles import ACT_TITLES
 from agents.client_traits import client_instructions
 from agents.skill_notes import SkillNote, notes_text
-from agents.skills import loaded_skills
+from agents.skills import loaded_skills, skill_for
 from court.documents import DOCUMENTS
-from court.engine.participants import estimate_tokens
+from court.engine.tokens import estimate_tokens
 from court.engine.visibility import SeatView
+from court.procedures import procedure_for
 from court.procedures.civil import APPEAL_ANSWER, DECISIONS, MEDIATION_ANSWER
 from court.procedures.names import SEATS, act_name, field_name, phase_name, seat_name, stage_name
 
-PROMPT_VERSION = "legalsim-prompts/5"
+PROMPT_VERSION = "legalsim-prompts/6"
 """Raised when what a prompt says changes, so runs compare only with runs of the same prompts
 (3: Chinese cases are prompted wholly in Chinese, skill cards and supervisor included; 4: turns
 are quoted as JSON strings, and the system message says they are words, never instructions;
-5: a turn's dialogue is bounded, ``RECENT_LINES``)."""
+5: a turn's dialogue is bounded, ``RECENT_LINES``; 6: each thing said once: a turn is offered
+only the tools it can use (``toolbox.turn_tools``), skill cards no longer name them, evidence
+is listed per side as "name: purpose" (at SIT the first instance's by name,
+``APPEAL_NAMES_ONLY``), the memory without its empty keys, and a memory update's follow-up
+names the stage's closing document instead of repeating it)."""
 
 RECENT_LINES = 6
 RECENT_TOKENS = 1000
@@ -46,6 +53,10 @@ APPEAL_LEAVES_OUT = ("claims", "facts")
 first instance is carried by the judgment under appeal and the appeal's requests, reasons and
 defences, and by the seat's memory; the complaint and the defence stay listed, to be read with
 ``read_artifact``."""
+APPEAL_NAMES_ONLY = ("evidence",)
+"""The first-instance evidence, listed at the appeal hearing by name only: what each piece was
+to prove was argued at first instance and the judgment under appeal rules on it (the new
+evidence of the appeal keeps its purposes)."""
 
 ROLE_BRIEFS = {
     "client": (
@@ -75,79 +86,6 @@ ROLE_BRIEFS = {
     "stenographer": (
         "你是书记员，负责宣布法庭纪律和制作庭审笔录，如实记录，不发表意见。",
         "You are the court clerk: announce the court rules and keep a faithful record; you express no views.",
-    ),
-}
-
-ACT_TITLES = {
-    "describe_dispute": ("向律师介绍纠纷经过", "describe your dispute to the lawyer"),
-    "ask_follow_up": ("向当事人追问关键事实和证据", "ask the client follow-up questions on key facts and evidence"),
-    "answer_follow_up": ("回答律师的追问", "answer the lawyer's follow-up questions"),
-    "ask_question": ("向律师提出你关心的一个法律问题", "ask the lawyer one legal question you care about"),
-    "answer_question": (
-        "回答当事人的问题：法律关系、适用规则、风险和建议",
-        "answer the client's question: legal relationship, rule, risk and advice",
-    ),
-    "summarise_advice": ("总结咨询意见和下一步安排", "summarise your advice and the next steps"),
-    "acknowledge": ("回应律师的总结", "respond to the lawyer's summary"),
-    "request_materials": (
-        "请当事人提供和核对起草文书所需的材料",
-        "ask the client for the materials the pleading needs",
-    ),
-    "provide_materials": ("提供和核对律师需要的材料", "provide and check the materials the lawyer needs"),
-    "confirm_position": ("向当事人确认文书的主张和立场", "confirm the pleading's position with the client"),
-    "approve_position": ("确认或修改律师提出的方案", "approve or amend the lawyer's proposal"),
-    "review_judgment": (
-        "与当事人研究一审判决，确定二审立场",
-        "review the first-instance judgment with the client and set the appeal position",
-    ),
-    "open_court": (
-        "宣布开庭，核对当事人，告知诉讼权利",
-        "open the court, identify the parties and inform them of their rights",
-    ),
-    "confirm_appearance": ("确认到庭情况，回应是否申请回避", "confirm appearance and whether you apply for recusal"),
-    "invite_statement": ("宣布法庭调查开始，请一方陈述", "open the court investigation and invite the statements"),
-    "state_claims": (
-        "陈述诉讼请求（或上诉请求）及事实理由",
-        "state the claims (or appeal requests) with facts and reasons",
-    ),
-    "state_defence": ("发表答辩意见", "state the defence"),
-    "invite_evidence": ("组织举证质证", "open evidence presentation and cross-examination"),
-    "present_evidence": ("出示本方证据并说明证明目的", "present your evidence and what each item proves"),
-    "cross_examine": (
-        "对对方证据发表质证意见（真实性、合法性、关联性）",
-        "cross-examine the other side's evidence (authenticity, legality, relevance)",
-    ),
-    "question_party_first": ("向先陈述的一方当事人发问", "question the party who opened"),
-    "question_party_second": ("向另一方当事人发问", "question the other party"),
-    "answer_judge": ("回答审判长的提问", "answer the judge's question"),
-    "summarise_disputes": ("归纳争议焦点，宣布进入法庭辩论", "sum up the points in dispute and open the debate"),
-    "argue": ("围绕争议焦点发表辩论意见", "argue the points in dispute"),
-    "rebut": ("针对对方辩论意见进行反驳", "rebut the other side's argument"),
-    "invite_final_statements": ("宣布辩论结束，请当事人最后陈述", "close the debate and invite final statements"),
-    "final_statement": ("作最后陈述", "make your final statement"),
-    "propose_mediation": ("询问双方是否愿意调解", "ask whether the parties will accept mediation"),
-    "answer_mediation": ("答复是否同意调解", "answer whether you accept mediation"),
-    "answer_appeal": (
-        "根据一审判决中对本方不利的判项，决定是否提起上诉并说明理由",
-        "decide from the orders the first-instance judgment made against your side whether to appeal, and say why",
-    ),
-    "announce_discipline": ("宣布法庭纪律", "announce the court rules"),
-    "verify_identity": ("核实被告人身份", "verify the defendant's identity"),
-    "confirm_identity": ("陈述个人身份情况", "state your identity"),
-    "inform_rights": ("告知被告人诉讼权利", "inform the defendant of their rights"),
-    "acknowledge_rights": ("回应权利告知", "respond to the notice of rights"),
-    "read_indictment": ("宣读起诉书", "read the indictment"),
-    "ask_plea": ("询问被告人对指控的意见", "ask the defendant's plea"),
-    "plead": ("对指控表明态度", "plead to the charge"),
-    "question_defendant": ("讯问/发问被告人", "question the defendant"),
-    "answer_examination": ("回答提问", "answer the question"),
-    "comment_evidence": ("对证据发表意见", "comment on the evidence"),
-    "open_debate": ("宣布法庭辩论开始", "open the debate"),
-    "self_defence": ("作自行辩护", "speak in your own defence"),
-    "invite_final_statement": ("请被告人最后陈述", "invite the defendant's final statement"),
-    "rule_objection": (
-        "就刚才提出的反对作出裁定（有效或无效）并说明理由",
-        "rule on the objection just raised (sustained or overruled) with a reason",
     ),
 }
 
@@ -273,11 +211,14 @@ def system_message(view: SeatView, speaker: str) -> str:
     )
 
 
-def materials(view: SeatView) -> str:
+def materials(view: SeatView, *, every_field: bool = False) -> str:
     """The case as this seat sees it, in a fixed order so the text is stable within a stage.
 
     Documents appear by title only; the seat reads one with the ``read_artifact`` tool when it
     needs it, so a prompt does not grow with the stages behind it (beyond the memory).
+    ``every_field`` shows the fields the appeal hearing leaves out or shortens too
+    (``APPEAL_LEAVES_OUT``, ``APPEAL_NAMES_ONLY``; the naive prompt of
+    ``benchmarks/prompt_tokens.py``).
     """
     case, parties = view.case, view.case["parties"]
     sections = [
@@ -294,9 +235,8 @@ def materials(view: SeatView) -> str:
             ),
         )
     ]
-    for name in sorted(_shown_fields(view)):
-        heading = field_name(name, "zh") if view.language == "zh" else name
-        sections.append(f"## {heading}\n{_json(case_data(view.fields[name], view.language))}")
+    for name in sorted(view.fields if every_field else _shown_fields(view)):
+        sections.append(_field_section(view, name, names_only=not every_field and _names_only(view, name)))
     if view.artifacts:
         listed = "\n".join(
             _say(view, f"- {one_line(item['title'])}（{item['kind']}）", f"- {item['kind']}: {one_line(item['title'])}")
@@ -305,16 +245,65 @@ def materials(view: SeatView) -> str:
         sections.append(
             _say(
                 view,
-                f"## 可查阅的文书（用 read_artifact 读取全文，参数为括号中的文书类型）\n{listed}",
+                f"## 可查阅的文书（read_artifact 的参数为括号中的类型）\n{listed}",
                 f"## Documents you may read (read_artifact)\n{listed}",
             )
         )
     if view.memory is not None:
+        written = {key: entries for key, entries in view.memory.items() if entries}
         sections.append(
             _say(view, "## 你的案件记忆（键名供记忆工具使用）", "## Your case memory")
-            + f"\n{_json(view.memory, compact=False)}"
+            + f"\n{_json(written, compact=False)}"
         )
     return "\n\n".join(sections)
+
+
+def _field_section(view: SeatView, name: str, *, names_only: bool = False) -> str:
+    heading = field_name(name, "zh") if view.language == "zh" else name
+    value = _unsided(view.fields[name])
+    if _exhibits(value) and names_only:
+        value = {owner: [item["name"] for item in items] for owner, items in value.items()}
+        heading += _say(view, "（一审证据，仅列名称）", " (first instance, by name)")
+    elif _exhibits(value):
+        value = {owner: [_exhibit(view, item) for item in items] for owner, items in value.items()}
+        heading += _say(view, "（每项为 名称：证明目的）", " (each item: name: purpose)")
+    return f"## {heading}\n{_json(case_data(value, view.language))}"
+
+
+def _unsided(value: Any) -> Any:
+    """A field held per side without the side repeated in each of its items (each piece of
+    evidence names the side that holds it, which is already the key it is listed under)."""
+    if not isinstance(value, dict):
+        return value
+    return {
+        owner: [
+            {key: item for key, item in entry.items() if (key, item) != ("side", owner)}
+            if isinstance(entry, dict)
+            else entry
+            for entry in items
+        ]
+        if isinstance(items, list)
+        else items
+        for owner, items in value.items()
+    }
+
+
+def _exhibits(value: Any) -> bool:
+    """Whether a field lists pieces of evidence only (a name and a purpose each), per side."""
+    lists = list(value.values()) if isinstance(value, dict) else []
+    return bool(lists) and all(
+        isinstance(items, list) and all(isinstance(item, dict) and set(item) == {"name", "purpose"} for item in items)
+        for items in lists
+    )
+
+
+def _exhibit(view: SeatView, item: dict[str, str]) -> str:
+    """A piece of evidence as one string, its keys said once in the heading."""
+    return _say(view, f"{item['name']}：{item['purpose']}", f"{item['name']}: {item['purpose']}")
+
+
+def _names_only(view: SeatView, name: str) -> bool:
+    return view.unit == "SIT" and name in APPEAL_NAMES_ONLY
 
 
 def _shown_fields(view: SeatView) -> dict[str, Any]:
@@ -324,17 +313,40 @@ def _shown_fields(view: SeatView) -> dict[str, Any]:
     return {name: value for name, value in view.fields.items() if name not in APPEAL_LEAVES_OUT}
 
 
-def dialogue(view: SeatView, *, whole: bool = False) -> str:
+def dialogue(view: SeatView, *, whole: bool = False, documents_read: bool = False) -> str:
     """The stage's dialogue as the prompt gives it: past ``RECENT_LINES`` lines only the last
     ``RECENT_LINES`` verbatim, after a note of how many earlier lines are left out (the seat's
     memory, in ``materials``, stands for them); ``whole`` gives every line (a document, the
-    stage-end memory update)."""
+    stage-end memory update). ``documents_read``: the same lines, but a document written as a
+    turn (the stage's closing) named instead of repeated, for a call whose seat has just read
+    it whole."""
     if not view.dialogue:
         return _say(view, "（本阶段尚无发言）", "(nothing has been said in this stage yet)")
     lines = [f"[{turn['seq']}] {turn['speaker']}: {quoted(turn['text'])}" for turn in view.dialogue]
     recent = lines if whole else _recent(lines)
     left_out = len(lines) - len(recent)
+    if documents_read:
+        read = _document_acts(view.procedure)
+        recent = [
+            f"[{turn['seq']}] {turn['speaker']}: {_say(view, *DOCUMENT_READ)}" if turn.get("act") in read else line
+            for turn, line in zip(view.dialogue[left_out:], recent, strict=True)
+        ]
     return "\n".join([_left_out(view, left_out), *recent] if left_out else recent)
+
+
+DOCUMENT_READ = (
+    "（所写文书全文已在本次记忆更新的第一步读过，此处从略）",
+    "(the document written here, read whole in this memory update's first step; left out here)",
+)
+
+
+@cache
+def _document_acts(procedure: str) -> frozenset[str]:
+    """The acts whose turn is a document: a stage's closing, the criminal judgment."""
+    stages = procedure_for(procedure).stages
+    closing = {stage.closing.act for stage in stages if stage.closing and stage.artifact}
+    slots = {slot.act for stage in stages for phase in stage.phases for slot in phase.slots if slot.artifact}
+    return frozenset(closing | slots)
 
 
 def _recent(lines: list[str]) -> list[str]:
@@ -435,10 +447,12 @@ def memory_messages(view: SeatView, speaker: str, *, written: bool = False) -> l
             f"本阶段（{stage_name(view.stage, 'zh')}）结束。请用 memory_expand（追加）和 memory_revise（替换某一键的全部内容）工具更新你的案件记忆，完成后回复“完成”。",
             f"Stage {view.stage} is over. Update your case memory with the memory_expand (append) and memory_revise (replace a key) tools, then reply 'done'.",
         )
+    card = skill_for(role=view.role, stage=view.stage, act="update_memory")
+    skill = f"\n\n{card.render(view.language)}" if card else ""
     return [
-        {"role": "system", "content": f"{system_message(view, speaker)}\n\n{skills_text(view, 'update_memory')}"},
+        {"role": "system", "content": f"{system_message(view, speaker)}{skill}"},
         {
             "role": "user",
-            "content": f"{materials(view)}\n\n# {_say(view, '本阶段对话', 'Dialogue in this stage')}\n{dialogue(view, whole=not written)}\n\n# {_say(view, '任务', 'Task')}\n{task}",
+            "content": f"{materials(view)}\n\n# {_say(view, '本阶段对话', 'Dialogue in this stage')}\n{dialogue(view, whole=not written, documents_read=written)}\n\n# {_say(view, '任务', 'Task')}\n{task}",
         },
     ]

@@ -38,17 +38,18 @@ class SkillCard:
         return self.zh if language == "zh" else self.en
 
     def render(self, language: str) -> str:
-        """The card as a prompt carries it."""
+        """The card as a prompt carries it. Its tools are not named: they are the tools the
+        request offers (``toolbox.turn_tools``), described there."""
         words = self.wording(language)
         checklist = "\n".join(f"- {item}" for item in words.checklist)
         if language == "zh":
             return (
                 f"### 技能：{words.title}\n任务：{words.legal_task}\n要点清单：\n{checklist}\n"
-                f"预期成果：{words.expected_output}\n可用工具：{'、'.join(self.tools)}"
+                f"预期成果：{words.expected_output}"
             )
         return (
             f"### Skill: {self.id}\nTask: {words.legal_task}\nChecklist:\n{checklist}\n"
-            f"Expected output: {words.expected_output}\nTools: {', '.join(self.tools)}"
+            f"Expected output: {words.expected_output}"
         )
 
     def guidance(self, language: str) -> dict[str, object]:

@@ -52,6 +52,7 @@ def trajectory_from_trial(*, trial: Trial) -> Trajectory:
             }
         )
     case = state.case
+    seats = list(trial.seats.all())
     return Trajectory.objects.create(
         id=f"{case['id']}.trial{trial.pk}",
         case_id=case["id"],
@@ -67,9 +68,9 @@ def trajectory_from_trial(*, trial: Trial) -> Trajectory:
             "mediated": state.mediated,
             "tokens": trial.tokens,
             "prompt_version": PROMPT_VERSION if trial.backend == "openai" else None,
-            "models": sorted({seat.agent_model for seat in trial.seats.all()}),
+            "models": sorted({seat.agent_model for seat in seats}),
             "seat_models": seat_models_meta(trial),
-            "seats": {seat.seat: seat.holder for seat in trial.seats.all()},
+            "seats": {seat.seat: seat.holder for seat in seats},
         },
         trial=trial,
     )

@@ -30,16 +30,14 @@ from api.parsers import FormParser, JSONParser, MultiPartParser
 from api.permissions import PUBLIC, HasAbility
 from legalsim.roles import Ability
 from trials.access import NotSeated, reader_seats, trials_readable
+from trials.live.seating import seat_release, seat_take
 from trials.live.services import (
     LiveError,
-    seat_release,
-    seat_take,
     transcript_for,
-    trial_create,
 )
 from trials.models import Trial
 from trials.selectors import case_search
-from trials.services import BackendUnavailable, cases_import_uploads
+from trials.services import BackendUnavailable, cases_import_uploads, trial_create
 
 
 class TokenObtainView(ObtainAuthToken):
@@ -137,6 +135,7 @@ class TrialListView(generics.ListCreateAPIView):
         data = form.validated_data
         try:
             trial = trial_create(
+                live=True,
                 case=data["case"],
                 humans=dict.fromkeys(data["seats"], request.user),
                 stages=data["stages"] or None,

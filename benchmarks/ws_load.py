@@ -57,10 +57,9 @@ def prepare(trials: int) -> list[tuple[int, str]]:
 
     from legalsim.celery import app
     from legalsim.roles import Role, role_grant
-    from trials.live.services import trial_create
     from trials.models import Case
     from trials.preparation import trial_prepare
-    from trials.services import cases_import
+    from trials.services import cases_import, trial_create
 
     app.conf.task_always_eager = True  # no task is sent: the earlier stages are played below
     call_command("migrate", verbosity=0)
@@ -72,7 +71,7 @@ def prepare(trials: int) -> list[tuple[int, str]]:
         role_grant(user, Role.STUDENT)
         browser = Client()
         browser.force_login(user)
-        trial = trial_create(case=case, humans={"plaintiff_lawyer": user}, stages=["FIT"])
+        trial = trial_create(live=True, case=case, humans={"plaintiff_lawyer": user}, stages=["FIT"])
         trial_prepare(trial_id=trial.pk)  # here, as a worker would, before the window opens
         prepared.append((trial.pk, browser.cookies["sessionid"].value))
     return prepared

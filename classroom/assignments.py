@@ -19,8 +19,8 @@ from classroom.models import Assignment, Attempt, Course, Enrolment, Extension, 
 from classroom.services import ClassroomError, users_by_name
 from court.procedures import names, procedure_for
 from court.procedures.seats import PLAYABLE_SEATS, seat_info
-from trials.live.services import trial_create
 from trials.models import Case, Trial
+from trials.services import trial_create
 
 BACKENDS = ("", "scripted", "openai")
 
@@ -243,6 +243,7 @@ def assignment_start(*, assignment: Assignment, student: AbstractBaseUser, now: 
                 % {"attempts": assignment.attempts_allowed}
             )
         trial = trial_create(
+            live=True,
             case=assignment.case,
             humans=players,
             stages=list(assignment.stages) or None,

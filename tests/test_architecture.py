@@ -268,6 +268,22 @@ def _calls(function: ast.AST, names: dict[str, str]) -> set[str]:
     return called
 
 
+def module_names(tree: ast.Module, module: str) -> dict[str, str]:
+    """The full names of what a module's code may call by a short name: its own functions
+    and what it imports."""
+    names = {
+        node.name: f"{module}.{node.name}"
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names |= {alias.asname or alias.name: f"{node.module}.{alias.name}" for alias in node.names}
+        elif isinstance(node, ast.Import):
+            names |= {alias.asname or alias.name: alias.name for alias in node.names}
+    return names
+
+
 def read_modules_writing(sources: dict[str, str]) -> list[str]:
     """Every function of a read module (``selectors``, or a module whose docstring begins
     "Reads") that writes, itself or through any chain of project functions it calls, as
@@ -277,12 +293,7 @@ def read_modules_writing(sources: dict[str, str]) -> list[str]:
     readers = []
     for module, source in sources.items():
         tree = ast.parse(source)
-        names = {node.name: f"{module}.{node.name}" for node in tree.body if isinstance(node, ast.FunctionDef)}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                names |= {alias.asname or alias.name: f"{node.module}.{alias.name}" for alias in node.names}
-            elif isinstance(node, ast.Import):
-                names |= {alias.asname or alias.name: alias.name for alias in node.names}
+        names = module_names(tree, module)
         reads = module.rpartition(".")[2] == "selectors" or (ast.get_docstring(tree) or "").startswith("Reads ")
         for function in (node for node in tree.body if isinstance(node, ast.FunctionDef)):
             name = f"{module}.{function.name}"
@@ -342,3 +353,143 @@ def test_the_selector_write_check_follows_calls_into_services():
         "classroom.gradebook._scored -> trials.scoring.services.scorecard_for"
         " -> trials.scoring.services.trial_score (update_or_create)"
     ]
+
+
+NEXT_STEP = "court.engine.machine.next_step"
+THE_LOOP = "court.engine.runner"
+"""The one module that walks the engine: every trial, simulated, prepared or live, runs on its loop."""
+
+
+def _asks_next_step(function: ast.AST, names: dict[str, str]) -> bool:
+    """Whether ``function`` asks ``next_step`` what happens next. Checking a step it was given
+    against it (``next_step(state) != step``: a write refusing a stale step) asks nothing."""
+    checks = {
+        id(operand)
+        for node in ast.walk(function)
+        if isinstance(node, ast.Compare) and all(isinstance(op, ast.Eq | ast.NotEq) for op in node.ops)
+        for operand in (node.left, *node.comparators)
+    }
+    return any(
+        isinstance(node, ast.Call) and id(node) not in checks and NEXT_STEP in _calls(node, names)
+        for node in ast.walk(function)
+    )
+
+
+def _functions(tree: ast.Module, module: str) -> dict[str, ast.AST]:
+    """A module's functions and its classes' methods, by full name."""
+    found = {}
+    for node in tree.body:
+        members = node.body if isinstance(node, ast.ClassDef) else [node]
+        prefix = f"{module}.{node.name}." if isinstance(node, ast.ClassDef) else f"{module}."
+        found |= {
+            f"{prefix}{member.name}": member
+            for member in members
+            if isinstance(member, ast.FunctionDef | ast.AsyncFunctionDef)
+        }
+    return found
+
+
+def engine_loops(sources: dict[str, str]) -> list[str]:
+    """Every loop outside ``court.engine.runner`` that asks ``next_step`` what happens next,
+    itself or through any chain of project functions, as ``function -> ... -> next_step``.
+    Chains do not run through the engine (``court.engine``): it checks its own steps as it
+    applies them, which walks nothing."""
+    walks: dict[str, str] = {NEXT_STEP: ""}
+    """function -> the function it reaches ``next_step`` through ("" for next_step itself)."""
+    calls: dict[str, set[str]] = {}
+    looped: dict[str, set[str]] = {}
+    for module, source in sources.items():
+        tree = ast.parse(source)
+        names = module_names(tree, module)
+        for name, function in _functions(tree, module).items():
+            loops = [node for node in ast.walk(function) if isinstance(node, ast.For | ast.AsyncFor | ast.While)]
+            looped[name] = set().union(*(_calls(loop, names) for loop in loops))
+            if any(_asks_next_step(loop, names) for loop in loops):
+                looped[name].add(NEXT_STEP)
+            if module.startswith("court.engine"):
+                continue
+            if _asks_next_step(function, names):
+                walks[name] = NEXT_STEP
+            else:
+                calls[name] = _calls(function, names) - {NEXT_STEP}
+    while reached := {
+        name: callee
+        for name, callees in calls.items()
+        if name not in walks
+        for callee in sorted(callees)
+        if callee in walks
+    }:
+        walks |= reached
+
+    def chain(name: str) -> list[str]:
+        return [name, *chain(walks[name])] if walks[name] else [name]
+
+    found = {
+        name: next((callee for callee in sorted(inside) if callee in walks), None) for name, inside in looped.items()
+    }
+    return [
+        " -> ".join([name, *chain(callee)])
+        for name, callee in sorted(found.items())
+        if callee is not None and not name.startswith(f"{THE_LOOP}.")
+    ]
+
+
+def test_the_loop_scan_finds_the_driver_that_walked_the_engine_itself():
+    """The scan below is not vacuous: the live driver before issue #34 walked the engine in a
+    loop of its own, asking ``next_step`` through the snapshot it read each pass; a write that
+    checks its step against ``next_step``, and the engine's own checks, walk nothing."""
+    old_driver = {
+        "trials.live.driver_store": (
+            "from court.engine.machine import next_step, step_apply\n"
+            "def trial_snapshot(session):\n"
+            "    state = _state_of(session)\n"
+            "    return state, next_step(state)\n"
+            "def step_record(session, step, outcome):\n"
+            "    state = _state_of(session)\n"
+            "    if next_step(state) != step:\n"
+            "        return None\n"
+            "    return step_apply(state, step, outcome)\n"
+        ),
+        "trials.live.driver": (
+            "from trials.live.driver_store import step_record, trial_snapshot\n"
+            "async def _loop(session):\n"
+            "    while True:\n"
+            "        state, step = await trial_snapshot(session)\n"
+            "        await _agent_turn(session, step)\n"
+            "async def _agent_turn(session, step):\n"
+            "    await step_record(session, step, None)\n"
+            "async def _record_all(session, steps):\n"
+            "    for step in steps:\n"
+            "        await step_record(session, step, None)\n"
+        ),
+        "court.engine.machine": (
+            "def next_step(state):\n"
+            "    return state.step\n"
+            "def apply_reply(state, step, reply):\n"
+            "    expected = next_step(state)\n"
+            "    state.turns.append(reply)\n"
+            "def replay(state, replies):\n"
+            "    for reply in replies:\n"
+            "        apply_reply(state, next_step(state), reply)\n"
+        ),
+        "court.engine.runner": (
+            "from court.engine.machine import next_step\n"
+            "def trial_loop(state):\n"
+            "    while True:\n"
+            "        yield next_step(state)\n"
+        ),
+    }
+    assert engine_loops(old_driver) == [
+        "court.engine.machine.replay -> court.engine.machine.next_step",
+        "trials.live.driver._loop -> trials.live.driver_store.trial_snapshot -> court.engine.machine.next_step",
+    ]
+
+
+def test_one_engine_loop():
+    """Every trial runs on ``court.engine.runner``'s loop (issue #34): the live driver runs it
+    too, with people's seats awaited through ``HumanParticipant``, and no other module asks
+    ``next_step`` what happens next in a loop of its own."""
+    tree = ast.parse((ROOT / "trials" / "live" / "driver.py").read_text(encoding="utf-8"))
+    driver_imports = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert THE_LOOP in driver_imports
+    assert engine_loops(app_sources()) == []

@@ -1,46 +1,59 @@
 """Batch runs of a case split over Celery workers (``simulate_split``).
 
-The command that starts a batch sends the first ``concurrency`` cases to the workers; from
-then on the workers keep it going: a worker that finishes a case sends the next ones
-(``batch_dispatch``), and every worker, from its start and every half lease, sends again the
-cases whose worker stopped beating its heart (killed, lost) (``batches_top_up``). The
-command may stay to draw the progress or leave (``--detach``). A worker claims a case before it runs it; the claim bumps
-the run's ``attempt``, and every write of the run checks that attempt (a fencing token), so
-a case never runs twice at the same time, and a worker that lost its claim stops at its
-next checkpoint without writing. Each finished stage is stored (``trial_continue``), so the
-next claim carries on from the last stage a dead worker finished.
+A batch is submitted once, as Celery's own primitives (``trials.tasks.batch_submit``): its
+runs, in case order with each case's target models in turn, are dealt round-robin over
+``concurrency`` lanes (``batch_lanes``: a batch of models A and B starts A1 B1 A2 B2 ...), each
+lane a chain of ``batch_run_task`` signatures, all in a chord whose callback closes the batch
+(``batch_close``). No worker decides what to send next, and the command only submits and
+watches (or leaves: ``--detach``). A task never raises into its chain: a case that fails is
+recorded on its run (paused, resumable) and the lane goes on.
+
+A worker claims a case before it runs it; the claim bumps the run's ``attempt``, and every
+write of the run checks that attempt (a fencing token), so a case never runs twice at the
+same time, and a worker that lost its claim stops at its next checkpoint without writing.
+Each finished stage is stored (``trial_continue``), so the next claim carries on from the
+last stage a dead worker finished. Only the delivery that claimed a case carries its lane
+on: one that finds the case claimed or done ends that chain, so a lane never runs twice.
+
+Recovery, not dispatch: a worker killed mid-case takes its lane's chain with it (its message
+stays unacknowledged in Redis for the broker's visibility timeout, an hour, and when it comes
+back it finds its case claimed and ends), so every worker, from its start and every half
+lease, sends again the rest of each lane that stopped: its case's heart silent for the
+lease, or a finished case whose next one nobody took (``batches_recover``); and closes the
+batches whose chord can no longer complete.
 
 Cases in flight cost a thread, not a process or a database connection: a worker runs many at
 once (Celery's threads pool, ``celery -A legalsim worker --pool threads``), each case hands
 its connection back while it waits on a model (``legalsim.llm``), and without workers (eager
-Celery, the embedded defaults) the command runs up to ``concurrency`` cases in threads of its
-own (``CaseThreads``), with the same claims and checkpoints.
+Celery, the embedded defaults) the command applies the same lanes in threads of its own.
 """
 
 from __future__ import annotations
 
 import copy
-import os
-import socket
+import logging
 import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from agents.personas import DIMENSIONS, personas_redistribute
 from trials.models import Batch, BatchRun, Case, Trial
-from trials.services import simulated_trial_create, trial_continue
+from trials.services import trial_continue, trial_create
 from trials.store import writing
 
-Send = Callable[[int], None]
-"""Hands a run's id to the workers (``batch_run_task.delay``)."""
+logger = logging.getLogger(__name__)
+
+SendLane = Callable[[int, list[int]], None]
+"""Sends a batch's lane, its runs' ids in order, to the workers (``trials.tasks.lane_send``)."""
+
+DONE = (BatchRun.Status.FINISHED, BatchRun.Status.PAUSED)
 
 
 class ClaimLost(RuntimeError):
@@ -144,41 +157,76 @@ def batch_progress(batch: Batch) -> Progress:
     )
 
 
-def batch_dispatch(*, batch: Batch, send: Send) -> int:
-    """Send runs to the workers until ``concurrency`` are in flight, the runs of a worker
-    that stopped beating its heart first; returns how many were sent."""
-    stale = timezone.now() - lease()
-    alive = Q(status=BatchRun.Status.SENT, sent_at__gte=stale) | Q(
-        status=BatchRun.Status.RUNNING, heartbeat_at__gte=stale
-    )
-    room = batch.concurrency - batch.runs.filter(alive).count()
-    if room <= 0:
-        return 0
-    abandoned = batch.runs.filter(_abandoned(stale)).order_by("id")[:room]
-    queued = batch.runs.filter(status=BatchRun.Status.QUEUED).order_by("id")[:room]
-    ready = [*abandoned.values_list("id", flat=True), *queued.values_list("id", flat=True)][:room]
-    sent = [run_id for run_id in ready if _mark_sent(run_id, stale)]
-    for run_id in sent:
-        send(run_id)
-    return len(sent)
+def batch_lanes(batch: Batch) -> list[list[int]]:
+    """The runs still to do, as ``concurrency`` lanes: the batch's runs in order (by case, each
+    case's target models in turn) dealt round-robin, so the lanes start A1 B1 A2 B2 ... The
+    deal is over every run of the batch, so a lane is the same whenever it is asked for."""
+    todo = [[run.pk for run in lane if run.status not in DONE] for lane in _dealt(batch)]
+    return [lane for lane in todo if lane]
 
 
-def batches_top_up(*, send: Send) -> int:
-    """``batch_dispatch`` every batch still under way; returns how many runs were sent."""
-    return sum(batch_dispatch(batch=batch, send=send) for batch in Batch.objects.filter(finished_at__isnull=True))
+def _dealt(batch: Batch) -> list[list[BatchRun]]:
+    runs = list(batch.runs.order_by("id").only("id", "status", "sent_at", "heartbeat_at", "finished_at"))
+    return [runs[index :: batch.concurrency] for index in range(batch.concurrency)]
 
 
-def _abandoned(stale) -> Q:
-    """Runs sent or running with no sign of life since ``stale``."""
-    return Q(status=BatchRun.Status.SENT, sent_at__lt=stale) | Q(status=BatchRun.Status.RUNNING, heartbeat_at__lt=stale)
+def batches_recover(*, send: SendLane) -> int:
+    """For every batch under way, send again the rest of each lane that stopped: its worker
+    stopped beating its heart (killed, lost), or a finished case's next one was never taken
+    (a hand-over lost with its worker); and close the batches with nothing left to run.
+    Returns how many lanes were sent."""
+    sent = 0
+    for batch in Batch.objects.filter(finished_at__isnull=True):
+        if not batch_close(batch_id=batch.pk):
+            sent += _lanes_recover(batch, send)
+    return sent
+
+
+def _lanes_recover(batch: Batch, send: SendLane) -> int:
+    stale, sent = timezone.now() - lease(), 0
+    for lane in _dealt(batch):
+        first = next((index for index, run in enumerate(lane) if run.status not in DONE), None)
+        if first is None or not _stopped(lane[first], lane[first - 1] if first else None, stale):
+            continue
+        if _mark_sent(lane[first].pk, stale):
+            send(batch.pk, [run.pk for run in lane[first:] if run.status not in DONE])
+            sent += 1
+    return sent
+
+
+def _stopped(run: BatchRun, previous: BatchRun | None, stale) -> bool:
+    """No sign of life since ``stale`` from the lane whose next case is ``run``. A lane's first
+    case is never stopped while queued: the command published it."""
+    if run.status == BatchRun.Status.RUNNING:
+        return run.heartbeat_at is None or run.heartbeat_at < stale
+    if run.status == BatchRun.Status.SENT:
+        return run.sent_at is None or run.sent_at < stale
+    return previous is not None and previous.finished_at is not None and previous.finished_at < stale
 
 
 def _mark_sent(run_id: int, stale) -> bool:
-    """Mark a run sent unless someone claimed it meanwhile."""
-    sendable = Q(status=BatchRun.Status.QUEUED) | _abandoned(stale)
+    """Mark a run sent again unless it was claimed or sent again meanwhile."""
+    sendable = (
+        Q(status=BatchRun.Status.QUEUED)
+        | Q(status=BatchRun.Status.SENT, sent_at__lt=stale)
+        | Q(status=BatchRun.Status.RUNNING, heartbeat_at__lt=stale)
+    )
     return bool(
         BatchRun.objects.filter(sendable, pk=run_id).update(status=BatchRun.Status.SENT, sent_at=timezone.now())
     )
+
+
+def batch_close(*, batch_id: int) -> bool:
+    """Close the batch once every run is finished or paused: its finished time is its last
+    run's. Idempotent (the chord's callback, a recovered lane and the recovery pass may all
+    ask). Returns whether the batch is closed."""
+    batch = Batch.objects.filter(pk=batch_id).first()
+    if batch is None or batch.runs.exclude(status__in=DONE).exists():
+        return False
+    if batch.finished_at is None:
+        last = batch.runs.aggregate(last=Max("finished_at"))["last"] or timezone.now()
+        Batch.objects.filter(pk=batch_id, finished_at__isnull=True).update(finished_at=last)
+    return True
 
 
 def batch_resume(*, batch: Batch) -> int:
@@ -201,11 +249,17 @@ def batch_run(*, run_id: int, worker: str) -> str:
             trial = _run_trial(run_id, attempt)
     except ClaimLost:
         return "lost"
+    except Exception as error:
+        logger.exception("batch run %s failed", run_id)
+        return _ended(run_id, attempt, BatchRun.Status.PAUSED, f"{type(error).__name__}: {error}")
     status = BatchRun.Status.FINISHED if trial.status == Trial.Status.FINISHED else BatchRun.Status.PAUSED
-    _fenced(run_id, attempt).update(
-        status=status, finished_at=timezone.now(), error=trial.pause_reason, heartbeat_at=timezone.now()
-    )
-    _batch_close(run_id)
+    return _ended(run_id, attempt, status, trial.pause_reason)
+
+
+def _ended(run_id: int, attempt: int, status: str, error: str) -> str:
+    """Record how the run ended (a failure pauses it: ``--resume`` runs it again)."""
+    now = timezone.now()
+    _fenced(run_id, attempt).update(status=status, finished_at=now, error=error, heartbeat_at=now)
     return status
 
 
@@ -242,7 +296,7 @@ def _run_trial(run_id: int, attempt: int) -> Trial:
             if not _fenced(run_id, attempt).update(trial=trial):
                 raise ClaimLost(run_id)
 
-        trial = simulated_trial_create(
+        trial = trial_create(
             case=run.case,
             seed=run.seed,
             target_side=run.batch.target_side or None,
@@ -285,43 +339,3 @@ def _heartbeat(run_id: int, attempt: int) -> Iterator[None]:
     finally:
         stop.set()
         thread.join()
-
-
-def _batch_close(run_id: int) -> None:
-    """The run's batch is finished once none of its runs is still to finish (one query)."""
-    unfinished = BatchRun.objects.filter(batch_id=OuterRef("pk")).exclude(
-        status__in=(BatchRun.Status.FINISHED, BatchRun.Status.PAUSED)
-    )
-    Batch.objects.filter(runs__pk=run_id, finished_at__isnull=True).exclude(Exists(unfinished)).update(
-        finished_at=timezone.now()
-    )
-
-
-class CaseThreads:
-    """The workers of the embedded defaults (eager Celery, no worker processes): the command's
-    own process runs up to ``size`` cases at once, each in a thread of its own."""
-
-    def __init__(self, size: int) -> None:
-        self._pool = ThreadPoolExecutor(max_workers=size, thread_name_prefix="batch-case")
-        self._running: set[Future] = set()
-        self._worker = f"{socket.gethostname()}:{os.getpid()}"
-
-    def send(self, run_id: int) -> None:
-        self._running.add(self._pool.submit(self._run, run_id))
-
-    def wait(self, timeout: float) -> None:
-        """Until a case ends or ``timeout`` passes; a case that raised raises here."""
-        done, self._running = wait(self._running, timeout=timeout, return_when=FIRST_COMPLETED)
-        for future in done:
-            future.result()
-
-    def close(self) -> None:
-        """Send nothing more; the cases running go on to their end (an interrupted command's
-        cases are sent again after the lease, from their last stored stage)."""
-        self._pool.shutdown(wait=False, cancel_futures=True)
-
-    def _run(self, run_id: int) -> str:
-        try:
-            return batch_run(run_id=run_id, worker=self._worker)
-        finally:
-            connection.close()

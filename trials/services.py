@@ -8,8 +8,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
 from django.core.files.uploadedfile import UploadedFile
 from django.db import DatabaseError, transaction
+from django.db.models import Model
 
 from agents.openai_agent import OpenAIAgent
 from agents.routing import Route, sampling, seat_route, supervisor_route
@@ -24,7 +26,7 @@ from court.engine.state import TrialState
 from court.engine.steps import End, StageEnd, Step
 from court.engine.visibility import build_view
 from court.procedures import procedure_for
-from court.procedures.seats import target_seat
+from court.procedures.seats import CIVIL_SIDES, seat_info, target_seat
 from legalsim.json_input import Problem, Record, read_records
 from legalsim.llm import LLMClient, LLMError
 from trials.caselibrary.case_file import validate_record
@@ -276,7 +278,7 @@ def trial_simulate(
     A model server that keeps failing pauses the trial (status ``paused``) at the step it
     could not take; ``trial_resume`` carries on from there.
     """
-    trial = simulated_trial_create(
+    trial = trial_create(
         case=case,
         target_side=target_side,
         backend=backend,
@@ -288,31 +290,52 @@ def trial_simulate(
     return trial_continue(trial=trial)
 
 
-def simulated_trial_create(
+def trial_create(
     *,
     case: Case,
+    live: bool = False,
+    humans: Mapping[str, AbstractBaseUser] | None = None,
+    stages: list[str] | None = None,
+    until: str | None = None,
     seed: dict | None = None,
     target_side: str | None = None,
     backend: str | None = None,
-    until: str | None = None,
     supervised: bool = False,
     target_model: str = "",
     skill_notes: bool = False,
     strategy: bool = True,
+    created_by: AbstractBaseUser | None = None,
+    course: Model | None = None,
     on_created: Callable[[Trial], None] | None = None,
 ) -> Trial:
-    """A trial of ``case`` (run on ``seed``, the case's own by default) with every seat an
-    agent, not started yet; ``target_model`` plays the target seat (blank: the settings'),
-    given the enabled skill notes of the case's cause when ``skill_notes`` is set. Model
-    seats keep SimCourt's strategies unless ``strategy`` is off (``--no-strategy``).
-    ``on_created`` is told of the trial inside the transaction that stores it (a batch links
-    it to its run); raising rolls the trial back."""
+    """The one way a trial is made, for the live room and for simulation alike: a trial of
+    ``case`` (run on ``seed``, the case's own by default), not started yet, whose ``humans``
+    seats are held by those users and every other seat by an agent of ``backend`` (the
+    server's ``LEGALSIM_AGENT_BACKEND`` when blank).
+
+    ``live`` trials are played in the room, walked by a driver; the others are run by
+    ``trial_continue`` (``trial_simulate``, batches). ``stages`` are the stages people play:
+    the trial ends after the last (as after ``until``), and when the first is not the
+    procedure's first the trial is ``preparing`` until a worker has played the stages before
+    it with agents (``trials.preparation``), so the played stage starts from a real state.
+    ``target_model`` plays the target seat (blank: the settings'), given the enabled skill
+    notes of the case's cause when ``skill_notes`` is set; model seats keep SimCourt's
+    strategies unless ``strategy`` is off. ``on_created`` is told of the trial inside the
+    transaction that stores it (a batch links it to its run); raising rolls the trial back.
+    """
+    humans = dict(humans or {})
+    chosen = _stages_checked(case.procedure, humans, stages)
     backend = backend or settings.LEGALSIM_AGENT_BACKEND
-    target_side = target_side or default_target_side(case.procedure)
+    target_side = target_side or _side_played(case.procedure, humans) or default_target_side(case.procedure)
+    supervised = supervised and backend == "openai"
     agent_participants(case.procedure, backend, target_side=target_side, supervised=supervised)
     target_model = target_model if backend == "openai" else ""
-    state = trial_start(case=seed or case.seed, target_side=target_side, last_stage=until)
+    last_stage = until or (chosen[-1] if chosen else None)
+    state = trial_start(case=seed or case.seed, target_side=target_side, last_stage=last_stage)
+    state.human_seats = {seat: user.get_username() for seat, user in humans.items()}
+    state.seated = bool(humans)
     state.strategy_module = strategy and backend == "openai"
+    first_stage = chosen[0] if chosen and chosen[0] != procedure_for(case.procedure).stage_ids[0] else ""
     with writing():
         trial = Trial.objects.create(
             case=case,
@@ -323,22 +346,64 @@ def simulated_trial_create(
             target_model=target_model,
             skill_notes=cause_notes(case) if skill_notes and backend == "openai" else [],
             state=state.to_dict(),
+            status=Trial.Status.PREPARING if first_stage else Trial.Status.RUNNING,
+            first_stage=first_stage,
+            live=live,
+            created_by=created_by,
+            course=course,
         )
         progress_started(trial)
-        target = target_seat(case.procedure, target_side)
-        Seat.objects.bulk_create(
-            Seat(
-                trial=trial,
-                seat=seat,
-                agent_model=agent_model_name(
-                    backend, case.procedure, seat, is_target=seat == target, target_model=target_model
-                ),
-            )
-            for seat in procedure_for(case.procedure).seats
-        )
+        _seats_store(trial, humans)
+        if first_stage:
+            from trials.preparation import preparation_enqueue  # imported here: preparation imports this module
+
+            preparation_enqueue(trial.pk)
         if on_created is not None:
             on_created(trial)
     return trial
+
+
+"""The name simulation's callers knew ``trial_create`` by."""
+
+
+def _stages_checked(procedure_id: str, humans: Mapping[str, AbstractBaseUser], stages: list[str] | None) -> list[str]:
+    """``stages`` (none: every stage), refused with a ``ValueError`` naming the stages or seats
+    ``procedure_id`` does not have."""
+    procedure = procedure_for(procedure_id)
+    unknown = sorted(set(humans) - set(procedure.seats))
+    if unknown:
+        raise ValueError(f"unknown seat(s) {', '.join(unknown)}; seats: {', '.join(procedure.seats)}")
+    bad = [stage for stage in stages or () if stage not in procedure.stage_ids]
+    if bad:
+        raise ValueError(f"unknown stage(s) {', '.join(bad)}; stages: {', '.join(procedure.stage_ids)}")
+    return list(stages or ())
+
+
+def _side_played(procedure: str, humans: Mapping[str, AbstractBaseUser]) -> str | None:
+    """In a civil case, the side of the first party seat (lawyer or client) a person plays:
+    that side drafts its pleading and is the one the trial evaluates."""
+    if procedure != "civil":
+        return None
+    sides = [seat_info(procedure, seat).side for seat in humans]
+    return next((side for side in sides if side in CIVIL_SIDES), None)
+
+
+def _seats_store(trial: Trial, humans: Mapping[str, AbstractBaseUser]) -> None:
+    """A row per seat of the trial: the person who holds it, or the model its agent runs on."""
+    target = target_seat(trial.procedure, trial.target_side)
+    Seat.objects.bulk_create(
+        Seat(
+            trial=trial,
+            seat=seat,
+            user=humans.get(seat),
+            agent_model=""
+            if seat in humans
+            else agent_model_name(
+                trial.backend, trial.procedure, seat, is_target=seat == target, target_model=trial.target_model
+            ),
+        )
+        for seat in procedure_for(trial.procedure).seats
+    )
 
 
 def trial_resume(*, trial: Trial) -> Trial:

@@ -19,8 +19,10 @@ annotation beyond this signal.
 
 A store costs the same whatever the trial's length, bar the state itself: what is already
 stored is remembered on the ``Trial`` object from its last committed store (a store raises
-``version``, so a trial someone else stored since is counted again, in one query), and each
-table's new rows go in one INSERT without a model instance a row.
+``version``, so a trial someone else stored since is counted again, in one query), and the
+new rows go without a model instance a row: on PostgreSQL the state, the new rows of the
+three tables and the trial's columns in one statement, the state encoded once; elsewhere one
+INSERT a table and the trial's ``save``. No signal is sent for the trial's row (none listens).
 """
 
 from __future__ import annotations
@@ -30,12 +32,12 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
-from functools import partial
+from functools import cache, partial
 from operator import attrgetter
 from typing import Any
 
-from django.db import connection, models, transaction
+from django.core.exceptions import ImproperlyConfigured
+from django.db import DatabaseError, connection, models, transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
@@ -66,7 +68,6 @@ def progress_store(trial: Trial, state: TrialState, *, calls: Iterable[dict] = (
     """Store ``state`` and what it recorded since the last store, with the model ``calls``
     made meanwhile; ``fields`` names other columns of ``trial`` the caller changed."""
     stored = _stored(trial)
-    _records_store(trial, state, stored)
     calls = [LLMCallRecord(trial=trial, **call) for call in calls]
     LLMCallRecord.objects.bulk_create(calls)
     trial.state = state.to_dict()
@@ -82,7 +83,11 @@ def progress_store(trial: Trial, state: TrialState, *, calls: Iterable[dict] = (
     if finishing:
         trial.status, trial.pause_reason, trial.finished_at = Trial.Status.FINISHED, "", timezone.now()
         changed |= {"status", "pause_reason", "finished_at"}
-    trial.save(update_fields=sorted(changed))
+    if connection.vendor == "postgresql":
+        _store_postgresql(trial, stored, sorted(changed))
+    else:
+        _records_store(trial, state, stored)
+        trial.save(update_fields=sorted(changed))
     if finishing:
         trial_finished.send(sender=Trial, trial=trial)
     after = _Stored(
@@ -147,6 +152,7 @@ def _counted(trial: Trial) -> _Stored:
 _TURN_FIELDS = tuple("seq stage phase seat role side speaker author act text tokens client_id".split())
 _ARTIFACT_FIELDS = tuple("stage kind title text author_seat side".split())
 _MEMORY_FIELDS = tuple("stage seat op key value".split())
+_FIELDS = {Turn: _TURN_FIELDS, Artifact: _ARTIFACT_FIELDS, MemoryOperation: _MEMORY_FIELDS}
 
 
 def _records_store(trial: Trial, state: TrialState, stored: _Stored) -> None:
@@ -160,52 +166,87 @@ def _records_store(trial: Trial, state: TrialState, stored: _Stored) -> None:
     ):
         shared = {"trial": trial.pk, **({"created_at": now} if stamped else {})}
         fields_of = attrgetter(*names)
-        _insert(model, shared, names, [fields_of(record) for record in records])
+        _insert_values(model, shared, names, [fields_of(record) for record in records])
 
 
-def _insert(model: type[models.Model], shared: dict[str, Any], names: Sequence[str], rows: list[tuple]) -> None:
-    """New rows of ``model``: the fields ``names`` from ``rows``, those of ``shared`` the same
-    in every row, in one statement and without a model instance a row (the ORM's
-    ``bulk_create`` spent more Python than the database spent storing). Every field but the
-    id is named: a field left out takes no default."""
-    if not rows:
-        return
-    meta = model._meta
-    columns = [meta.get_field(name).column for name in [*shared, *names]]
-    table, quoted = connection.ops.quote_name(meta.db_table), ", ".join(map(connection.ops.quote_name, columns))
-    if connection.vendor == "postgresql":
-        _insert_json(table, quoted, columns, list(shared.values()), rows)
-    else:
-        _insert_values(model, table, quoted, shared, names, rows)
+_LISTS = {"turns": Turn, "artifacts": Artifact, "memory_log": MemoryOperation}
+"""The state's lists that only grow, each also stored a record a row in its table."""
 
 
-def _insert_json(table: str, quoted: str, columns: list[str], common: list[Any], rows: list[tuple]) -> None:
-    """PostgreSQL: the rows as one JSON parameter the server reads back into the table's row
-    type; a parameter a value costs the client more than the server spends on the rows."""
-    records = json.dumps([dict(zip(columns, [*common, *row], strict=True)) for row in rows], default=_json_value)
+def _store_postgresql(trial: Trial, stored: _Stored, changed: list[str]) -> None:
+    """PostgreSQL: the state, its records not stored yet and the ``changed`` columns in one
+    statement. The state goes as one JSON parameter, encoded once, from which the server
+    reads the new records into each table's row type (a parameter a value cost the client
+    more than the server spent on the rows; four statements a store cost more than one)."""
+    values = {
+        field.column: field.get_db_prep_save(getattr(trial, field.attname), connection)
+        for field in map(Trial._meta.get_field, changed)
+        if field.name != "state"
+    }
+    params = {
+        "state": json.dumps(trial.state, ensure_ascii=False),
+        "trial": trial.pk,
+        "now": timezone.now(),
+        **{f"{name}_stored": getattr(stored, _STORED_COUNT[name]) for name in _LISTS},
+        **{f"v{index}": value for index, value in enumerate(values.values())},
+    }
+    quote = connection.ops.quote_name
+    assignments = ", ".join(
+        [f"{quote(column)} = %(v{index})s" for index, column in enumerate(values)] + ["state = new.state"]
+    )
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {table} ({quoted}) SELECT {quoted} FROM json_populate_recordset(NULL::{table}, %s)",
-            [records],
+            f"{_records_sql()} UPDATE {_TRIAL} SET {assignments} FROM new WHERE {_TRIAL}.id = %(trial)s", params
         )
+        if cursor.rowcount != 1:
+            raise DatabaseError(f"trial {trial.pk} is gone: its progress cannot be stored")
 
 
-def _json_value(value: object) -> str:
-    if isinstance(value, datetime):
-        return value.isoformat()
-    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+_STORED_COUNT = {"turns": "turns", "artifacts": "artifacts", "memory_log": "memory"}
+_TRIAL = Trial._meta.db_table
+
+
+@cache
+def _records_sql() -> str:
+    """``WITH`` the state as ``new`` and one ``INSERT`` a table of the records past those
+    stored in each of its lists, in order."""
+    inserts = []
+    quote = connection.ops.quote_name
+    for name, model in _LISTS.items():
+        meta = model._meta
+        own = [meta.get_field(field).column for field in _FIELDS[model]]
+        if own != list(_FIELDS[model]):
+            raise ImproperlyConfigured(f"{meta.db_table}: the state's records are read back by column name")
+        stamped = any(field.name == "created_at" for field in meta.fields)
+        columns = ", ".join(map(quote, ["trial_id", *(["created_at"] if stamped else []), *own]))
+        selected = ", ".join(
+            ["%(trial)s", *(["%(now)s"] if stamped else []), *(f"row.{quote(column)}" for column in own)]
+        )
+        inserts.append(
+            f"{name} AS (INSERT INTO {quote(meta.db_table)} ({columns}) SELECT {selected} "
+            f"FROM new, jsonb_array_elements(new.state -> '{name}') WITH ORDINALITY AS item(record, position), "
+            f"jsonb_populate_record(NULL::{quote(meta.db_table)}, item.record) AS row "
+            f"WHERE item.position > %({name}_stored)s ORDER BY item.position)"
+        )
+    return f"WITH new AS (SELECT %(state)s::jsonb AS state), {', '.join(inserts)}"
 
 
 _ROWS_A_STATEMENT = 500
 """Rows of one INSERT ... VALUES: well under SQLite's limit on parameters."""
 
 
-def _insert_values(
-    model: type[models.Model], table: str, quoted: str, shared: dict[str, Any], names: Sequence[str], rows: list[tuple]
-) -> None:
-    """Other databases: INSERT ... VALUES a few hundred rows at a time, each value through its
-    field's conversion for the database unless text or a number."""
+def _insert_values(model: type[models.Model], shared: dict[str, Any], names: Sequence[str], rows: list[tuple]) -> None:
+    """New rows of ``model`` on other databases than PostgreSQL: the fields ``names`` from
+    ``rows``, those of ``shared`` the same in every row, without a model instance a row (the
+    ORM's ``bulk_create`` spent more Python than the database spent storing), INSERT ...
+    VALUES a few hundred rows at a time, each value through its field's conversion for the
+    database unless text or a number. Every field but the id is named: a field left out
+    takes no default."""
+    if not rows:
+        return
     meta = model._meta
+    columns = [meta.get_field(name).column for name in [*shared, *names]]
+    table, quoted = connection.ops.quote_name(meta.db_table), ", ".join(map(connection.ops.quote_name, columns))
     common = [meta.get_field(name).get_db_prep_save(value, connection) for name, value in shared.items()]
     plain = (models.CharField, models.TextField, models.IntegerField)
     own = [meta.get_field(name) for name in names]

@@ -36,18 +36,16 @@ from trials.access import (
 )
 from trials.batches import batch_progress
 from trials.debrief import OutcomeMoves, articles_missed, debrief_for, outcome_moves
+from trials.live.seating import seat_release, seat_take
 from trials.live.services import (
     LiveError,
-    seat_release,
-    seat_take,
     seat_view_for,
     transcript_for,
-    trial_create,
     turns_heard,
 )
 from trials.models import Batch, Case, Trial
 from trials.selectors import case_search, decisions_defaulted, seats_open_to
-from trials.services import BackendUnavailable
+from trials.services import BackendUnavailable, trial_create
 from trials.timeline import timeline_for
 
 ROOM_STRINGS = {
@@ -167,6 +165,7 @@ def trial_play(request: HttpRequest, case_id: str) -> HttpResponse:
     stages = None if stage == "all" else [stage]
     try:
         trial = trial_create(
+            live=True,
             case=case,
             humans=dict.fromkeys(seats, request.user),
             stages=stages,

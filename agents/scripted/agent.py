@@ -8,8 +8,9 @@ from collections.abc import Callable
 from agents.scripted import consultation, criminal, drafting, hearing, objections
 from agents.scripted.context import Ctx, disposition_of, with_disclosure
 from court.engine.memory import MemoryOp
-from court.engine.participants import DeltaSink, MemoryRequest, TurnRequest, estimate_tokens
+from court.engine.participants import DeltaSink, MemoryRequest, TurnRequest
 from court.engine.steps import ArtifactDraft, MemoryUpdate, Reply
+from court.engine.tokens import estimate_tokens
 from court.engine.visibility import SeatView
 from court.procedures.names import stage_name
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from agents.scripted.context import Ctx, as_list, split_sentences
 from court.engine.machine import RULE_OBJECTION
@@ -180,7 +181,7 @@ def civil_record(ctx: Ctx) -> CivilRecord:
     defences = tuple(
         Defence(point, mentioned(point, said.get(respondent, ""), language)) for point in split_sentences(defence_text)
     )
-    cited = {side: article_citations(text) for side, text in said.items()}
+    cited = {side: _cited(text) for side, text in said.items()}
     return CivilRecord(
         language, claimant, respondent, claims, exhibits, defences, cited, appeal=ctx.view.stage == "SIT"
     )
@@ -206,8 +207,15 @@ def criminal_record(ctx: Ctx) -> CriminalRecord:
         exhibits=exhibits,
         defence_words=said.get("defendant", ""),
         prosecution_words=said.get("prosecution", ""),
-        cited={side: article_citations(text) for side, text in said.items()},
+        cited={side: _cited(text) for side, text in said.items()},
     )
+
+
+@lru_cache(maxsize=256)
+def _cited(words: str) -> frozenset[str]:
+    """The articles a side's words cite: the scripted parties say the same of the same case
+    at every run of it, so a batch of its copies reads them once."""
+    return article_citations(words)
 
 
 def _amount(text: str) -> float | None:
@@ -230,7 +238,10 @@ def shared_terms(first: str, second: str, language: str) -> int:
     return len(_content(first, language) & _content(second, language))
 
 
+@lru_cache(maxsize=8192)
 def _content(text: str, language: str) -> frozenset[str]:
+    """The content terms of ``text``: a case's claims, defences and exhibits are compared
+    with each other at every ruling, so each text is cut into terms once."""
     words = (_stem(term.replace(",", "")) for term in terms(text.replace("-", " "), language))
     return frozenset(word for word in words if not (word.isdigit() and len(word) <= 4)) - GENERIC
 

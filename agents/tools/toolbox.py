@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from agents.skills import loaded_skills
 from agents.tools.statutes import citations_check, statute_search
 from court.documents import DOCUMENTS, document_compose, document_missing
 from court.engine.memory import MEMORY_KEYS, MemoryOp, MemoryOperationError, memory_apply
@@ -34,68 +35,83 @@ def _schema(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
 _STRING = {"type": "string"}
 _ENTRIES = {"type": "array", "items": {"type": "string"}}
 
+
+def _export_spec(kinds: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
+    """``export_document`` for the documents ``kinds``, their section ids in its description."""
+    ids = "; ".join(f"{kind}: {', '.join(section.id for section in DOCUMENTS[kind].sections)}" for kind in kinds)
+    return (
+        f"Assemble a document from its sections by id ({ids}); reports missing sections.",
+        _schema(
+            {"kind": {"type": "string", "enum": list(kinds)}, "sections": {"type": "object"}}, ["kind", "sections"]
+        ),
+    )
+
+
+_SCOPE = 'cause_of_action: this case\'s unless given ("" for none).'
+_SEARCH = {"query": _STRING, "top_k": {"type": "integer", "minimum": 1, "maximum": 10}, "cause_of_action": _STRING}
+_MEMORY_WRITE = _schema({"key": {"type": "string", "enum": list(MEMORY_KEYS)}, "entries": _ENTRIES}, ["key", "entries"])
 TOOL_SPECS: dict[str, tuple[str, dict[str, Any]]] = {
     "search_statutes": (
-        "Search the PRC statute corpus (BM25, Chinese) for the articles most relevant to a query. Put each "
-        "claim and each point in dispute on a line of its own (each line is ranked on its own, then merged). "
-        "When the cause of action (this case's unless you give one; an empty string for none) is one the "
-        "governing-law table knows, only its governing laws and the laws your query names are searched.",
-        _schema(
-            {"query": _STRING, "top_k": {"type": "integer", "minimum": 1, "maximum": 10}, "cause_of_action": _STRING},
-            ["query"],
-        ),
+        "Search the PRC statutes (BM25, Chinese) for the articles on a query, one claim or point in dispute a "
+        f"line, within the cause of action's governing laws and the laws the query names. {_SCOPE}",
+        _schema(_SEARCH, ["query"]),
     ),
     "check_citations": (
-        "Check every 《law》第N条 citation in a text against the statute corpus; wrong numbers are flagged.",
+        "Check every 《law》第N条 citation in a text against the statutes; wrong numbers are flagged.",
         _schema({"text": _STRING}, ["text"]),
     ),
     "search_cases": (
-        "Search the case library for precedents: cases like this one by their facts and holdings (BM25, "
-        "re-ranked by agreement of the cause of action or charge and by the key fact terms shared). Give "
-        "the facts, claims or charge as the query; the cause of action is this case's unless you give one "
-        "(an empty string for none). Returns up to top_k cases, each with its id, title, cause of action "
-        "(charges), key facts, holding and outcome (that case's disposition or sentence), and a message when "
-        "nothing matched or the query was cut. The case being tried is never among them.",
-        _schema(
-            {"query": _STRING, "top_k": {"type": "integer", "minimum": 1, "maximum": 5}, "cause_of_action": _STRING},
-            ["query"],
-        ),
+        "Search the case library (BM25, re-ranked by cause and shared key facts) for precedents like the query's "
+        f"facts, claims or charge. {_SCOPE} Returns each case's id, title, cause, key facts, holding and outcome; "
+        "never the case being tried.",
+        _schema(_SEARCH | {"top_k": {"type": "integer", "minimum": 1, "maximum": 5}}, ["query"]),
     ),
-    "read_memory": ("Read your own global case memory.", _schema({}, [])),
-    "memory_expand": (
-        f"Append entries to one key of your memory. Keys: {', '.join(MEMORY_KEYS)}.",
-        _schema({"key": {"type": "string", "enum": list(MEMORY_KEYS)}, "entries": _ENTRIES}, ["key", "entries"]),
-    ),
-    "memory_revise": (
-        "Replace everything under one key of your memory with the given entries.",
-        _schema({"key": {"type": "string", "enum": list(MEMORY_KEYS)}, "entries": _ENTRIES}, ["key", "entries"]),
-    ),
-    "read_artifact": (
-        "Read the full text of a document of this trial you may see (by kind, e.g. complaint, first_instance_judgment).",
-        _schema({"kind": _STRING}, ["kind"]),
-    ),
-    "export_document": (
-        "Assemble a document (title, then its sections in the standard order, under localised headings) from "
-        "sections keyed by id; reports missing sections. Ids: "
-        + "; ".join(f"{kind}: {', '.join(s.id for s in template.sections)}" for kind, template in DOCUMENTS.items()),
-        _schema(
-            {"kind": {"type": "string", "enum": list(DOCUMENTS)}, "sections": {"type": "object"}},
-            ["kind", "sections"],
-        ),
-    ),
+    "read_memory": ("Read your own case memory.", _schema({}, [])),
+    "memory_expand": ("Append entries to one key of your memory.", _MEMORY_WRITE),
+    "memory_revise": ("Replace all entries of one key of your memory.", _MEMORY_WRITE),
+    "read_artifact": ("Read in full a document you may see, by its kind.", _schema({"kind": _STRING}, ["kind"])),
+    "export_document": _export_spec(tuple(DOCUMENTS)),
     "compare_documents": (
-        "Compare two documents of this trial you may see (by kind) and list what changed.",
+        "List what changed between two documents you may see (by kind).",
         _schema({"first": _STRING, "second": _STRING}, ["first", "second"]),
     ),
 }
 MEMORY_TOOLS = ("read_memory", "memory_expand", "memory_revise")
+RESEARCH_ROLES = ("lawyer", "judge", "prosecutor", "attorney")
+"""The seats that look law up; the parties and the clerk speak from what they know."""
+RESEARCH_TOOLS = ("search_statutes", "check_citations", "read_artifact")
 
 
-def tool_definitions(names: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
-    """The tools in the chat-completions ``tools`` format."""
+def turn_tools(view: SeatView, *, act: str, artifact: str | None, library: bool) -> tuple[str, ...]:
+    """The tools a turn is offered, no more than it can use: the tools of the skill cards it
+    has loaded (``loaded_skills``), the statutes and the documents for the legal professionals
+    at any turn, ``read_artifact`` for the others, and ``export_document`` only for the document
+    the turn writes. Never the memory tools: the prompt carries the memory, written at the
+    stage's end. The case library is searched while planning (``strategy.STRATEGY_TOOLS``)."""
+    named = {tool for card in loaded_skills(view, act) for tool in card.tools}
+    named |= set(RESEARCH_TOOLS if view.role in RESEARCH_ROLES else ("read_artifact",))
+    named = (named - {"export_document", *MEMORY_TOOLS}) | ({"export_document"} if artifact else set())
+    return usable_tools(tuple(name for name in TOOL_SPECS if name in named), view, library=library)
+
+
+def usable_tools(names: tuple[str, ...], view: SeatView, *, library: bool) -> tuple[str, ...]:
+    """``names`` less the tools that could only fail: ``search_cases`` without a case library,
+    ``read_artifact`` with no document to read, ``compare_documents`` with fewer than two."""
+    unusable = {
+        "search_cases": not library,
+        "read_artifact": not view.artifacts,
+        "compare_documents": len(view.artifacts) < 2,
+    }
+    return tuple(name for name in names if not unusable.get(name, False))
+
+
+def tool_definitions(names: tuple[str, ...] | None = None, *, document: str | None = None) -> list[dict[str, Any]]:
+    """The tools in the chat-completions ``tools`` format; ``export_document`` for ``document``
+    only when one is given."""
+    specs = TOOL_SPECS | ({"export_document": _export_spec((document,))} if document else {})
     return [
         {"type": "function", "function": {"name": name, "description": description, "parameters": parameters}}
-        for name, (description, parameters) in TOOL_SPECS.items()
+        for name, (description, parameters) in specs.items()
         if names is None or name in names
     ]
 
@@ -154,18 +170,20 @@ class ToolBox:
             raise ValueError("your role keeps no case memory")
         return self._memory
 
-    def _memory_write(self, op: str, key: str, entries: list[str]) -> dict[str, list[str]]:
+    def _memory_write(self, op: str, key: str, entries: list[str]) -> dict[str, int | str]:
+        """Apply one write; the result is how many entries the key now holds, not the entries
+        again: the next prompt of the update shows the memory as written."""
         if self.view.memory is None:
             raise ValueError("your role keeps no case memory")
         write = MemoryOp(op, key, tuple(str(entry) for entry in entries))
         memory_apply(self._memory, write)
         self.memory_ops.append(write)
-        return {key: self._memory[key]}
+        return {"key": key, "entries": len(self._memory[key])}
 
-    def _tool_memory_expand(self, key: str, entries: list[str]) -> dict[str, list[str]]:
+    def _tool_memory_expand(self, key: str, entries: list[str]) -> dict[str, int | str]:
         return self._memory_write("expand", key, entries)
 
-    def _tool_memory_revise(self, key: str, entries: list[str]) -> dict[str, list[str]]:
+    def _tool_memory_revise(self, key: str, entries: list[str]) -> dict[str, int | str]:
         return self._memory_write("revise", key, entries)
 
     def _visible(self, kind: str) -> dict[str, str]:

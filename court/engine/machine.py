@@ -212,8 +212,8 @@ def _counsel_advises(state: TrialState) -> None:
     """A client agent is next to decide (mediation) while a person holds its counsel's
     seat: counsel advises first, in a short statement the client hears before deciding (the
     client's seat decides; counsel alone was never asked, issue 32)."""
-    if state.finished or state.pending or state.stage_status != "running":
-        return
+    if state.finished or state.pending or state.stage_status != "running" or not state.human_seats:
+        return  # no person holds counsel's seat (asked first: this runs after every turn)
     step = next_step(state)
     if not isinstance(step, Speak) or step.act not in ADVICE or step.role != "client":
         return

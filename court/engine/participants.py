@@ -3,10 +3,11 @@ every seat")."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
+from court.engine.state import TrialState
 from court.engine.steps import MemoryUpdate, Reply, Speak, UpdateMemory
 from court.engine.visibility import SeatView
 
@@ -57,11 +58,14 @@ class Participant(Protocol):
 
 
 class HumanParticipant:
-    """A seat held by a person: replies arrive from the browser, queued by the transport."""
+    """A seat held by a person: replies arrive from the browser, queued by the transport.
+    ``remembers=False``: the person writes no stage-end memory (the live room has no form for
+    it), so their memory step is taken at once, empty."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, remembers: bool = True) -> None:
         self._replies: list[Reply] = []
         self._memory: list[MemoryUpdate] = []
+        self.remembers = remembers
 
     def submit(self, reply: Reply) -> None:
         self._replies.append(reply)
@@ -73,14 +77,20 @@ class HumanParticipant:
         return self._replies.pop(0) if self._replies else None
 
     def update_memory(self, request: MemoryRequest) -> MemoryUpdate | None:
-        return self._memory.pop(0) if self._memory else None
+        if self._memory:
+            return self._memory.pop(0)
+        return None if self.remembers else MemoryUpdate()
 
     def drain_calls(self) -> list[dict]:
         return []
 
 
-def estimate_tokens(text: str) -> int:
-    """A tokenizer-free estimate: one token per CJK character, 4/3 per other word."""
-    cjk = sum(1 for char in text if "\u3400" <= char <= "\u9fff")
-    words = len("".join(" " if "\u3400" <= char <= "\u9fff" else char for char in text).split())
-    return cjk + (words * 4 + 2) // 3
+def seats_held(state: TrialState, agents: Mapping[str, Participant]) -> dict[str, Participant]:
+    """Who answers each seat of a live trial on ``state``: a seat a person holds
+    (``state.human_seats``, which changes as seats are taken and handed back) is a
+    ``HumanParticipant`` with nothing to give, since a person's words are recorded as they
+    are said; every other seat is its agent."""
+    return {
+        seat: HumanParticipant(remembers=False) if seat in state.human_seats else agent
+        for seat, agent in agents.items()
+    }

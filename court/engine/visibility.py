@@ -11,12 +11,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
+from functools import cached_property, lru_cache
 from typing import Any
 
-from court.documents import document_without
 from court.engine.judgment import appeal_from_judgment
 from court.engine.machine import stage_participants, trial_start
 from court.engine.state import ArtifactRecord, TrialState
+from court.engine.view_cache import Sight, document_read, sources_of
 from court.engine.withheld import cut, undisclosed, withheld_of
 from court.procedures import Stage, procedure_for
 from court.procedures.seats import CIVIL_SIDES, COURT, opposite, seat_info
@@ -240,6 +241,11 @@ class Matrix:
     artifact_rules: tuple[Rule, ...]
     sources: Callable[[Mapping[str, Any], TrialState], dict[str, dict[str | None, Any]]]
 
+    @cached_property
+    def artifact_rule(self) -> dict[str, Rule]:
+        """The artifact rules by document kind."""
+        return {rule.field: rule for rule in self.artifact_rules}
+
 
 MATRICES = {
     "civil": Matrix(CIVIL_FIELD_RULES, CIVIL_ARTIFACT_RULES, _civil_sources),
@@ -298,20 +304,11 @@ def build_view(state: TrialState, seat: str, *, stage: str | None = None, phase:
     stage_obj = procedure.stage(stage) if stage else procedure.stages[state.stage_index]
     info = seat_info(state.procedure, seat)
     matrix = MATRICES[state.procedure]
-
-    def phase_reached(unit: str, reveal_phase: str) -> bool:
-        stage_units = [item.unit for item in procedure.stages]
-        if stage_units.index(stage_obj.unit) > stage_units.index(unit):
-            return True
-        phase_ids = [item.id for item in stage_obj.phases]
-        return stage_obj.unit == unit and phase in phase_ids and phase_ids.index(phase) >= phase_ids.index(reveal_phase)
-
-    def visible(rule: Rule, owner: str | None) -> bool:
-        tokens = seat_tokens(role=info.role, side=info.side, owner=owner)
-        return bool(tokens & _audience(rule, stage_obj.unit, phase_reached))
+    sight = _sight(state.procedure, stage_obj.id, phase, info.role, info.side)
+    visible = sight.visible
 
     fields: dict[str, Any] = {}
-    sources = matrix.sources(state.case, state)
+    sources = sources_of(state, matrix.sources)
     for rule in matrix.field_rules:
         for owner, value in sources.get(rule.field, {}).items():
             if value and visible(rule, owner):
@@ -319,14 +316,12 @@ def build_view(state: TrialState, seat: str, *, stage: str | None = None, phase:
 
     fields = _without_withheld(state, fields, info.role, info.side)
     sitting = sitting_stages(procedure.stages, stage_obj)
-    artifact_rules = {rule.field: rule for rule in matrix.artifact_rules}
-    field_rules = {rule.field: rule for rule in matrix.field_rules}
+    artifact_rules = matrix.artifact_rule
 
     def readable(artifact: ArtifactRecord) -> str:
         """The document less the sections holding a field this seat may not read yet."""
-        owner = None if artifact.side == COURT else artifact.side
-        hidden = {name for name, rule in field_rules.items() if not visible(rule, owner)}
-        return document_without(artifact.kind, artifact.text, hidden, state.language)
+        hidden = sight.hidden(matrix.field_rules, None if artifact.side == COURT else artifact.side)
+        return document_read(artifact.kind, artifact.text, hidden, state.language)
 
     artifacts = [
         {
@@ -371,6 +366,26 @@ def build_view(state: TrialState, seat: str, *, stage: str | None = None, phase:
         persona=_persona(state.case, info.role, info.side),
         appellant_side=state.appellant_side,
     )
+
+
+@lru_cache(maxsize=4096)
+def _sight(procedure: str, stage: str, phase: str, role: str, side: str) -> Sight:
+    """What a seat of ``role`` and ``side`` may read at ``phase`` of ``stage``."""
+    stages = procedure_for(procedure).stages
+    units = [item.unit for item in stages]
+    here = next(item for item in stages if item.id == stage)
+    phase_ids = [item.id for item in here.phases]
+
+    def phase_reached(unit: str, reveal_phase: str) -> bool:
+        if units.index(here.unit) > units.index(unit):
+            return True
+        return here.unit == unit and phase in phase_ids and phase_ids.index(phase) >= phase_ids.index(reveal_phase)
+
+    def visible(rule: Rule, owner: str | None) -> bool:
+        tokens = seat_tokens(role=role, side=side, owner=owner)
+        return bool(tokens & _audience(rule, here.unit, phase_reached))
+
+    return Sight(visible)
 
 
 def sitting_stages(stages: tuple[Stage, ...], stage: Stage) -> frozenset[str]:

@@ -13,8 +13,8 @@ import pytest
 
 from agents.prompts import RECENT_LINES, turn_messages
 from court.engine.machine import trial_start
-from court.engine.participants import estimate_tokens
 from court.engine.runner import End, trial_run
+from court.engine.tokens import estimate_tokens
 from court.engine.visibility import SeatView
 from tests.conftest import DEMO_CASES
 from tests.llm_server import default_brain, tool_names

@@ -12,10 +12,9 @@ from tests.conftest import CIVIL_CASE, DEMO_CASES
 from tests.court.engine.test_visibility import plant
 from tests.users import person
 from trials.access import seat_invite
-from trials.live.services import trial_create
 from trials.models import Case, Seat, Trial
 from trials.preparation import trial_prepare
-from trials.services import cases_import, trial_simulate
+from trials.services import cases_import, trial_create, trial_simulate
 
 pytestmark = pytest.mark.django_db
 
@@ -157,7 +156,7 @@ def test_the_api_refuses_a_seat_the_lobby_does_not_offer(student, instructor):
     cases_import(paths=[DEMO_CASES / "en-criminal-telecom-fraud.json"])
     case = Case.objects.get(pk="en-criminal-telecom-fraud")
     trial = trial_create(
-        case=case, humans={"attorney": person("student", Role.STUDENT)}, created_by=person("instructor")
+        live=True, case=case, humans={"attorney": person("student", Role.STUDENT)}, created_by=person("instructor")
     )
     for client in (student, instructor):
         response = client.post(f"/api/trials/{trial.pk}/seats/", {"seat": "stenographer"}, format="json")

@@ -54,10 +54,9 @@ from tests.legalsim.permission_routes import (
 from tests.users import person
 from trials.batches import batch_create
 from trials.live import driver
-from trials.live.services import trial_create
 from trials.models import Case, CaseDraft, Trial
 from trials.routing import websocket_urlpatterns
-from trials.services import cases_import
+from trials.services import cases_import, trial_create
 
 CASE = "en-civil-traffic-accident"
 OK, LOGIN, FORBIDDEN, MISSING = "ok", "login page", "403", "404"
@@ -125,7 +124,9 @@ def world(settings, tmp_path, tasks_in_process) -> World:
     case = Case.objects.get(pk=CASE)
     course = course_create(slug="civ", title="Civil", instructor=users["course instructor"])
     course_enrol(course=course, usernames=["student"])
-    trial = trial_create(case=case, humans={"plaintiff_lawyer": users["student"]}, stages=["LC"], course=course)
+    trial = trial_create(
+        live=True, case=case, humans={"plaintiff_lawyer": users["student"]}, stages=["LC"], course=course
+    )
     turn = {"seq": 1, "phase": "p", "role": "judge", "side": "court", "speaker": "J", "author": "agent", "text": "t"}
     units = [{"id": f"traj-{n}", "case_id": CASE, "procedure": "civil", "language": "en", "title": "T"} for n in (1, 2)]
     trajectories = tmp_path / "trajectories.json"
@@ -229,7 +230,11 @@ async def test_the_room_socket_admits_the_seated_and_the_overseers_only(who, sto
         student = person("student", Role.STUDENT)
         course = course_create(slug="civ", title="Civil", instructor=person("course-instructor", Role.INSTRUCTOR))
         trial = trial_create(
-            case=Case.objects.get(pk=CASE), humans={"plaintiff_lawyer": student}, stages=["LC"], course=course
+            live=True,
+            case=Case.objects.get(pk=CASE),
+            humans={"plaintiff_lawyer": student},
+            stages=["LC"],
+            course=course,
         )
         roles = WHO[who]
         return trial, AnonymousUser() if roles is None else person(who.replace(" ", "-"), *roles)

@@ -22,9 +22,8 @@ from trials.access import (
     trial_overseer,
     trials_readable,
 )
-from trials.live.services import trial_create
 from trials.models import Case, Trial
-from trials.services import cases_import, trial_simulate
+from trials.services import cases_import, trial_create, trial_simulate
 
 pytestmark = pytest.mark.django_db
 CASE = "en-civil-traffic-accident"
@@ -45,13 +44,13 @@ def world():
     course = course_create(slug="civ", title="Civil", instructor=people["prof"])
     trials = {
         "ann's course attempt": trial_create(
-            case=case, humans={"plaintiff_lawyer": people["ann"]}, stages=["LC"], course=course
+            live=True, case=case, humans={"plaintiff_lawyer": people["ann"]}, stages=["LC"], course=course
         ),
         "bob's own trial": trial_create(
-            case=case, humans={"defendant_lawyer": people["bob"]}, stages=["LC"], created_by=people["bob"]
+            live=True, case=case, humans={"defendant_lawyer": people["bob"]}, stages=["LC"], created_by=people["bob"]
         ),
         "other prof's demo": trial_create(
-            case=case, humans={"judge": people["ann"]}, stages=["LC"], created_by=people["other prof"]
+            live=True, case=case, humans={"judge": people["ann"]}, stages=["LC"], created_by=people["other prof"]
         ),
         "research run": trial_simulate(case=case, backend="scripted", until="LC"),
     }

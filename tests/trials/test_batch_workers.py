@@ -3,12 +3,15 @@
 Runs when REDIS_URL is set (CI's production pass). The workers are ``celery worker``
 subprocesses on a queue of this test's own; agents are the openai backend against the
 loopback chat-completions server, slowed down so that cases are mid-stage when the first
-worker is killed. The command leaves once it has sent the first cases (``--detach``): the
-workers send the rest, and the cases of the dead one, by themselves.
+worker is killed. The command submits the batch (a chord of lanes) and leaves (``--detach``):
+the lanes run on the workers, and the recovery pass of the live ones (every half lease) sends
+again the lanes of the dead one's cases, whose messages Redis keeps unacknowledged for its
+visibility timeout (an hour).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -23,7 +26,7 @@ from django.db import connection
 
 from tests.llm_server import LoopbackLLM, default_brain
 from tests.trials.library import library_import
-from trials.models import BatchRun, Trial
+from trials.models import Batch, BatchRun, Trial
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -84,7 +87,7 @@ def queue(settings):
     app.conf.task_default_queue = previous
 
 
-def test_killing_a_worker_mid_batch_loses_no_case_and_runs_none_twice(tmp_path, queue, settings):
+def test_killing_a_worker_mid_batch_loses_no_case_and_runs_none_twice(tmp_path, queue, settings, capsys):
     settings.LEGALSIM_AGENT_BACKEND = "openai"
     settings.OPENAI_BASE_URL, settings.OPENAI_API_KEY = "http://127.0.0.1:9/v1", "test-key"
     library_import(tmp_path, cases=8, causes=2)
@@ -92,7 +95,7 @@ def test_killing_a_worker_mid_batch_loses_no_case_and_runs_none_twice(tmp_path, 
     with LoopbackLLM(slow_brain) as llm:
         first = worker_start(queue, llm, log)
         call_command("simulate_split", split="full", concurrency=4, detach=True)
-        assert BatchRun.objects.filter(status="sent").count() == 4, "the command sent the first cases and left"
+        assert "submitted to the workers in 4 lanes" in capsys.readouterr().out, "the command submitted and left"
         try:
             until(lambda: BatchRun.objects.filter(status="running").exclude(checkpoint="").exists(), timeout=60)
             os.killpg(first.pid, signal.SIGKILL)
@@ -104,6 +107,7 @@ def test_killing_a_worker_mid_batch_loses_no_case_and_runs_none_twice(tmp_path, 
             }
             second = worker_start(queue, llm, log)
             until(lambda: not BatchRun.objects.exclude(status="finished").exists(), timeout=150)
+            until(lambda: Batch.objects.get().finished_at is not None, timeout=LEASE_S * 2)
         finally:
             for process in [first, *([second] if "second" in locals() else [])]:
                 if process.poll() is None:
@@ -119,11 +123,20 @@ def test_killing_a_worker_mid_batch_loses_no_case_and_runs_none_twice(tmp_path, 
         assert seqs == list(range(1, len(seqs) + 1)), "no turn lost or stored twice"
         history = run.trial.engine_state.stage_history
         assert len(history) == len(set(history)), "no stage ran twice"
+    assert unacknowledged(queue), "the killed worker's messages wait for Redis' visibility timeout: the lease recovered"
     resumed = [run for run in runs if run.pk in in_flight]
     assert resumed and all(run.attempt == 2 for run in resumed), "the killed worker's cases were claimed again"
     for run in resumed:
         before_kill = set(run.trial.turns.filter(created_at__lt=_utc(killed_at)).values_list("seq", flat=True))
         assert in_flight[run.pk] <= before_kill, "the stages stored before the kill were kept, not redone"
+
+
+def unacknowledged(queue: str) -> list[dict]:
+    """The messages of ``queue`` delivered and never acknowledged (kombu's Redis ``unacked`` hash)."""
+    import redis
+
+    entries = [json.loads(entry) for entry in redis.Redis.from_url(os.environ["REDIS_URL"]).hvals("unacked")]
+    return [message for message, _, routing_key in entries if routing_key == queue]
 
 
 def _utc(timestamp: float):

@@ -16,9 +16,9 @@ from court.procedures import procedure_for
 from legalsim.roles import Role
 from tests.trials.library import library_import
 from tests.users import person
-from trials.batches import _claim, _fenced, batch_create, batch_run
+from trials.batches import _claim, _fenced, batch_create, batch_lanes, batch_run, batches_recover
 from trials.models import Batch, BatchRun, Case, Trial
-from trials.services import simulated_trial_create, trial_continue
+from trials.services import trial_continue, trial_create
 from trials.splits import split_sample
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tasks_in_process")]
@@ -104,6 +104,79 @@ def test_detaching_without_workers_is_refused_before_anything_is_stored(tmp_path
     assert not BatchRun.objects.exists()
 
 
+def test_a_batch_of_two_target_models_starts_their_runs_in_turn(openai_settings, tmp_path, capsys):
+    library_import(tmp_path, cases=3, causes=1)
+    call_command("simulate_split", split="full", concurrency=1, backend="openai", models_target="model-a,model-b")
+    assert "6 finished, 0 paused" in capsys.readouterr().out
+    started = list(Trial.objects.order_by("pk").values_list("case_id", "target_model"))
+    assert started == [
+        (case, model) for case in ("lib-0000", "lib-0001", "lib-0002") for model in ("model-a", "model-b")
+    ]
+    assert Batch.objects.get().finished_at == max(BatchRun.objects.values_list("finished_at", flat=True)), (
+        "the chord's callback closed the batch at its last run's end"
+    )
+
+
+def test_lanes_deal_the_runs_round_robin_so_every_lane_mixes_the_models(tmp_path):
+    library_import(tmp_path, cases=4, causes=1)
+    batch = batch_create(
+        cases=list(Case.objects.order_by("pk")),
+        split="full",
+        concurrency=3,
+        backend="openai",
+        target_models=["a", "b"],
+    )
+    names = dict(BatchRun.objects.values_list("pk", "target_model"))
+    cases = dict(BatchRun.objects.values_list("pk", "case_id"))
+    lanes = [[f"{cases[run][-1]}{names[run]}" for run in lane] for lane in batch_lanes(batch)]
+    assert lanes == [["0a", "1b", "3a"], ["0b", "2a", "3b"], ["1a", "2b"]]
+    BatchRun.objects.filter(pk__in=batch_lanes(batch)[0][:2]).update(status="finished")
+    assert [len(lane) for lane in batch_lanes(batch)] == [1, 3, 2], "a lane is the same, less its runs done"
+
+
+def test_recovery_sends_again_only_the_lanes_that_stopped(tmp_path, settings):
+    """Lanes [0, 2, 4] and [1, 3, 5]: the first's case 0 finished a lease ago and nobody took
+    case 2 (its hand-over died with its worker); the second's case 1 has a silent heart."""
+    settings.LEGALSIM_BATCH_LEASE_S = 5
+    library_import(tmp_path, cases=6, causes=1)
+    batch = batch_create(cases=list(Case.objects.order_by("pk")), split="full", concurrency=2, backend="scripted")
+    runs = list(batch.runs.order_by("pk").values_list("pk", flat=True))
+    long_ago = timezone.now() - timedelta(seconds=6)
+    BatchRun.objects.filter(pk=runs[0]).update(status="finished", finished_at=long_ago)
+    BatchRun.objects.filter(pk=runs[1]).update(status="running", attempt=1, heartbeat_at=long_ago)
+    sent: list[tuple[int, list[int]]] = []
+    assert batches_recover(send=lambda batch_id, lane: sent.append((batch_id, lane))) == 2
+    assert sent == [(batch.pk, [runs[2], runs[4]]), (batch.pk, [runs[1], runs[3], runs[5]])]
+    assert batches_recover(send=lambda batch_id, lane: sent.append((batch_id, lane))) == 0, "sent once a lease"
+    BatchRun.objects.filter(pk__in=runs).update(status="finished", finished_at=long_ago)
+    batches_recover(send=lambda batch_id, lane: sent.append((batch_id, lane)))
+    assert Batch.objects.get().finished_at == long_ago, "a batch whose chord cannot complete is closed"
+
+
+def test_a_case_that_raises_is_paused_with_its_error_and_the_lane_goes_on(tmp_path, monkeypatch):
+    library_import(tmp_path, cases=3, causes=1)
+    from trials import batches
+
+    real = batches.trial_continue
+
+    def broken_for_the_second_case(*, trial, on_checkpoint):
+        if trial.case_id == "lib-0001":
+            raise ValueError("a bug in a stage")
+        return real(trial=trial, on_checkpoint=on_checkpoint)
+
+    monkeypatch.setattr(batches, "trial_continue", broken_for_the_second_case)
+    with pytest.raises(CommandError, match="1 cases paused"):
+        call_command("simulate_split", split="full", concurrency=1)
+    runs = dict(BatchRun.objects.values_list("case_id", "status"))
+    assert runs == {"lib-0000": "finished", "lib-0001": "paused", "lib-0002": "finished"}
+    assert BatchRun.objects.get(case_id="lib-0001").error == "ValueError: a bug in a stage"
+    assert Batch.objects.get().finished_at is not None
+
+    monkeypatch.setattr(batches, "trial_continue", real)
+    call_command("simulate_split", resume=Batch.objects.get().pk)
+    assert set(BatchRun.objects.values_list("status", flat=True)) == {"finished"}
+
+
 def test_a_case_claimed_by_a_live_worker_is_not_run_again(tmp_path):
     library_import(tmp_path, cases=1, causes=1)
     batch = batch_create(cases=list(Case.objects.all()), split="full", concurrency=1, backend="scripted")
@@ -126,7 +199,7 @@ def test_a_dead_workers_case_is_taken_over_from_its_last_checkpoint(tmp_path, se
     batch = batch_create(cases=list(Case.objects.all()), split="full", concurrency=1, backend="scripted")
     run = batch.runs.get()
     attempt = _claim(run.pk, "w1")
-    trial = simulated_trial_create(case=run.case, seed=run.seed, backend="scripted")
+    trial = trial_create(case=run.case, seed=run.seed, backend="scripted")
     _fenced(run.pk, attempt).update(trial=trial)
 
     def die_in_fit(trial: Trial, stage: str) -> None:

@@ -29,10 +29,9 @@ from tests.conftest import DEMO_CASES
 from tests.servers import daphne, session_key_for
 from tests.trials.prepared import prepared_trial
 from tests.users import person
-from trials.live.services import trial_create
 from trials.models import Case, Trial
 from trials.preparation import trial_prepare
-from trials.services import cases_import, trial_simulate
+from trials.services import cases_import, trial_create, trial_simulate
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(180)]
 CASE = "en-civil-traffic-accident"
@@ -318,7 +317,9 @@ def trial_left_preparing(username: str) -> tuple[Trial, str]:
     on the broker: eager execution is off while it is created)."""
     user = person(username, Role.STUDENT)
     with celery_eager(False):
-        trial = trial_create(case=Case.objects.get(pk=CASE), humans={"plaintiff_lawyer": user}, stages=["FIT"])
+        trial = trial_create(
+            live=True, case=Case.objects.get(pk=CASE), humans={"plaintiff_lawyer": user}, stages=["FIT"]
+        )
     return trial, session_key_for(user)
 
 

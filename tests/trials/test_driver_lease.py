@@ -20,9 +20,8 @@ from tests.conftest import DEMO_CASES
 from tests.servers import REDIS_SERVER, daphne, session_key_for, two_daphnes_on_private_redis
 from tests.trials.prepared import prepared_trial
 from tests.users import person
-from trials.live.services import trial_create
 from trials.models import Case, Trial
-from trials.services import cases_import
+from trials.services import cases_import, trial_create
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(180)]
 CASE = "en-civil-traffic-accident"
@@ -76,7 +75,10 @@ def test_a_trial_whose_process_died_while_preparing_it_is_prepared_by_the_next(t
     cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
     with celery_eager(True):
         trial = trial_create(
-            case=Case.objects.get(pk=CASE), humans={"plaintiff_lawyer": person("paula", Role.STUDENT)}, stages=["FIT"]
+            live=True,
+            case=Case.objects.get(pk=CASE),
+            humans={"plaintiff_lawyer": person("paula", Role.STUDENT)},
+            stages=["FIT"],
         )
     assert Trial.objects.get(pk=trial.pk).status == Trial.Status.PREPARING, "nothing is played inside the request"
     Trial.objects.filter(pk=trial.pk).update(

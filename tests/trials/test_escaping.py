@@ -11,9 +11,8 @@ from scoring.capabilities import CAPABILITIES
 from scoring.charts import heatmap_svg, trend_svg
 from tests.cases import case_stored
 from tests.users import person
-from trials.live.services import trial_create
 from trials.models import Trial
-from trials.services import trial_simulate
+from trials.services import trial_create, trial_simulate
 
 pytestmark = pytest.mark.django_db
 IMG = "<img src=x onerror=alert(1)>"
@@ -68,7 +67,7 @@ def room(client, civil_seed) -> Trial:
     person("classmate", Role.STUDENT)
     client.force_login(student)
     case = case_stored(civil_seed)
-    return trial_create(case=case, humans={"plaintiff_lawyer": student}, stages=["FIT"])
+    return trial_create(live=True, case=case, humans={"plaintiff_lawyer": student}, stages=["FIT"])
 
 
 @pytest.mark.parametrize(

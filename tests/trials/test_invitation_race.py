@@ -12,9 +12,9 @@ from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
 from tests.users import person
 from trials.access import seat_invite
-from trials.live.services import LiveError, seat_take, trial_create
+from trials.live.services import LiveError, seat_take
 from trials.models import Case, Invitation, Trial
-from trials.services import cases_import
+from trials.services import cases_import, trial_create
 
 CASE = "en-civil-commercial-lease"
 
@@ -23,7 +23,7 @@ CASE = "en-civil-commercial-lease"
 def test_two_concurrent_takes_with_one_link_seat_the_invitee_exactly_once():
     cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
     ann, bob = person("ann", Role.STUDENT), person("bob", Role.STUDENT)
-    trial = trial_create(case=Case.objects.get(pk=CASE), humans={"plaintiff_lawyer": ann}, stages=["FIT"])
+    trial = trial_create(live=True, case=Case.objects.get(pk=CASE), humans={"plaintiff_lawyer": ann}, stages=["FIT"])
     token = seat_invite(trial=trial, seat="defendant_lawyer", username="bob", by=ann)
     start, outcomes = threading.Barrier(2), []
 

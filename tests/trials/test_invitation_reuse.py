@@ -14,9 +14,8 @@ from classroom.services import course_create
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
 from tests.users import person
-from trials.live.services import trial_create
 from trials.models import Case, Invitation, Trial
-from trials.services import cases_import
+from trials.services import cases_import, trial_create
 
 pytestmark = pytest.mark.django_db
 CASE = "en-civil-commercial-lease"
@@ -31,7 +30,9 @@ def trial() -> Trial:
     course = course_create(slug="civ", title="Civil", instructor=person("prof", Role.INSTRUCTOR))
     ann = person("ann", Role.STUDENT)
     person("bob", Role.STUDENT)
-    return trial_create(case=Case.objects.get(pk=CASE), humans={"plaintiff_lawyer": ann}, stages=["FIT"], course=course)
+    return trial_create(
+        live=True, case=Case.objects.get(pk=CASE), humans={"plaintiff_lawyer": ann}, stages=["FIT"], course=course
+    )
 
 
 def invite(client: Client, trial: Trial, seat: str, username: str) -> str:

@@ -11,11 +11,11 @@ from classroom.services import course_create
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
 from tests.users import person
-from trials.live.services import LiveError, human_say, judge_control, trial_create, trial_pause_set
+from trials.live.services import LiveError, human_say, judge_control, trial_pause_set
 from trials.models import Case, LLMCallRecord, Trial
 from trials.preparation import trial_prepare
 from trials.protocol import ErrorCode
-from trials.services import cases_import
+from trials.services import cases_import, trial_create
 
 pytestmark = pytest.mark.django_db
 CASE = "zh-civil-private-lending"
@@ -29,7 +29,7 @@ def hearing(openai_settings):
     student = person("paula", Role.STUDENT)
     course = course_create(slug="civil-procedure", title="Civil procedure", instructor=person("ines", Role.INSTRUCTOR))
     trial = trial_create(
-        case=Case.objects.get(pk=CASE), humans={"plaintiff_lawyer": student}, stages=["FIT"], course=course
+        live=True, case=Case.objects.get(pk=CASE), humans={"plaintiff_lawyer": student}, stages=["FIT"], course=course
     )
     return trial, student
 

@@ -14,10 +14,9 @@ from tests.conftest import DEMO_CASES
 from tests.court.engine.test_visibility import plant
 from tests.trials.prepared import prepared_trial
 from tests.users import person
-from trials.live.services import trial_create
 from trials.models import Case, Trial
 from trials.preparation import trial_prepare
-from trials.services import cases_import
+from trials.services import cases_import, trial_create
 
 pytestmark = pytest.mark.django_db
 
@@ -180,7 +179,7 @@ def test_a_seat_the_lobby_does_not_offer_cannot_be_taken(client, student):
     and the trial then waited on that person."""
     cases_import(paths=[DEMO_CASES / "en-criminal-telecom-fraud.json"])
     case = Case.objects.get(pk="en-criminal-telecom-fraud")
-    trial = trial_create(case=case, humans={"attorney": person("other", Role.STUDENT)})
+    trial = trial_create(live=True, case=case, humans={"attorney": person("other", Role.STUDENT)})
     client.force_login(person("teacher", Role.INSTRUCTOR))
     Trial.objects.filter(pk=trial.pk).update(created_by=person("teacher"))
     response = client.post(reverse("trials:trial_join", args=[trial.pk]), {"seat": "stenographer"})
@@ -205,7 +204,9 @@ def test_a_trial_that_is_not_yours_and_one_that_does_not_exist_look_the_same(cli
     """Hardening #11: the transcript's 404 told "not yours" from "does not exist"."""
     cases_import(paths=[DEMO_CASES / "en-civil-traffic-accident.json"])
     trial = trial_create(
-        case=Case.objects.get(pk="en-civil-traffic-accident"), humans={"judge": person("other", Role.STUDENT)}
+        live=True,
+        case=Case.objects.get(pk="en-civil-traffic-accident"),
+        humans={"judge": person("other", Role.STUDENT)},
     )
     for name in ("trials:trial_transcript", "scoring:trial_scorecard"):
         theirs, missing = client.get(reverse(name, args=[trial.pk])), client.get(reverse(name, args=[trial.pk + 999]))

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from court.engine.state import MemoryLogEntry, TurnRecord
 from tests.conftest import DEMO_CASES
 from trials.models import Case, MemoryOperation, Trial, Turn
-from trials.services import cases_import, simulated_trial_create, trial_continue
+from trials.services import cases_import, trial_continue, trial_create
 from trials.store import progress_store, writing
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -32,7 +32,7 @@ def turn(seq: int, text: str = "words") -> TurnRecord:
 
 
 def test_a_simulated_trial_stores_every_record_of_its_state_once_in_order(case):
-    trial = simulated_trial_create(case=case, backend="scripted")
+    trial = trial_create(case=case, backend="scripted")
     trial_continue(trial=trial)
     trial.refresh_from_db()
     state = trial.engine_state
@@ -48,7 +48,7 @@ def test_a_simulated_trial_stores_every_record_of_its_state_once_in_order(case):
 
 
 def test_text_and_json_values_come_back_as_they_were_stored(case):
-    trial = simulated_trial_create(case=case, backend="scripted")
+    trial = trial_create(case=case, backend="scripted")
     state = trial.engine_state
     state.turns.append(turn(1, HOSTILE))
     state.memory_log.append(MemoryLogEntry("LC", "plaintiff_client", "expand", "facts", [HOSTILE, {"n": 1.5}]))
@@ -59,7 +59,7 @@ def test_text_and_json_values_come_back_as_they_were_stored(case):
 
 
 def test_a_store_makes_the_same_queries_however_long_the_trial(case):
-    trial = simulated_trial_create(case=case, backend="scripted")
+    trial = trial_create(case=case, backend="scripted")
     state = trial.engine_state
     queries = []
     for added in (10, 1000, 10):
@@ -73,7 +73,7 @@ def test_a_store_makes_the_same_queries_however_long_the_trial(case):
 
 
 def test_a_store_made_meanwhile_by_another_process_is_counted_not_assumed(case):
-    trial = simulated_trial_create(case=case, backend="scripted")
+    trial = trial_create(case=case, backend="scripted")
     state = trial.engine_state
     state.turns.append(turn(1))
     with writing():
@@ -89,7 +89,7 @@ def test_a_store_made_meanwhile_by_another_process_is_counted_not_assumed(case):
 
 
 def test_a_store_rolled_back_is_not_taken_for_stored(case):
-    trial = simulated_trial_create(case=case, backend="scripted")
+    trial = trial_create(case=case, backend="scripted")
     state = trial.engine_state
     state.turns.append(turn(1))
     with pytest.raises(RuntimeError), writing():
@@ -103,3 +103,45 @@ def test_a_store_rolled_back_is_not_taken_for_stored(case):
 def _row(record: TurnRecord) -> dict:
     fields = {field.name for field in Turn._meta.get_fields()}
     return {name: value for name, value in record.__dict__.items() if name in fields}
+
+
+def test_the_stored_state_and_records_are_those_in_memory_whether_counted_or_remembered(case):
+    trial = trial_continue(trial=trial_create(case=case, backend="scripted"))
+    assert Trial.objects.get(pk=trial.pk).state == trial.state  # as the last store left it in memory
+    state = trial.engine_state
+    state.turns.append(turn(state.next_seq, HOSTILE))
+    state.memory["plaintiff_client"] = {"facts": [HOSTILE]}
+    Trial.objects.filter(pk=trial.pk).update(version=F("version") + 1)  # someone else stored meanwhile
+    trial.refresh_from_db(fields=["version"])
+    for text in ("counted", "remembered"):
+        with writing():
+            progress_store(trial, state)
+        assert Trial.objects.get(pk=trial.pk).state == state.to_dict()
+        assert list(Turn.objects.filter(trial=trial).order_by("seq").values_list("text", flat=True)) == [
+            turn.text for turn in state.turns
+        ]
+        state.turns.append(turn(state.next_seq, text))
+
+
+def _row(record: TurnRecord) -> dict:
+    fields = {field.name for field in Turn._meta.get_fields()}
+    return {name: value for name, value in record.__dict__.items() if name in fields}
+
+
+def test_the_stored_state_is_the_state_whether_its_lists_were_appended_or_sent_whole(case):
+    trial = trial_continue(trial=trial_create(case=case, backend="scripted"))
+    played = trial.state  # as the last store left it in memory, its turns appended stage by stage
+    assert Trial.objects.get(pk=trial.pk).state == played
+    state = trial.engine_state
+    state.turns.append(turn(state.next_seq, HOSTILE))
+    state.memory["plaintiff_client"] = {"facts": [HOSTILE]}
+    Trial.objects.filter(pk=trial.pk).update(version=F("version") + 1)  # someone else stored meanwhile
+    trial.refresh_from_db(fields=["version"])
+    with writing():
+        progress_store(trial, state)  # counted, so sent whole
+    assert Trial.objects.get(pk=trial.pk).state == state.to_dict()
+    state.turns.append(turn(state.next_seq, "after"))
+    with writing():
+        progress_store(trial, state)  # remembered, so appended
+    assert Trial.objects.get(pk=trial.pk).state == state.to_dict()
+    assert Turn.objects.filter(trial=trial).count() == len(state.turns)

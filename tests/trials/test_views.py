@@ -12,9 +12,8 @@ from tests.cases import case_stored
 from tests.conftest import CIVIL_CASE
 from tests.court.engine.test_visibility import may_see, plant
 from tests.users import person
-from trials.live.services import trial_create
 from trials.models import Case, Trial
-from trials.services import cases_import
+from trials.services import cases_import, trial_create
 
 pytestmark = pytest.mark.django_db
 
@@ -99,8 +98,12 @@ def test_the_brief_follows_the_seat_ticked_without_reloading_the_page(client, li
 
 
 def test_a_student_sees_only_their_own_trials_of_a_case(client, library):
-    mine = trial_create(case=Case.objects.get(pk="test-civil-loan"), humans={"judge": person("student", Role.STUDENT)})
-    theirs = trial_create(case=Case.objects.get(pk="test-civil-loan"), humans={"judge": person("other", Role.STUDENT)})
+    mine = trial_create(
+        live=True, case=Case.objects.get(pk="test-civil-loan"), humans={"judge": person("student", Role.STUDENT)}
+    )
+    theirs = trial_create(
+        live=True, case=Case.objects.get(pk="test-civil-loan"), humans={"judge": person("other", Role.STUDENT)}
+    )
     client.force_login(person("student", Role.STUDENT))
     page = client.get(reverse("trials:case_detail", args=["test-civil-loan"])).content.decode()
     assert reverse("trials:trial_room", args=[mine.pk]) in page

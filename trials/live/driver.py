@@ -1,6 +1,8 @@
-"""The driver of a live trial: an asyncio task per trial that walks the engine, lets agents
-speak (streaming their words), waits for human seats, stores every step and broadcasts the
-frames to the trial's group.
+"""The driver of a live trial: an asyncio task per trial that runs the engine loop
+(``court.engine.runner.trial_loop``, the loop simulation and preparation run on) with a
+``HumanParticipant`` in every seat a person holds, and does the I/O around each step: agents'
+words stream to the room, every step is stored under the trial's row lock, people are asked
+and waited for, and the frames go to the trial's group.
 
 Generation belongs to the trial, not to a socket: the task is started by the first
 participant who connects and runs on when browsers go away. It is the only writer of agent
@@ -13,23 +15,18 @@ import asyncio
 import logging
 import re
 import threading
+from functools import partial
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
 from court.engine.objections import objectors, statement_resumed
-from court.engine.participants import (
-    DeltaSink,
-    GenerationCancelled,
-    MemoryRequest,
-    Participant,
-    ParticipantFailed,
-    TurnRequest,
-)
+from court.engine.participants import GenerationCancelled, HumanParticipant, Participant, ParticipantFailed, seats_held
+from court.engine.runner import Awaiting, Due, Given, Paused, Stop, trial_loop
 from court.engine.state import TrialState
-from court.engine.steps import End, MemoryUpdate, Reply, Speak, StageEnd, StageStart, Step, UpdateMemory
-from court.engine.visibility import build_view, stage_heard
+from court.engine.steps import End, Reply, Speak, StageEnd, StageStart
+from court.engine.visibility import stage_heard
 from trials.leases import lease_hand_back, lease_renew, lease_take, orphans
 from trials.live import objecting
 from trials.live.driver_store import (
@@ -163,41 +160,71 @@ NOTICES = frozenset({"appeal_determination"})
 
 
 async def _loop(session: LiveSession) -> None:
-    trial, state, _ = await trial_snapshot(session)
+    """Run the engine loop (``court.engine.runner.trial_loop``) run after run. A run stops
+    at the end, when a person must speak, when a seat failed, or when the trial's status holds
+    it (paused, preparing); the driver answers the stop (asks the person and waits, prepares
+    the earlier stages, waits for a resume) and runs again."""
+    trial, state = await trial_snapshot(session)
     session.windows_given = len(state.turns)
-    participants = await in_pool(trial_agents)(trial)
+    agents = await in_pool(trial_agents)(trial)
     while True:
-        awaited = None
+        stop, trial, state = await _run(session, agents)
+        if isinstance(stop, End):
+            await session.send(END)
+            return
+        if stop is None and trial.status == Trial.Status.PREPARING and prepared_by_driver():
+            await sync_to_async(trial_prepare, thread_sensitive=False)(trial_id=session.trial_id)
+        elif isinstance(stop, Awaiting) and isinstance(stop.step, Speak):
+            await _await_person(session, stop.step, state, waiting=trial.status == Trial.Status.WAITING)
+        elif not isinstance(stop, Paused):
+            await session.wait()
+
+
+async def _run(session: LiveSession, agents: dict[str, Participant]) -> tuple[Stop | None, Trial, TrialState]:
+    """One run of the engine loop, a step at a time under the step lock, on the state as
+    stored before each step (a person's ``say``, a control or another process may have moved
+    it). Every statement a person may object to is given its grace period first. Returns
+    where the run stopped (None: the trial's status holds it), with the trial and state last read."""
+    loop = trial_loop(lambda: state, partial(seats_held, agents=agents))
+    given: Given = None
+    while True:
         async with session.step_lock:
-            trial, state, step = await trial_snapshot(session)
+            trial, state = await trial_snapshot(session)
             if await _objection_window(session, state):
                 continue
-            human = isinstance(step, Speak | UpdateMemory) and step.seat in state.human_seats
-            if trial.status == Trial.Status.WAITING and not human:
-                await status_move(session.trial_id, Trial.Status.WAITING, Trial.Status.RUNNING)
-            if isinstance(step, End):
-                await session.send(END)
-                return
-            if trial.status == Trial.Status.PREPARING and prepared_by_driver():
-                awaited = "prepare"
-            elif trial.status in (Trial.Status.PAUSED, Trial.Status.PREPARING):
-                awaited = "paused"
-            elif isinstance(step, StageStart | StageEnd):
-                await _stage_step(session, step, state, participants)
-            elif human:
-                awaited = step
-            elif isinstance(step, Speak):
-                await _agent_turn(session, step, participants[step.seat], state)
-            else:
-                agent = participants[step.seat]
-                update = await asyncio.to_thread(_memory_update, agent, step, state)
-                await step_record(session, step, update, agent.drain_calls())
-        if awaited == "prepare":
-            await sync_to_async(trial_prepare, thread_sensitive=False)(trial_id=session.trial_id)
-        elif awaited == "paused":
-            await session.wait()
-        elif awaited is not None:
-            await _await_human(session, awaited, state, waiting=trial.status == Trial.Status.WAITING)
+            try:
+                due = loop.send(given)
+            except StopIteration as stopped:
+                return stopped.value, trial, state
+            if trial.status in (Trial.Status.PAUSED, Trial.Status.PREPARING):
+                return None, trial, state
+            given = await _take(session, due, trial, agents)
+
+
+async def _take(session: LiveSession, due: Due, trial: Trial, agents: dict[str, Participant]) -> Given:
+    """Take the step the loop asks for, with the frames the room sees, and hand back what
+    its seat gave; a seat that failed pauses the trial with the reason. A person's words
+    come through ``say`` (``human_say`` records them), so their seat is asked at once and
+    nothing streams: it has nothing yet, and the run stops to wait for them."""
+    if isinstance(due.participant, HumanParticipant) and isinstance(due.step, Speak):
+        return due.ask()
+    if trial.status == Trial.Status.WAITING:
+        await status_move(session.trial_id, Trial.Status.WAITING, Trial.Status.RUNNING)
+    if due.participant is None:
+        await _stage_step(session, due.step, due.state, agents)
+        return None
+    try:
+        if isinstance(due.step, Speak):
+            return await _agent_turn(session, due)
+        update = await asyncio.to_thread(due.ask)
+        await step_record(session, due.step, update, due.participant.drain_calls())
+        return update
+    except ParticipantFailed as failure:
+        session.streaming = None
+        reason = f"{due.step.seat} at {due.step.stage}: {failure}"
+        await trial_pause(session.trial_id, reason, due.participant.drain_calls())
+        await session.send(error_frame(ErrorCode.AGENT_FAILED, str(failure)))
+        return failure
 
 
 async def _stage_step(
@@ -217,20 +244,21 @@ async def _stage_step(
             await session.send(notice_frame(opened.stage, opened.title, opened.text), notice_audience(state))
 
 
-async def _objection_record(session: LiveSession, step: Speak, state: TrialState) -> bool:
+async def _objection_record(session: LiveSession, step: Speak, state: TrialState) -> Reply | None:
     """An objection stops ``step``: only what was shown stays on the record, then the
-    objection; the judge's ruling is the next step of the trial (agent or person). False,
-    and the statement goes on, when the engine refuses the objection."""
+    objection; the judge's ruling is the next step of the trial (agent or person). Returns
+    the statement as cut, or None, and the statement goes on, when the engine refuses the
+    objection."""
     objection, session.objection = session.objection, None
     shown = session.streaming.text if session.streaming else ""
     recorded = await objecting.objection_store_cut(session.trial_id, step, shown=shown, objection=objection)
     if isinstance(recorded, objecting.Refused):
         await session.send(objection_refused_frame(recorded.seat, recorded.reason))
-        return False
+        return None
     session.streaming = None
     for turn in recorded:
         await session.send(turn_end(turn), stage_heard(state, turn.stage))
-    return True
+    return Reply(text=shown)
 
 
 async def _objection_window(session: LiveSession, state: TrialState) -> bool:
@@ -262,34 +290,24 @@ async def _objection_window(session: LiveSession, state: TrialState) -> bool:
     return True
 
 
-def _respond(agent: Participant, step: Speak, state: TrialState, on_delta: DeltaSink) -> Reply | None:
-    """In a worker thread: the view is built there too, off the event loop."""
-    return agent.respond(TurnRequest(step, build_view(state, step.seat, phase=step.phase)), on_delta=on_delta)
-
-
-def _memory_update(agent: Participant, step: UpdateMemory, state: TrialState) -> MemoryUpdate | None:
-    return agent.update_memory(MemoryRequest(step, build_view(state, step.seat, phase="memory")))
-
-
-async def _await_human(session: LiveSession, step: Step, state: TrialState, *, waiting: bool) -> None:
-    """Ask the seat, then sleep until woken or ``POLL_S``; the next pass asks again (a lost
+async def _await_person(session: LiveSession, step: Speak, state: TrialState, *, waiting: bool) -> None:
+    """Ask the seat, then sleep until woken or ``POLL_S``; the next run asks again (a lost
     ``await`` frame is sent anew) and sets the trial running once the person has spoken.
     The status is written only when it changes: two writes per poll of every waiting trial
     were a fifth of the worker threads' busy time at a hundred trials (ws_load.py)."""
-    if isinstance(step, Speak):
-        if not waiting:
-            await status_set(session.trial_id, Trial.Status.WAITING)
-        await session.send(await_guided(step, state.language))
-        await session.wait()
-    else:
-        await step_record(session, step, MemoryUpdate())
+    if not waiting:
+        await status_set(session.trial_id, Trial.Status.WAITING)
+    await session.send(await_guided(step, state.language))
+    await session.wait()
 
 
-async def _agent_turn(session: LiveSession, step: Speak, agent: Participant, state: TrialState) -> None:
+async def _agent_turn(session: LiveSession, due: Due) -> Reply:
     """An agent's statement: its words stream as the model writes them (a participant that
     gives its reply whole is paced at LEGALSIM_SCRIPTED_TOKENS_PER_S), then it is stored with
     the model calls it took. An objection that cuts it stops the generation: the model's
-    stream is closed at its next token (``GenerationCancelled``)."""
+    stream is closed at its next token (``GenerationCancelled``), and the statement as cut
+    is what the seat gave. Raises ``ParticipantFailed``."""
+    step, state, agent = due.step, due.state, due.participant
     audience = stage_heard(state, step.stage)
     start = turn_start(step)
     session.objection = None
@@ -307,28 +325,21 @@ async def _agent_turn(session: LiveSession, step: Speak, agent: Participant, sta
         if delta:
             loop.call_soon_threadsafe(live.put_nowait, delta)
 
-    generation = asyncio.create_task(asyncio.to_thread(_respond, agent, step, state, on_delta))
+    generation = asyncio.create_task(asyncio.to_thread(due.ask, on_delta=on_delta))
     while not generation.done() or not live.empty():
-        if session.objection is not None and await _objection_record(session, step, state):
+        if session.objection is not None and (statement := await _objection_record(session, step, state)):
             cut.set()
             generation.add_done_callback(lambda task: task.cancelled() or task.exception())
-            return
+            return statement
         try:
             delta = await asyncio.wait_for(live.get(), timeout=0.05)
         except TimeoutError:
             continue
         await _send_delta(session, step.seq, delta)
-    try:
-        reply = generation.result()
-    except ParticipantFailed as failure:
-        session.streaming = None
-        await trial_pause(session.trial_id, f"{step.seat} at {step.stage}: {failure}", agent.drain_calls())
-        await session.send(error_frame(ErrorCode.AGENT_FAILED, str(failure)))
-        return
     streamed = bool(session.streaming.text)
-    reply = resumption.finish(reply)
-    if not streamed and not await _pace(session, step, state, reply.text):
-        return
+    reply = resumption.finish(generation.result())
+    if not streamed and (statement := await _pace(session, step, state, reply.text)):
+        return statement
     strategies_kept(state, {step.seat: agent})
     turn = await step_record(session, step, reply, agent.drain_calls())
     session.streaming = None
@@ -337,6 +348,7 @@ async def _agent_turn(session: LiveSession, step: Speak, agent: Participant, sta
         await session.send(turn_end(turn), audience)
         if step.artifact is not None:
             await session.send(artifact_frame(step.artifact, reply.artifact.title if reply.artifact else step.artifact))
+    return reply
 
 
 async def _send_delta(session: LiveSession, seq: int, text: str) -> None:
@@ -349,18 +361,19 @@ async def _send_delta(session: LiveSession, seq: int, text: str) -> None:
     await session.send(turn_delta(seq, text, offset))
 
 
-async def _pace(session: LiveSession, step: Speak, state: TrialState, text: str) -> bool:
+async def _pace(session: LiveSession, step: Speak, state: TrialState, text: str) -> Reply | None:
     """Stream a whole reply at LEGALSIM_SCRIPTED_TOKENS_PER_S (0: in one frame), a frame per
-    ``FRAME_S`` carrying the tokens emitted in it. False when an objection stopped it."""
+    ``FRAME_S`` carrying the tokens emitted in it. The statement as cut when an objection
+    stopped it, else None."""
     rate = settings.LEGALSIM_SCRIPTED_TOKENS_PER_S
     if rate <= 0:
         await _send_delta(session, step.seq, text)
-        return True
+        return None
     tokens = TOKEN.findall(text)
     per_frame = max(1, round(rate * FRAME_S))
     for start in range(0, len(tokens), per_frame):
-        if session.objection is not None and await _objection_record(session, step, state):
-            return False
+        if session.objection is not None and (statement := await _objection_record(session, step, state)):
+            return statement
         await _send_delta(session, step.seq, "".join(tokens[start : start + per_frame]))
         await asyncio.sleep(per_frame / rate)
-    return True
+    return None

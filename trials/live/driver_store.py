@@ -31,12 +31,12 @@ def _state_of(session: LiveSession, trial: Trial) -> TrialState:
 
 
 @in_pool
-def trial_snapshot(session: LiveSession) -> tuple[Trial, TrialState, Step]:
-    """The trial, its state and next step, decoded off the event loop."""
+def trial_snapshot(session: LiveSession) -> tuple[Trial, TrialState]:
+    """The trial and its state, decoded off the event loop."""
     trial = Trial.objects.defer("state").get(pk=session.trial_id)
     state = _state_of(session, trial)
     session.cached = (trial.version, state)
-    return trial, state, next_step(state)
+    return trial, state
 
 
 STALE = object()

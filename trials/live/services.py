@@ -1,4 +1,4 @@
-"""Live trials: creating one with human seats, and what a human seat's ``say`` does.
+"""Live trials: creating one (``trial_create``), and what a person's ``say`` and controls do.
 
 Plain transactional services (no websocket here): the consumer and the driver call them.
 Every write re-checks, under a row lock, that the step it records is the one the engine asks
@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Model
 
 from court.documents import DOCUMENTS, document_compose
 from court.engine.machine import (
@@ -21,7 +19,6 @@ from court.engine.machine import (
     apply_judge_question,
     apply_reply,
     next_step,
-    trial_start,
 )
 from court.engine.objections import objection_refusal
 from court.engine.state import TrialState, TurnRecord
@@ -29,7 +26,7 @@ from court.engine.steps import ArtifactDraft, Reply, Speak
 from court.engine.visibility import build_view, stage_heard, stage_participants
 from court.procedures import procedure_for
 from court.procedures.civil import DECISIONS
-from court.procedures.seats import CIVIL_SIDES, PLAYABLE_SEATS, seat_info, target_seat
+from court.procedures.seats import PLAYABLE_SEATS, target_seat
 from trials.access import (
     BadInvitation,
     invitation_use,
@@ -37,11 +34,10 @@ from trials.access import (
     seats_of,
     trial_overseer,
 )
-from trials.live.fanout import seats_changed
-from trials.models import Case, Seat, Trial, Turn
+from trials.models import Seat, Trial, Turn
 from trials.preparation import preparation_enqueue
 from trials.protocol import ErrorCode
-from trials.services import agent_model_name, agent_participants, default_target_side
+from trials.services import agent_model_name
 from trials.store import progress_store
 
 
@@ -49,81 +45,6 @@ class LiveError(Exception):
     def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(message)
         self.code = code
-
-
-def _side_played(procedure: str, humans: dict[str, AbstractBaseUser]) -> str | None:
-    """In a civil case, the side of the first party seat (lawyer or client) a person plays:
-    that side drafts its pleading and is the one the trial evaluates."""
-    if procedure != "civil":
-        return None
-    sides = [seat_info(procedure, seat).side for seat in humans]
-    return next((side for side in sides if side in CIVIL_SIDES), None)
-
-
-def trial_create(
-    *,
-    case: Case,
-    humans: dict[str, AbstractBaseUser],
-    stages: list[str] | None = None,
-    target_side: str | None = None,
-    created_by: AbstractBaseUser | None = None,
-    course: Model | None = None,
-    backend: str = "",
-    supervised: bool = False,
-) -> Trial:
-    """A trial whose ``humans`` seats are held by those users and every other seat by an agent
-    of ``backend`` (the server's ``LEGALSIM_AGENT_BACKEND`` when blank).
-
-    With ``stages`` (e.g. FIT, SIT) starting after the procedure's first stage, the trial is
-    ``preparing`` until a worker has played the stages before it with agents
-    (``trials.preparation``), so the played stage starts from a real state.
-    """
-    procedure = procedure_for(case.procedure)
-    unknown = sorted(set(humans) - set(procedure.seats))
-    if unknown:
-        raise ValueError(f"unknown seat(s) {', '.join(unknown)}; seats: {', '.join(procedure.seats)}")
-    chosen = stages or list(procedure.stage_ids)
-    bad = [stage for stage in chosen if stage not in procedure.stage_ids]
-    if bad:
-        raise ValueError(f"unknown stage(s) {', '.join(bad)}; stages: {', '.join(procedure.stage_ids)}")
-    target_side = target_side or _side_played(case.procedure, humans) or default_target_side(case.procedure)
-    backend = backend or settings.LEGALSIM_AGENT_BACKEND
-    agent_participants(case.procedure, backend, target_side=target_side)
-    state = trial_start(case=case.seed, target_side=target_side, last_stage=chosen[-1] if stages else None)
-    state.human_seats = {seat: user.get_username() for seat, user in humans.items()}
-    state.seated = bool(humans)
-    state.strategy_module = backend == "openai"
-    first_stage = chosen[0] if chosen[0] != procedure.stage_ids[0] else ""
-    with transaction.atomic():
-        trial = Trial.objects.create(
-            case=case,
-            procedure=case.procedure,
-            target_side=target_side,
-            backend=backend,
-            state=state.to_dict(),
-            status=Trial.Status.PREPARING if first_stage else Trial.Status.RUNNING,
-            first_stage=first_stage,
-            created_by=created_by,
-            course=course,
-            live=True,
-            supervised=supervised and backend == "openai",
-        )
-        target = target_seat(case.procedure, target_side)
-        Seat.objects.bulk_create(
-            Seat(
-                trial=trial,
-                seat=seat,
-                user=humans.get(seat),
-                agent_model=""
-                if seat in humans
-                else agent_model_name(backend, case.procedure, seat, is_target=seat == target),
-            )
-            for seat in procedure.seats
-        )
-        progress_store(trial, state)
-        if first_stage:
-            preparation_enqueue(trial.pk)
-    return trial
 
 
 @dataclass(frozen=True)
@@ -302,7 +223,6 @@ def seat_release(*, trial_id: int, seat: str, user: AbstractBaseUser) -> None:
         )
         row.save(update_fields=["user", "agent_model", "handed_back_by"])
         progress_store(trial, state)
-        transaction.on_commit(lambda: seats_changed(trial_id))
 
 
 def seat_take(*, trial_id: int, seat: str, user: AbstractBaseUser, invitation: str = "") -> None:
@@ -327,7 +247,6 @@ def seat_take(*, trial_id: int, seat: str, user: AbstractBaseUser, invitation: s
         row.user, row.agent_model = user, ""
         row.save(update_fields=["user", "agent_model"])
         progress_store(trial, state)
-        transaction.on_commit(lambda: seats_changed(trial_id))
 
 
 def _invitation_spend(trial: Trial, row: Seat, user: AbstractBaseUser, invitation: str) -> None:

@@ -6,8 +6,9 @@ sockets of other processes listen, the state as last stored) and nowhere else: t
 the sockets reach it through ``session_for``, and ``session_end`` forgets it when the driver
 stops. The room's writes are the session's methods (``say``, ``object``, ``control``,
 ``steer``): each stores through ``trials.live.services``, sends the frames with their audience
-computed once, after the commit, and wakes the driver, here or in the process that holds the
-trial's lease.
+computed once, after the commit, then wakes the driver, here or in the process that holds the
+trial's lease. Seats change over HTTP, in a request's thread that may not touch a session:
+``trials.live.seating`` does the same after its write, through the channel layer.
 """
 
 from __future__ import annotations
@@ -91,10 +92,10 @@ class LiveSession:
     def wake(self) -> None:
         self.wakeup.set()
 
-    async def wait(self, timeout: float = POLL_S) -> None:
-        """Sleep until woken or ``timeout``."""
+    async def wait(self, timeout: float | None = None) -> None:
+        """Sleep until woken or ``timeout`` (None: ``POLL_S``)."""
         try:
-            await asyncio.wait_for(self.wakeup.wait(), timeout=timeout)
+            await asyncio.wait_for(self.wakeup.wait(), timeout=POLL_S if timeout is None else timeout)
         except TimeoutError:
             pass
         self.wakeup.clear()
@@ -192,8 +193,8 @@ class LiveSession:
         if message.action not in ("pause", "resume"):
             raise LiveError(ErrorCode.UNSUPPORTED, f"control {message.action!r} is not supported")
         by = await in_pool(trial_pause_set)(trial_id=self.trial_id, user=user, paused=message.action == "pause")
-        await self.wake_driver()
         await self.send(control_frame(message.action, by=by))
+        await self.wake_driver()
 
     async def steer(self, *, user: AbstractBaseUser, message: Control) -> None:
         """Waits for the statement being made to end, then changes the procedure."""

@@ -6,9 +6,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from trials.live.services import trial_create
 from trials.models import Case
-from trials.services import BackendUnavailable
+from trials.services import BackendUnavailable, trial_create
 
 
 class Command(BaseCommand):
@@ -42,7 +41,12 @@ class Command(BaseCommand):
         chosen = None if stages == "all" else [stage.strip() for stage in stages.split(",") if stage.strip()]
         try:
             trial = trial_create(
-                case=case, humans=humans, stages=chosen, target_side=target_side, supervised=options["supervisor"]
+                live=True,
+                case=case,
+                humans=humans,
+                stages=chosen,
+                target_side=target_side,
+                supervised=options["supervisor"],
             )
         except (ValueError, BackendUnavailable) as error:
             raise CommandError(str(error)) from None

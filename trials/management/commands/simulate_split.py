@@ -11,16 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
 from legalsim.json_input import UnreadableFile, file_text, read_document
-from trials.batches import (
-    CaseThreads,
-    Progress,
-    Send,
-    batch_create,
-    batch_dispatch,
-    batch_progress,
-    batch_resume,
-    persona_levels,
-)
+from trials.batches import Progress, batch_create, batch_progress, batch_resume, persona_levels
 from trials.models import Batch, Case
 from trials.selectors import split_case_ids
 from trials.services import BackendUnavailable, agent_participants
@@ -64,7 +55,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--detach",
             action="store_true",
-            help="send the first cases and leave: the workers run the rest (needs REDIS_URL and a worker)",
+            help="submit the batch and leave: the workers run it (needs REDIS_URL and a worker)",
         )
 
     def handle(self, *args, **options) -> None:
@@ -83,12 +74,11 @@ class Command(BaseCommand):
                 return
             batch = self._batch(case_ids, options)
         if options["detach"]:
-            from trials.tasks import batch_run_task
+            from trials.tasks import batch_submit
 
-            sent = batch_dispatch(batch=batch, send=batch_run_task.delay)
+            lanes = batch_submit(batch)
             self.stdout.write(
-                f"batch {batch.pk}: {sent} cases sent; the workers run the rest as cases finish. "
-                f"Follow it at /batches/{batch.pk}/"
+                f"batch {batch.pk}: submitted to the workers in {lanes} lanes. Follow it at /batches/{batch.pk}/"
             )
             return
         self._supervise(batch)
@@ -147,29 +137,36 @@ class Command(BaseCommand):
         return batch
 
     def _supervise(self, batch: Batch) -> None:
-        """Send the first cases and draw the progress bar until every case is done. The
-        workers send the rest; with eager Celery (no workers) this process is the worker:
-        it runs up to ``concurrency`` cases at once in threads and sends every case itself
-        (one at a time in this thread when called inside a transaction, whose rows the
+        """Submit the batch and draw the progress bar until every case is done. With eager
+        Celery (no workers) this process is the worker: it applies the batch's lanes in threads
+        (or the whole chord in this thread when called inside a transaction, whose rows the
         threads' connections could not see)."""
-        if _eager() and not connection.in_atomic_block:
-            threads = CaseThreads(batch.concurrency)
-            try:
-                self._follow(batch, send=threads.send, pause=threads.wait, eager=True)
-            finally:
-                threads.close()
-        else:
-            from trials.tasks import batch_run_task
+        from trials.tasks import LaneThreads, batch_canvas, batch_submit
 
+        if not _eager():
             logging.getLogger("celery.app.trace").setLevel(logging.WARNING)  # the bar replaces per-task lines
-            self._follow(batch, send=batch_run_task.delay, pause=time.sleep, eager=False)
+            batch_submit(batch)
+            progress = self._follow(batch, pause=time.sleep, eager=False)
+        elif connection.in_atomic_block:
+            batch_canvas(batch).apply()
+            progress = self._follow(batch, pause=time.sleep, eager=True)
+        else:
+            lanes = LaneThreads(batch)
+            try:
+                progress = self._follow(batch, pause=lanes.poll, eager=True)
+            finally:
+                lanes.close()
+        self.stdout.write(f"batch {batch.pk}: {progress.finished} finished, {progress.paused} paused")
+        if progress.paused:
+            raise CommandError(
+                f"{progress.paused} cases paused (see /batches/{batch.pk}/); nothing is lost: fix the model "
+                f"server and run: python manage.py simulate_split --resume {batch.pk}"
+            )
 
-    def _follow(self, batch: Batch, *, send: Send, pause: Callable[[float], None], eager: bool) -> None:
+    def _follow(self, batch: Batch, *, pause: Callable[[float], None], eager: bool) -> Progress:
+        """Draw the progress bar until every case is done."""
         started, hinted = time.monotonic(), False
-        batch_dispatch(batch=batch, send=send)
         while True:
-            if eager:
-                batch_dispatch(batch=batch, send=send)
             progress = batch_progress(batch)
             self._draw(progress)
             if progress.complete:
@@ -179,12 +176,7 @@ class Command(BaseCommand):
                 hinted = True
             pause(0.5)
         sys.stderr.write("\n")
-        self.stdout.write(f"batch {batch.pk}: {progress.finished} finished, {progress.paused} paused")
-        if progress.paused:
-            raise CommandError(
-                f"{progress.paused} cases paused (see /batches/{batch.pk}/); nothing is lost: fix the model "
-                f"server and run: python manage.py simulate_split --resume {batch.pk}"
-            )
+        return progress
 
     def _draw(self, progress: Progress) -> None:
         width = 30
