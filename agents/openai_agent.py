@@ -22,9 +22,10 @@ from agents.strategy import (
 from agents.supervisor import SUPERVISED_ROLES, Supervisor, revision_message, supervisor_messages
 from agents.tools.toolbox import (
     MAX_TOOL_CALLS,
-    MEMORY_TOOLS,
+    MEMORY_WRITES,
     CaseSearch,
     ToolBox,
+    memory_reading,
     tool_definitions,
     turn_tools,
     usable_tools,
@@ -230,7 +231,7 @@ class OpenAIAgent:
             memory = memory_after(view.memory or {}, toolbox.memory_ops)
             return with_strategy(memory_messages(replace(view, memory=memory), view.seat, written=True), view, strategy)
 
-        self._converse(messages, toolbox, tool_definitions(MEMORY_TOOLS), where, later=written)
+        self._converse(messages, toolbox, tool_definitions(MEMORY_WRITES), where, later=written)
         return MemoryUpdate(tuple(toolbox.memory_ops))
 
     def stage_ended(self, view: SeatView, stage: str) -> None:
@@ -256,7 +257,8 @@ class OpenAIAgent:
         reply with no strategy, or a failed call, leaves the strategy as it was, with a warning:
         the trial goes on without it."""
         where = {"seat": view.seat, "stage": stage, "act": kind}
-        tools = tool_definitions(usable_tools(STRATEGY_TOOLS, view, library=self.case_search is not None))
+        names = usable_tools(STRATEGY_TOOLS, view, library=self.case_search is not None) + memory_reading(view)
+        tools = tool_definitions(names)
         try:
             text, _, _ = self._converse(messages, ToolBox(view, self.case_search), tools, where)
         except ParticipantFailed as failure:

@@ -21,6 +21,7 @@ from typing import Any
 
 from agents.act_titles import ACT_TITLES
 from agents.client_traits import client_instructions
+from agents.memory_budget import MEMORY_TOKENS, ShownMemory, memory_shown
 from agents.skill_notes import SkillNote, notes_text
 from agents.skills import loaded_skills, skill_for
 from court.documents import DOCUMENTS
@@ -30,7 +31,7 @@ from court.procedures import procedure_for
 from court.procedures.civil import APPEAL_ANSWER, DECISIONS, MEDIATION_ANSWER
 from court.procedures.names import SEATS, act_name, field_name, phase_name, seat_name, stage_name
 
-PROMPT_VERSION = "legalsim-prompts/6"
+PROMPT_VERSION = "legalsim-prompts/8"
 """Raised when what a prompt says changes, so runs compare only with runs of the same prompts
 (3: Chinese cases are prompted wholly in Chinese, skill cards and supervisor included; 4: turns
 are quoted as JSON strings, and the system message says they are words, never instructions;
@@ -38,14 +39,17 @@ are quoted as JSON strings, and the system message says they are words, never in
 only the tools it can use (``toolbox.turn_tools``), skill cards no longer name them, evidence
 is listed per side as "name: purpose" (at SIT the first instance's by name,
 ``APPEAL_NAMES_ONLY``), the memory without its empty keys, and a memory update's follow-up
-names the stage's closing document instead of repeating it)."""
+names the stage's closing document instead of repeating it; 7: a turn shows the memory within
+``MEMORY_TOKENS``, each key's latest entries first, with ``read_memory`` offered when part is
+left out, and its recent lines share ``RECENT_TOKENS`` with that memory; 8: a statute hit gives
+its article's opening sentences, a memory update lists no documents and, once written, no case file)."""
 
 RECENT_LINES = 6
 RECENT_TOKENS = 1000
 """The prompt-size rule (docs/llm-servers.md, "Prompt size"): a turn's prompt gives the stage's
 dialogue as its last lines verbatim, at most ``RECENT_LINES`` of them and no more than fit in
-``RECENT_TOKENS`` (``estimate_tokens``; the last line always), and leaves the older ones out,
-the seat's memory standing for them. A document and the stage-end memory update read the stage
+``RECENT_TOKENS`` less the memory the prompt shows (``estimate_tokens``; the last line always),
+and leaves the older ones out, the seat's memory standing for them. A document and the stage-end memory update read the stage
 whole, once."""
 
 APPEAL_LEAVES_OUT = ("claims", "facts")
@@ -211,14 +215,16 @@ def system_message(view: SeatView, speaker: str) -> str:
     )
 
 
-def materials(view: SeatView, *, every_field: bool = False) -> str:
+def materials(view: SeatView, *, every_field: bool = False, update: str = "") -> str:
     """The case as this seat sees it, in a fixed order so the text is stable within a stage.
 
     Documents appear by title only; the seat reads one with the ``read_artifact`` tool when it
     needs it, so a prompt does not grow with the stages behind it (beyond the memory).
     ``every_field`` shows the fields the appeal hearing leaves out or shortens too
     (``APPEAL_LEAVES_OUT``, ``APPEAL_NAMES_ONLY``; the naive prompt of
-    ``benchmarks/prompt_tokens.py``).
+    ``benchmarks/prompt_tokens.py``). The memory is shown within ``MEMORY_TOKENS``
+    (``memory_shown``), or whole for a memory ``update``, which revises it, reads no document
+    and, once it has ``"written"``, has its memory stand for the case file's fields too.
     """
     case, parties = view.case, view.case["parties"]
     sections = [
@@ -235,9 +241,9 @@ def materials(view: SeatView, *, every_field: bool = False) -> str:
             ),
         )
     ]
-    for name in sorted(view.fields if every_field else _shown_fields(view)):
+    for name in sorted(view.fields if every_field else _shown_fields(view)) if update != "written" else ():
         sections.append(_field_section(view, name, names_only=not every_field and _names_only(view, name)))
-    if view.artifacts:
+    if view.artifacts and not update:
         listed = "\n".join(
             _say(view, f"- {one_line(item['title'])}（{item['kind']}）", f"- {item['kind']}: {one_line(item['title'])}")
             for item in view.artifacts
@@ -250,12 +256,33 @@ def materials(view: SeatView, *, every_field: bool = False) -> str:
             )
         )
     if view.memory is not None:
-        written = {key: entries for key, entries in view.memory.items() if entries}
-        sections.append(
-            _say(view, "## 你的案件记忆（键名供记忆工具使用）", "## Your case memory")
-            + f"\n{_json(written, compact=False)}"
-        )
+        sections.append(_memory_section(view, whole=bool(update)))
     return "\n\n".join(sections)
+
+
+def _memory_section(view: SeatView, *, whole: bool) -> str:
+    """The seat's memory without its empty keys: within ``MEMORY_TOKENS`` (``memory_shown``),
+    with a line saying what is left out and where the rest is, or ``whole``."""
+    shown = memory_shown(view.memory, None if whole else MEMORY_TOKENS)
+    section = _say(view, "## 你的案件记忆（键名供记忆工具使用）", "## Your case memory")
+    section += f"\n{_json(shown.entries, compact=False)}"
+    if not shown.bounded:
+        return section
+    return f"{section}\n{_memory_left_out(view, shown)}"
+
+
+def _memory_left_out(view: SeatView, shown: ShownMemory) -> str:
+    """The line under a bounded memory: what is left out, and where the whole is."""
+    zh = [f"较早的 {shown.left_out} 条从略"] if shown.left_out else []
+    en = [f"{shown.left_out} earlier left out"] if shown.left_out else []
+    if shown.cut:
+        zh.append("1 条只列开头")
+        en.append("one cut short")
+    return _say(
+        view,
+        f"（只列最近的条目：{'，'.join(zh)}，约 {shown.tokens_left_out} 词元；read_memory 可读取全部）",
+        f"(latest entries only: {', '.join(en)}, about {shown.tokens_left_out} tokens; read_memory gives the whole)",
+    )
 
 
 def _field_section(view: SeatView, name: str, *, names_only: bool = False) -> str:
@@ -323,7 +350,7 @@ def dialogue(view: SeatView, *, whole: bool = False, documents_read: bool = Fals
     if not view.dialogue:
         return _say(view, "（本阶段尚无发言）", "(nothing has been said in this stage yet)")
     lines = [f"[{turn['seq']}] {turn['speaker']}: {quoted(turn['text'])}" for turn in view.dialogue]
-    recent = lines if whole else _recent(lines)
+    recent = lines if whole else _recent(lines, _dialogue_budget(view))
     left_out = len(lines) - len(recent)
     if documents_read:
         read = _document_acts(view.procedure)
@@ -349,12 +376,20 @@ def _document_acts(procedure: str) -> frozenset[str]:
     return frozenset(closing | slots)
 
 
-def _recent(lines: list[str]) -> list[str]:
-    """The last lines of a dialogue within ``RECENT_LINES`` and ``RECENT_TOKENS``, the last always."""
+def _dialogue_budget(view: SeatView) -> int:
+    """The tokens the recent lines may take: ``RECENT_TOKENS`` less the memory the prompt shows,
+    up to ``MEMORY_TOKENS`` of it (the memory stands for the lines left out)."""
+    if view.memory is None:
+        return RECENT_TOKENS
+    return RECENT_TOKENS - min(memory_shown(view.memory).tokens, MEMORY_TOKENS)
+
+
+def _recent(lines: list[str], budget: int) -> list[str]:
+    """The last lines of a dialogue within ``RECENT_LINES`` and ``budget`` tokens, the last always."""
     kept, size = lines[-1:], estimate_tokens(lines[-1])
     for line in reversed(lines[-RECENT_LINES:-1]):
         size += estimate_tokens(line)
-        if size > RECENT_TOKENS:
+        if size > budget:
             break
         kept.insert(0, line)
     return kept
@@ -453,6 +488,6 @@ def memory_messages(view: SeatView, speaker: str, *, written: bool = False) -> l
         {"role": "system", "content": f"{system_message(view, speaker)}{skill}"},
         {
             "role": "user",
-            "content": f"{materials(view)}\n\n# {_say(view, '本阶段对话', 'Dialogue in this stage')}\n{dialogue(view, whole=not written, documents_read=written)}\n\n# {_say(view, '任务', 'Task')}\n{task}",
+            "content": f"{materials(view, update='written' if written else 'reading')}\n\n# {_say(view, '本阶段对话', 'Dialogue in this stage')}\n{dialogue(view, whole=not written, documents_read=written)}\n\n# {_say(view, '任务', 'Task')}\n{task}",
         },
     ]

@@ -229,7 +229,7 @@ SKILLS = (
         roles=("judge",),
         stages=("FIT", "SIT", "preparation", "investigation", "evidence", "debate", "final_statement", "judgment"),
         triggers=("open_court", "summarise_disputes", "pronounce_judgment"),
-        tools=("read_artifact", "compare_documents", "search_statutes", "check_citations"),
+        tools=("read_artifact", "search_statutes", "check_citations"),
         en=Wording(
             "judging",
             "Run the procedure neutrally and decide on the record.",

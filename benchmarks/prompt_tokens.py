@@ -49,6 +49,7 @@ import argparse
 import dataclasses
 import json
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -95,7 +96,7 @@ def main() -> None:
     parser.add_argument(
         "--memory",
         choices=("note", "scripted"),
-        default="note",
+        default="scripted",
         help="what a seat writes at a stage's end: the test suite's one-line note, or as much as the scripted "
         "agents write (MEMORY_CHARS)",
     )
@@ -125,7 +126,7 @@ def life_cycle_calls(case_id: str, target: str, *, memory: str = "note") -> list
     from court.engine.runner import End, trial_run
     from tests.llm_server import LoopbackLLM
     from trials.models import Case
-    from trials.services import cases_import, trial_create, trial_agents
+    from trials.services import cases_import, trial_agents, trial_create
 
     cases_import(paths=[ROOT / "demo" / "cases" / f"{case_id}.json"])
     calls: list[Call] = []
@@ -325,8 +326,15 @@ def _memory_written(request: dict, tool: str, arguments: dict) -> dict:
     filler = "本阶段查明的事实和双方立场如下。" if zh else "This stage established the following facts. "
     first, later = MEMORY_CHARS["zh" if zh else "en"]
     length = first if _memory_empty(request) else later
-    entry = arguments["entries"][0]
+    entry = f"{_stage_over(request)}: {arguments['entries'][0]}"
     return arguments | {"entries": [entry + (filler * (length // len(filler) + 1))[: max(0, length - len(entry))]]}
+
+
+def _stage_over(request: dict) -> str:
+    """The stage a memory update closes, as its task names it: each stage's entry differs, so
+    the memory grows at every stage's end (an entry already held is not added again)."""
+    match = re.search(r"Stage (\S+) is over|本阶段（(.+?)）结束", request["messages"][1].get("content") or "")
+    return next((name for name in match.groups() if name), "") if match else ""
 
 
 def _memory_empty(request: dict) -> bool:
@@ -335,7 +343,11 @@ def _memory_empty(request: dict) -> bool:
 
 
 def _is_zh(request: dict) -> bool:
-    return any("\u3400" <= char <= "\u9fff" for char in request["messages"][0].get("content") or "")
+    """Whether the call is in Chinese, as the opening words of its briefing are: further on, an
+    English seat's system message may quote a Chinese citation (its strategy, from a statute it
+    looked up), which must not turn its replies and memory Chinese."""
+    opening = (request["messages"][0].get("content") or "")[:10]
+    return any("\u3400" <= char <= "\u9fff" for char in opening)
 
 
 if __name__ == "__main__":

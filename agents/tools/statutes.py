@@ -127,6 +127,30 @@ class StatuteHit:
     def as_dict(self) -> dict:
         return asdict(self) | {"citation": self.citation}
 
+    def as_tool_result(self) -> dict:
+        """What the agents' ``search_statutes`` returns of the hit: the law, the article and
+        the citation whole, the text only its opening sentences (``article_excerpt``); no score
+        or corpus version, which the agent has no use for (``check_citations`` gives the whole
+        text of an article it cites)."""
+        return {"law": self.law, "article": self.article, "citation": self.citation, "text": article_excerpt(self.text)}
+
+
+EXCERPT_CHARS = 80
+SENTENCE_END = re.compile(r"(?<=[。；！？\n])")
+
+
+def article_excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """The opening sentences of an article's text within ``limit`` characters (the first one
+    cut there if longer), with "…" when anything is left out: most of an article's rule is in
+    its first sentence, and the later paragraphs of a long one double an agent's prompt."""
+    kept = ""
+    for sentence in SENTENCE_END.split(text.strip()):
+        if kept.strip() and len(kept) + len(sentence) > limit:
+            break
+        kept += sentence
+    kept = kept[:limit].rstrip()
+    return kept if kept == text.strip() else kept + "…"
+
 
 @dataclass(frozen=True)
 class CitationCheck:

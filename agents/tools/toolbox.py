@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from agents.memory_budget import memory_shown
 from agents.skills import loaded_skills
 from agents.tools.statutes import citations_check, statute_search
 from court.documents import DOCUMENTS, document_compose, document_missing
@@ -52,23 +53,22 @@ _SEARCH = {"query": _STRING, "top_k": {"type": "integer", "minimum": 1, "maximum
 _MEMORY_WRITE = _schema({"key": {"type": "string", "enum": list(MEMORY_KEYS)}, "entries": _ENTRIES}, ["key", "entries"])
 TOOL_SPECS: dict[str, tuple[str, dict[str, Any]]] = {
     "search_statutes": (
-        "Search the PRC statutes (BM25, Chinese) for the articles on a query, one claim or point in dispute a "
-        f"line, within the cause of action's governing laws and the laws the query names. {_SCOPE}",
+        "Search the PRC statutes for the articles on a Chinese query, one claim or point in dispute a line, within "
+        f"the cause's governing laws and the laws the query names. {_SCOPE} Gives each article's opening sentences.",
         _schema(_SEARCH, ["query"]),
     ),
     "check_citations": (
-        "Check every 《law》第N条 citation in a text against the statutes; wrong numbers are flagged.",
+        "Check every 《law》第N条 citation in a text against the statutes; gives its text, flags wrong numbers.",
         _schema({"text": _STRING}, ["text"]),
     ),
     "search_cases": (
-        "Search the case library (BM25, re-ranked by cause and shared key facts) for precedents like the query's "
-        f"facts, claims or charge. {_SCOPE} Returns each case's id, title, cause, key facts, holding and outcome; "
-        "never the case being tried.",
+        f"Search the case library (BM25) for precedents like the query's facts, claims or charge. {_SCOPE} Gives "
+        "each case's key facts, holding and outcome, never the case being tried.",
         _schema(_SEARCH | {"top_k": {"type": "integer", "minimum": 1, "maximum": 5}}, ["query"]),
     ),
-    "read_memory": ("Read your own case memory.", _schema({}, [])),
-    "memory_expand": ("Append entries to one key of your memory.", _MEMORY_WRITE),
-    "memory_revise": ("Replace all entries of one key of your memory.", _MEMORY_WRITE),
+    "read_memory": ("Read your whole case memory.", _schema({}, [])),
+    "memory_expand": ("Append entries to a key of your memory.", _MEMORY_WRITE),
+    "memory_revise": ("Replace a key's entries.", _MEMORY_WRITE),
     "read_artifact": ("Read in full a document you may see, by its kind.", _schema({"kind": _STRING}, ["kind"])),
     "export_document": _export_spec(tuple(DOCUMENTS)),
     "compare_documents": (
@@ -77,6 +77,9 @@ TOOL_SPECS: dict[str, tuple[str, dict[str, Any]]] = {
     ),
 }
 MEMORY_TOOLS = ("read_memory", "memory_expand", "memory_revise")
+MEMORY_WRITES = ("memory_expand", "memory_revise")
+"""What a stage-end memory update is offered: its prompt shows the memory whole, so no
+``read_memory``."""
 RESEARCH_ROLES = ("lawyer", "judge", "prosecutor", "attorney")
 """The seats that look law up; the parties and the clerk speak from what they know."""
 RESEARCH_TOOLS = ("search_statutes", "check_citations", "read_artifact")
@@ -86,12 +89,20 @@ def turn_tools(view: SeatView, *, act: str, artifact: str | None, library: bool)
     """The tools a turn is offered, no more than it can use: the tools of the skill cards it
     has loaded (``loaded_skills``), the statutes and the documents for the legal professionals
     at any turn, ``read_artifact`` for the others, and ``export_document`` only for the document
-    the turn writes. Never the memory tools: the prompt carries the memory, written at the
-    stage's end. The case library is searched while planning (``strategy.STRATEGY_TOOLS``)."""
+    the turn writes. No memory writes, made at the stage's end; the prompt carries the memory,
+    ``read_memory`` only when it shows part of it (``memory_reading``). The case library is
+    searched while planning (``strategy.STRATEGY_TOOLS``)."""
     named = {tool for card in loaded_skills(view, act) for tool in card.tools}
     named |= set(RESEARCH_TOOLS if view.role in RESEARCH_ROLES else ("read_artifact",))
     named = (named - {"export_document", *MEMORY_TOOLS}) | ({"export_document"} if artifact else set())
+    named |= set(memory_reading(view))
     return usable_tools(tuple(name for name in TOOL_SPECS if name in named), view, library=library)
+
+
+def memory_reading(view: SeatView) -> tuple[str, ...]:
+    """``read_memory`` when the prompt shows part of the seat's memory (``memory_shown``), else
+    nothing: a memory shown whole needs no reading."""
+    return ("read_memory",) if view.memory is not None and memory_shown(view.memory).bounded else ()
 
 
 def usable_tools(names: tuple[str, ...], view: SeatView, *, library: bool) -> tuple[str, ...]:
@@ -152,7 +163,7 @@ class ToolBox:
     def _tool_search_statutes(self, query: str, top_k: int = 5, cause_of_action: str | None = None) -> list[dict]:
         cause = self.view.case.get("cause_of_action", "") if cause_of_action is None else str(cause_of_action)
         hits = statute_search(str(query), top_k=max(1, min(int(top_k), 10)), cause_of_action=cause)
-        return [hit.as_dict() for hit in hits]
+        return [hit.as_tool_result() for hit in hits]
 
     def _tool_check_citations(self, text: str) -> list[dict]:
         return [check.__dict__ for check in citations_check(str(text))]

@@ -61,7 +61,7 @@ class Due:
         step, participant = self.step, self.participant
         if isinstance(step, Speak) and participant is not None:
             request = TurnRequest(step, build_view(self.state, step.seat, phase=step.phase))
-            return participant.respond(request, on_delta=on_delta) if on_delta else participant.respond(request)
+            return participant.respond(request, on_delta=on_delta)
         if isinstance(step, UpdateMemory) and participant is not None:
             return participant.update_memory(MemoryRequest(step, build_view(self.state, step.seat, phase="memory")))
         return None

@@ -4,7 +4,14 @@ import json
 
 from agents.tools.governing_laws import CHAPTER_OF_CHARGE, CIVIL_CAUSES, CRIMINAL_RELATED, full_name, governing_laws
 from agents.tools.statute_index import statute_index
-from agents.tools.statutes import citations_check, fuse, statute_query, statute_search
+from agents.tools.statutes import (
+    EXCERPT_CHARS,
+    article_excerpt,
+    citations_check,
+    fuse,
+    statute_query,
+    statute_search,
+)
 from agents.tools.toolbox import ToolBox
 from court.engine.machine import trial_start
 from court.engine.visibility import build_view
@@ -140,3 +147,23 @@ def test_a_charge_search_finds_the_article_defining_the_charge_whatever_the_quer
     assert found[0] == article_234
     assert article_67 in found
     assert article_234 not in citations(query=surrender), "without the charge nothing names the article"
+
+
+def test_the_statute_tool_gives_each_article_s_citation_and_opening_sentences_which_check_citations_completes():
+    lending = next(case for case in demo_case_seeds() if case["id"] == "zh-civil-private-lending")
+    box = ToolBox(build_view(trial_start(case=lending, target_side="plaintiff"), "plaintiff_lawyer", phase="intake"))
+    hits = json.loads(box.call("search_statutes", json.dumps({"query": "借款到期未还 逾期利息", "top_k": 5})))["result"]
+    assert hits and all(set(hit) == {"law", "article", "citation", "text"} for hit in hits)
+    for hit in hits:
+        whole = citations_check(hit["citation"])[0]
+        assert whole.exists and whole.text.startswith(hit["text"].removesuffix("…"))
+        assert len(hit["text"]) <= EXCERPT_CHARS + 1
+        assert hit["text"].endswith("…") == (hit["text"] != whole.text.strip())
+    assert any(hit["text"].endswith("…") for hit in hits), "a long article is cut to its opening sentences"
+
+
+def test_an_article_excerpt_keeps_whole_sentences_and_marks_what_it_leaves_out():
+    three = "第一句规则。\n第二句补充。\n" + "第三句很长" * 30 + "。"
+    assert article_excerpt(three) == "第一句规则。\n第二句补充。…"
+    assert article_excerpt("短条文。") == "短条文。"
+    assert article_excerpt("长" * 200) == "长" * EXCERPT_CHARS + "…"

@@ -116,7 +116,7 @@ class ViewAuditor:
                     ), f"{seat} saw {label} at {stage.id}/{phase}"
             self.checked += 1
 
-    def respond(self, request: TurnRequest):
+    def respond(self, request: TurnRequest, *, on_delta=None):
         self.audit(request.step.phase)
         return self.agent.respond(request)
 
