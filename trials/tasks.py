@@ -59,10 +59,11 @@ def lane_signature(run_ids: list[int]) -> Signature:
     return chain(batch_run_task.si(run_id) for run_id in run_ids)
 
 
-def batch_canvas(batch: Batch) -> Signature:
-    """The batch's runs still to do: its lanes in a chord whose callback closes it."""
-    lanes = group(lane_signature(lane) for lane in batch_lanes(batch))
-    return chord(lanes, batch_close_task.si(batch.pk))
+def batch_canvas(batch: Batch, lanes: list[list[int]] | None = None) -> Signature:
+    """The batch's runs still to do (``lanes``, dealt by ``batch_lanes`` when not given): its
+    lanes in a chord whose callback closes it."""
+    lanes = batch_lanes(batch) if lanes is None else lanes
+    return chord(group(lane_signature(lane) for lane in lanes), batch_close_task.si(batch.pk))
 
 
 def batch_submit(batch: Batch) -> int:
@@ -70,7 +71,7 @@ def batch_submit(batch: Batch) -> int:
     closed at once."""
     lanes = batch_lanes(batch)
     if lanes:
-        batch_canvas(batch).apply_async()
+        batch_canvas(batch, lanes).apply_async()
     else:
         batch_close(batch_id=batch.pk)
     return len(lanes)
