@@ -70,6 +70,7 @@ def up() -> None:
     run(PYTHON, "manage.py", "migrate", "--noinput", env=env)
     run(PYTHON, "manage.py", "catalogues_compile", env=env)
     run(PYTHON, "manage.py", "seed_demo", env=env)
+    run(PYTHON, "manage.py", "seed_demo_study", env=env)
     run(PYTHON, "manage.py", "collectstatic", "--noinput", "--verbosity", "0", env=env)
     print(
         f"LegalSim development server on http://{host}:{port}/ (Ctrl+C stops it): SQLite, in-memory "

@@ -75,3 +75,15 @@ ACT_TITLES = {
         "rule on the objection just raised (sustained or overruled) with a reason",
     ),
 }
+ACT_TITLES_IN_PHASE = {
+    ("mediation", "summarise_advice"): (
+        "就是否接受调解向当事人提出建议，并说明理由",
+        "advise your client whether to accept mediation, and why",
+    ),
+}
+"""An act that asks something else in one phase (``court.procedures.names.ACTS_IN_PHASE``)."""
+
+
+def act_title(act: str, phase: str = "") -> tuple[str, str] | None:
+    """What ``act`` asks in ``phase``, (Chinese, English); None for an act with no title."""
+    return ACT_TITLES_IN_PHASE.get((phase, act)) or ACT_TITLES.get(act)

@@ -19,7 +19,7 @@ import re
 from functools import cache
 from typing import Any
 
-from agents.act_titles import ACT_TITLES
+from agents.act_titles import act_title
 from agents.client_traits import client_instructions
 from agents.memory_budget import MEMORY_TOKENS, ShownMemory, memory_shown
 from agents.skill_notes import SkillNote, notes_text
@@ -31,7 +31,7 @@ from court.procedures import procedure_for
 from court.procedures.civil import APPEAL_ANSWER, DECISIONS, MEDIATION_ANSWER
 from court.procedures.names import SEATS, act_name, field_name, phase_name, seat_name, stage_name
 
-PROMPT_VERSION = "legalsim-prompts/8"
+PROMPT_VERSION = "legalsim-prompts/9"
 """Raised when what a prompt says changes, so runs compare only with runs of the same prompts
 (3: Chinese cases are prompted wholly in Chinese, skill cards and supervisor included; 4: turns
 are quoted as JSON strings, and the system message says they are words, never instructions;
@@ -42,7 +42,8 @@ is listed per side as "name: purpose" (at SIT the first instance's by name,
 names the stage's closing document instead of repeating it; 7: a turn shows the memory within
 ``MEMORY_TOKENS``, each key's latest entries first, with ``read_memory`` offered when part is
 left out, and its recent lines share ``RECENT_TOKENS`` with that memory; 8: a statute hit gives
-its article's opening sentences, a memory update lists no documents and, once written, no case file)."""
+its article's opening sentences, a memory update lists no documents and, once written, no case file;
+9: counsel's turn in the mediation phase asks for advice on mediation, ``act_titles.act_title``)."""
 
 RECENT_LINES = 6
 RECENT_TOKENS = 1000
@@ -419,7 +420,7 @@ def instruction(view: SeatView, act: str, artifact: str | None) -> str:
             f"现在请写出完整的《{template.zh_title}》。第一行是文书标题，然后依次包含：{template.listing('zh')}。",
             f"Now write the complete {template.en_title}. The first line is the title; then, in order: {template.listing('en')}.",
         )
-    zh, en = ACT_TITLES.get(act, (act_name(act, "zh"), act.replace("_", " ")))
+    zh, en = act_title(act, view.phase) or (act_name(act, "zh"), act.replace("_", " "))
     text = _say(
         view,
         f"现在轮到你发言：{zh}。只输出你要说的话。",

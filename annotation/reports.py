@@ -61,6 +61,12 @@ VARIANTS = ("without_flagged", "adjudicated")
 at their resolved scores (``selectors.agreement_build``): their lines follow the others in
 the table, their level prefixed (``without_flagged_row``, ``adjudicated_overall``...)."""
 ADJUDICATION_COLUMNS = ("trajectory_id", "item", "raw_scores", "adjudicated_score", "reason", "adjudicator")
+RELIABILITY_INTERVAL_MIN = 10
+"""The fewest trajectories rated by two or more people for which the report pages show the
+bootstrap intervals of alpha and the ICCs. The bootstrap resamples trajectories, and from a
+handful its intervals say nothing: with two raters ICC(1,k) = 2r / (1 + r) runs to minus
+infinity as a resample's ICC(1,1) r nears -1 (three trajectories gave [-58.000, -1.250]). The
+figures themselves are shown, and the data files (JSON, CSV, XLSX) keep every interval."""
 
 
 def _figure_lines(figures: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
@@ -108,7 +114,9 @@ def adjudication_rows(report: dict[str, Any]) -> list[list[Any]]:
 def _flat(level: str, group: str, row: dict[str, Any]) -> dict[str, Any]:
     flat = {"level": level, "group": group, "id": row["id"]}
     flat |= {key: row.get(key) for key in (*ROW_FIELDS, "n_na", *ITEM_FIELDS, *HUMAN_FIELDS)}
-    flat["subdims"] = "; ".join(f"{item}={value!r}" for item, value in row.get("subdims", {}).items())
+    flat["subdims"] = "; ".join(
+        f"{item}={value!r}" for item, value in row.get("subdims", {}).items() if value is not None
+    )
     intervals = row.get("ci95") or {}
     for name in (*INTERVAL_FIELDS, "human_mean"):
         interval = intervals.get(name) or (None, None)
@@ -139,6 +147,8 @@ def render_xlsx(result: AgreementResult, rubric: RubricDefinition, reasons: list
     for row in table_rows(result.report):
         xlsx_append(sheet, [row[key] for key in TABLE_COLUMNS])
     notes = workbook.create_sheet("notes")
+    if result.report.get("study"):
+        xlsx_append(notes, ["study", result.report["study"]])
     xlsx_append(notes, ["rubric", result.report["rubric"]])
     xlsx_append(notes, ["judge", result.report["judge"]])
     for rater in result.report.get("flagged_raters") or []:
@@ -168,13 +178,17 @@ def histogram_svg(values: np.ndarray, *, low: float, high: float, title: str) ->
         f'<text x="{pad}" y="16" font-size="13">{escape(title)}</text>',
     ]
     for index, count in enumerate(counts):
-        bar_height = (height - 2 * pad - 10) * count / peak
+        bar_height = (height - 2 * pad - 24) * count / peak
         x = pad + index * bar
         y = height - pad - bar_height
         label = int(edges[index] + 0.5)
         parts.append(
             f'<rect x="{x:.1f}" y="{y:.1f}" width="{bar * 0.85:.1f}" height="{bar_height:.1f}" fill="#1d4ed8"><title>{label}: {count}</title></rect>'
         )
+        if count:
+            parts.append(
+                f'<text class="count" x="{x + bar * 0.42:.1f}" y="{y - 4:.1f}" font-size="10" text-anchor="middle">{count}</text>'
+            )
         parts.append(
             f'<text x="{x + bar * 0.42:.1f}" y="{height - pad + 14}" font-size="10" text-anchor="middle">{label}</text>'
         )
@@ -222,6 +236,7 @@ def report_context(
         for entry in band["items"]:
             entry["title"] = titles.get(entry["item"], entry["item"])
     span = rubric.scale_max - rubric.scale_min
+    shared = shared_trajectories(report)
     return {
         "report": report
         | {"items": [item | {"title": titles.get(item["id"], item["id"])} for item in report["items"]]},
@@ -247,7 +262,15 @@ def report_context(
         "difference_mean": float(result.pairs.difference.mean()) if result.pairs.difference.size else None,
         "difference_sd": float(result.pairs.difference.std(ddof=1)) if result.pairs.difference.size > 1 else None,
         "reasons": reasons,
+        "shared_trajectories": shared,
+        "reliability_intervals": shared >= RELIABILITY_INTERVAL_MIN,
+        "reliability_interval_min": RELIABILITY_INTERVAL_MIN,
     }
+
+
+def shared_trajectories(report: dict[str, Any]) -> int:
+    """How many trajectories two or more people rated (an item's units are its trajectories)."""
+    return max((item.get("n_units_shared") or 0 for item in report["items"]), default=0)
 
 
 def _variant_lines(report: dict[str, Any], titles: dict[str, str]) -> list[dict[str, Any]]:
@@ -412,8 +435,11 @@ def report_file(
             "answers": report["overall"]["n_answers"],
         }
     result = agreement_build(rubric=rubric, judge=judge, study=study, replicates=replicates)
+    if study is not None:
+        result.report["study"] = study.name
     reasons = reason_bands(rubric=rubric, study=study) if fmt == "html" else None
     return RENDERERS[fmt](result, definition, reasons), {
         "judge": result.report["judge"],
         "pairs": result.report["overall"]["n_pairs"],
+        "human_scores": result.report["overall"]["n_human_scores"],
     }

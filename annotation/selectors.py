@@ -254,13 +254,12 @@ def studies_counted() -> QuerySet[Study]:
 
 def rater_queue(*, rater: AbstractBaseUser) -> list[Assignment]:
     """The rater's assignments as their queue lists them: the training questionnaires still
-    open first, then the rest by status and age, each gold questionnaire at a place drawn from
-    its id among the others of its status, so that nothing tells it apart. ``queue_training``
-    marks a training questionnaire, ``queue_waits`` one that waits for its study's training
-    round."""
-    assignments = list(
-        Assignment.objects.filter(rater=rater).select_related("study").order_by("status", "created_at", "pk")
-    )
+    open first, then the other open ones, then the submitted ones, each part in the order they
+    were assigned (saving a draft moves nothing), each gold questionnaire at a place drawn
+    from its id among the others of its part, so that nothing tells it apart.
+    ``queue_training`` marks a training questionnaire, ``queue_waits`` one that waits for its
+    study's training round."""
+    assignments = list(Assignment.objects.filter(rater=rater).select_related("study").order_by("created_at", "pk"))
     refused = units_refused({entry.trajectory_id for entry in assignments})
     assignments = [entry for entry in assignments if entry.trajectory_id not in refused]
     waiting = {
@@ -268,25 +267,36 @@ def rater_queue(*, rater: AbstractBaseUser) -> list[Assignment]:
         for entry in assignments
         if entry.kind == Assignment.Kind.TRAINING and entry.status != Assignment.Status.SUBMITTED
     }
-    others: dict[str, int] = {}
+    others: dict[bool, int] = {}
     place: dict[int, float] = {}
     for entry in assignments:
         entry.queue_training = entry.kind == Assignment.Kind.TRAINING
         entry.queue_waits = not entry.queue_training and entry.study_id in waiting
         if entry.kind == Assignment.Kind.STUDY:
-            place[entry.pk] = others[entry.status] = others.get(entry.status, -1) + 1
+            place[entry.pk] = others[_submitted(entry)] = others.get(_submitted(entry), -1) + 1
     for entry in assignments:
         if entry.kind == Assignment.Kind.GOLD:
-            place[entry.pk] = _drawn(entry.pk) * (others.get(entry.status, -1) + 2) - 0.5
+            place[entry.pk] = _drawn(entry.pk) * (others.get(_submitted(entry), -1) + 2) - 0.5
 
     def order(entry: Assignment) -> tuple:
-        open_training = entry.queue_training and entry.status != Assignment.Status.SUBMITTED
-        return (not open_training, entry.status, place.get(entry.pk, -1.0))
+        open_training = entry.queue_training and not _submitted(entry)
+        return (not open_training, _submitted(entry), place.get(entry.pk, -1.0))
 
     named = units_named(entry.trajectory_id for entry in assignments)
     for entry in assignments:
         entry.queue_name = named.get(entry.trajectory_id)
     return sorted(assignments, key=order)
+
+
+def _submitted(assignment: Assignment) -> bool:
+    return assignment.status == Assignment.Status.SUBMITTED
+
+
+def open_questionnaires(*, study_id: int, rater: AbstractBaseUser) -> list[Assignment]:
+    """The rater's questionnaires of the study not yet submitted, in their queue's order:
+    what they still have to finish when the study has nothing new for them."""
+    queue = rater_queue(rater=rater)
+    return [entry for entry in queue if entry.study_id == study_id and not _submitted(entry) and not entry.queue_waits]
 
 
 def units_named(units: Iterable[str]) -> dict[str, UnitName]:

@@ -41,8 +41,8 @@ def judge_unavailable() -> str | None:
     if settings.OPENAI_BASE_URL:
         return None
     return _(
-        "No model server is configured (OPENAI_BASE_URL is empty), so the LLM judge cannot run; "
-        "see the README, “Plugging in a real LLM server”."
+        "The LLM judge cannot run: no model server is connected to this site. An administrator "
+        "connects one; until then, the report compares the raters with one another."
     )
 
 

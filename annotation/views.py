@@ -5,8 +5,10 @@ from collections.abc import Collection
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.html import format_html
-from django.utils.translation import get_language
+from django.urls import reverse
+from django.utils.html import escape, format_html, format_html_join
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -14,7 +16,7 @@ from annotation.calibration import training_next
 from annotation.models import Assignment, Study, Trajectory
 from annotation.numbers import ACTIVE_MS_MAX, whole_number_posted
 from annotation.rubric import RubricDefinition
-from annotation.selectors import assignment_shown
+from annotation.selectors import assignment_shown, open_questionnaires
 from annotation.selectors import rater_queue as rater_queue_of
 from annotation.studies import (
     StudyError,
@@ -51,9 +53,34 @@ def assignment_next(request: HttpRequest, study_id: int) -> HttpResponse:
     except (StudyError, Study.DoesNotExist) as error:
         raise Http404(str(error)) from None
     if assignment is None:
-        messages.info(request, _("Nothing left to rate in this study."))
+        messages.info(request, _nothing_new(study_id, request.user))
         return redirect("annotation:rater_queue")
     return redirect("annotation:assignment", assignment_id=assignment.pk)
+
+
+def _nothing_new(study_id: int, rater) -> str:
+    """What a rater reads when the study has no trajectory left for them: nothing left, or
+    their questionnaires still open, linked."""
+    still_open = open_questionnaires(study_id=study_id, rater=rater)
+    if not still_open:
+        return _("Nothing left to rate in this study.")
+    links = format_html_join(
+        ", ",
+        '<a href="{}">{}</a>',
+        ((reverse("annotation:assignment", args=[entry.pk]), _queue_name(entry)) for entry in still_open),
+    )
+    text = ngettext(
+        "No new trajectory in this study; your questionnaire %(links)s is still open: finish and submit it.",
+        "No new trajectory in this study; your questionnaires %(links)s are still open: finish and submit them.",
+        len(still_open),
+    )
+    return mark_safe(escape(text) % {"links": links})  # the text escaped, the links built by format_html_join
+
+
+def _queue_name(assignment: Assignment) -> str:
+    """An assignment as the queue names it: its case's title and its label."""
+    named = assignment.queue_name
+    return f"{named.title} ({assignment.label})" if named else assignment.label
 
 
 @ability_required(Ability.RATE)
@@ -160,6 +187,7 @@ def _questionnaire_strings() -> dict[str, str]:
         "saving": _("Saving…"),
         "not_saved": _("Not saved: the server could not be reached. Your answers stay in the form."),
         "leave_unsaved": _("Some answers are not saved yet."),
+        "confirm_submit": _("Submit your answers? Once submitted, they can no longer change."),
     }
 
 

@@ -1,16 +1,15 @@
 """An instructor's pages for a course's assignments: assigning a case, changing and deleting an
-assignment, a student's extension, and pairing students. Each answers with the course page
-(``classroom.views.course_page_response``) or, for a change or a deletion, its own page."""
+assignment, a student's extension, and pairing students. What worked sends the browser back
+to the course page with a message (``classroom.views.course_done``); a refusal shows the course
+page with its error (``course_page_response``), or, for a change or a deletion, its own page."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -25,7 +24,7 @@ from classroom.assignments import (
     pairs_make,
 )
 from classroom.services import ClassroomError
-from classroom.views import assignment_form_context, course_page_response, taught_course
+from classroom.views import assignment_form_context, course_done, course_page_response, taught_course
 from legalsim.roles import Ability, ability_required
 from trials.models import Case
 
@@ -50,7 +49,7 @@ def assignment_pairs_view(request: HttpRequest, slug: str, assignment_id: int) -
             message = _("%(count)d new pair(s) on %(assignment)s.") % {"count": made, "assignment": assignment.title}
     except ClassroomError as problem:
         return course_page_response(request, course, error=str(problem), status=400)
-    return course_page_response(request, course, message=message)
+    return course_done(request, course, message, anchor=f"#assignment-{assignment.pk}")
 
 
 def _moment(text: str) -> datetime | None:
@@ -113,8 +112,11 @@ def assignment_create_view(request: HttpRequest, slug: str) -> HttpResponse:
             form_errors={problem.field or "form": str(problem)},
             status=400,
         )
-    return course_page_response(
-        request, course, message=_("Assigned %(assignment)s.") % {"assignment": assignment.title}
+    return course_done(
+        request,
+        course,
+        _("Assigned %(assignment)s.") % {"assignment": assignment.title},
+        anchor=f"#assignment-{assignment.pk}",
     )
 
 
@@ -141,8 +143,9 @@ def assignment_edit_view(request: HttpRequest, slug: str, assignment_id: int) ->
             errors = {problem.field or "form": str(problem)}
             assignment.refresh_from_db()
         else:
-            messages.success(request, _("Saved %(assignment)s.") % {"assignment": assignment.title})
-            return redirect(reverse("classroom:course", args=[course.slug]) + "#assignments")
+            return course_done(
+                request, course, _("Saved %(assignment)s.") % {"assignment": assignment.title}, anchor="#assignments"
+            )
     context = {"course": course, "assignment": assignment, "started": assignment.attempts.exists()}
     context |= assignment_form_context(request, errors, assignment)
     return render(request, "classroom/assignment_edit.html", context, status=400 if errors else 200)
@@ -157,12 +160,11 @@ def assignment_delete_view(request: HttpRequest, slug: str, assignment_id: int) 
     if request.method == "POST":
         title = assignment.title
         deleted = assignment_delete(assignment=assignment)
-        messages.success(
-            request,
-            _("Deleted “%(assignment)s” and its %(attempts)d attempt(s); the trials stay readable.")
-            % {"assignment": title, "attempts": deleted},
-        )
-        return redirect(reverse("classroom:course", args=[course.slug]) + "#assignments")
+        message = _("Deleted “%(assignment)s” and its %(attempts)d attempt(s); the trials stay readable.") % {
+            "assignment": title,
+            "attempts": deleted,
+        }
+        return course_done(request, course, message, anchor="#assignments")
     attempts = assignment.attempts.count()
     students = assignment.attempts.values("student").distinct().count()
     return render(
@@ -219,4 +221,4 @@ def extension_view(request: HttpRequest, slug: str, assignment_id: int) -> HttpR
             "assignment": assignment.title,
             "due": f"{date_format(timezone.localtime(extension.due_at), 'DATETIME_FORMAT')} {timezone.get_current_timezone_name()}",
         }
-    return course_page_response(request, course, message=message)
+    return course_done(request, course, message, anchor=f"#assignment-{assignment.pk}")

@@ -12,13 +12,20 @@ from functools import cached_property
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import get_language, gettext_lazy
 
 from classroom.models import Assignment, Attempt, Course, Enrolment, Extension, Grade, TurnComment
 from court.engine.state import TrialState
 from legalsim.roles import Ability, can
 from trials.access import trial_overseer
 from trials.models import Trial
+
+
+def course_language_default() -> str:
+    """The language a new course starts in: the interface's (``zh-hans`` is 中文), English
+    for any language a course cannot have."""
+    code = (get_language() or "").split("-")[0]
+    return code if code in Course.Language.values else Course.Language.EN.value
 
 
 class Status(StrEnum):

@@ -32,6 +32,7 @@ from classroom.selectors import (
     assignment_progress,
     assignments_of_student,
     course_instructor,
+    course_language_default,
     course_roster,
     course_taught_by,
     courses_enrolled,
@@ -75,7 +76,7 @@ def courses(request: HttpRequest) -> HttpResponse:
                 slug=request.POST.get("slug", "").strip(),
                 title=request.POST.get("title", ""),
                 term=request.POST.get("term", ""),
-                language=request.POST.get("language", "en"),
+                language=request.POST.get("language") or course_language_default(),
                 instructor=request.user,
             )
         except ClassroomError as problem:
@@ -89,7 +90,7 @@ def courses(request: HttpRequest) -> HttpResponse:
             "courses": courses_taught(user=request.user),
             "languages": Course.Language.choices,
             "error": error,
-            "form": request.POST,
+            "form": request.POST if error else {"language": course_language_default()},
         },
         status=400 if error else 200,
     )
@@ -99,29 +100,37 @@ def course_page_response(
     request: HttpRequest,
     course: Course,
     *,
-    message: str = "",
     error: str = "",
     roster: RosterCheck | None = None,
     status: int = 200,
     form_errors: dict[str, str] | None = None,
+    enrol_typed: dict[str, object] | None = None,
 ) -> HttpResponse:
-    """The course page, with what the last action did: a message or an error, a refused
-    roster's problems, or the assignment form's errors beside its fields. E-mail addresses
-    are shown to the course's instructors (an admin who does not teach it sees names)."""
+    """The course page, with why the last action was refused: an error, a refused roster's
+    problems, the assignment form's errors beside its fields, or the usernames typed into
+    the enrol form. (An action that worked redirects: ``course_done``.) E-mail addresses are
+    shown to the course's instructors (an admin who does not teach it sees names)."""
     assignments = list(course.assignments.select_related("case").order_by("opens_at", "id"))
     context = {
         "course": course,
         "roster": course_roster(course=course),
         "instructors": course.instructors.order_by("username"),
         "assignments": [(assignment, assignment_progress(assignment=assignment)) for assignment in assignments],
-        "message": message,
         "error": error,
+        "enrol_typed": enrol_typed or {},
         "report": roster,
         "show_emails": course_instructor(course=course, user=request.user),
         "roster_jobs": list(course.roster_jobs.only("pk", "label", "status", "created_at")[:5]),
         "roster_max_rows": settings.LEGALSIM_ROSTER_MAX_ROWS,
     } | assignment_form_context(request, form_errors)
     return render(request, "classroom/course.html", context, status=status)
+
+
+def course_done(request: HttpRequest, course: Course, message: str, *, anchor: str) -> HttpResponse:
+    """Post/Redirect/Get after an action on the course page worked: the page again, at
+    ``anchor``, with ``message`` shown once; reloading it does not repeat the action."""
+    messages.success(request, message)
+    return redirect(reverse("classroom:course", args=[course.slug]) + anchor)
 
 
 def assignment_form_context(
@@ -179,15 +188,18 @@ def course_page(request: HttpRequest, slug: str) -> HttpResponse:
 @ability_required(Ability.TEACH)
 @require_POST
 def course_enrol_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """Enrol the usernames typed; a refusal enrols nobody and keeps what was typed."""
     course = taught_course(request, slug)
+    typed = {
+        "usernames": request.POST.get("usernames", ""),
+        "as_student_anyway": request.POST.get("as_student_anyway") == "on",
+    }
     try:
         enrolled, already = course_enrol(
-            course=course,
-            usernames=request.POST.get("usernames", "").split(),
-            as_student_anyway=request.POST.get("as_student_anyway") == "on",
+            course=course, usernames=typed["usernames"].split(), as_student_anyway=typed["as_student_anyway"]
         )
     except ClassroomError as problem:
-        return course_page_response(request, course, error=str(problem), status=400)
+        return course_page_response(request, course, error=str(problem), enrol_typed=typed, status=400)
     if already:
         message = _("Enrolled %(count)d; %(already)d already enrolled.") % {
             "count": len(enrolled),
@@ -195,7 +207,7 @@ def course_enrol_view(request: HttpRequest, slug: str) -> HttpResponse:
         }
     else:
         message = _("Enrolled %(count)d.") % {"count": len(enrolled)}
-    return course_page_response(request, course, message=message)
+    return course_done(request, course, message, anchor="#roster")
 
 
 @ability_required(Ability.TEACH)
@@ -205,12 +217,11 @@ def course_unenrol_view(request: HttpRequest, slug: str, student_id: int) -> Htt
     student = get_object_or_404(get_user_model(), pk=student_id, enrolments__course=course)
     if request.method == "POST":
         course_unenrol(course=course, user=student)
-        messages.success(
-            request,
-            _("%(username)s is no longer enrolled in %(course)s.")
-            % {"username": student.get_username(), "course": course.title},
-        )
-        return redirect(reverse("classroom:course", args=[course.slug]) + "#roster")
+        message = _("%(username)s is no longer enrolled in %(course)s.") % {
+            "username": student.get_username(),
+            "course": course.title,
+        }
+        return course_done(request, course, message, anchor="#roster")
     attempts = student.attempts.filter(assignment__course=course).count()
     return render(
         request,
@@ -238,7 +249,7 @@ def course_unenrol_view(request: HttpRequest, slug: str, student_id: int) -> Htt
 def course_invite_code(request: HttpRequest, slug: str) -> HttpResponse:
     course = taught_course(request, slug)
     invite_code_regenerate(course=course)
-    return course_page_response(request, course, message=_("A new invite code; the old one no longer works."))
+    return course_done(request, course, _("A new invite code; the old one no longer works."), anchor="#invite")
 
 
 @ability_required(Ability.TEACH)
@@ -249,8 +260,11 @@ def course_instructor_add(request: HttpRequest, slug: str) -> HttpResponse:
         user = instructor_add(course=course, username=request.POST.get("username", "").strip())
     except ClassroomError as problem:
         return course_page_response(request, course, error=str(problem), status=400)
-    return course_page_response(
-        request, course, message=_("%(username)s teaches this course too.") % {"username": user.get_username()}
+    return course_done(
+        request,
+        course,
+        _("%(username)s teaches this course too.") % {"username": user.get_username()},
+        anchor="#instructors",
     )
 
 

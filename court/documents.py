@@ -38,12 +38,15 @@ class DocumentTemplate:
         return self.zh_title if language == "zh" else self.en_title
 
     def headings(self, language: str) -> list[tuple[str, str]]:
+        """Each section's id and the heading it goes under, in the editor and in the filed
+        document: 当事人 / Parties."""
         return [(section.id, section.zh if language == "zh" else section.en) for section in self.sections]
 
     def listing(self, language: str) -> str:
         """The sections as one phrase, for a prompt: 当事人、诉讼请求… / parties, claims, …"""
-        names = [heading for _id, heading in self.headings(language)]
-        return "、".join(names) if language == "zh" else ", ".join(names)
+        if language == "zh":
+            return "、".join(heading for _id, heading in self.headings(language))
+        return ", ".join(heading[:1].lower() + heading[1:] for _id, heading in self.headings(language))
 
 
 def _sections(*triples: tuple) -> tuple[Section, ...]:
@@ -63,88 +66,88 @@ DOCUMENTS: dict[str, DocumentTemplate] = {
         "法律咨询记录",
         "Consultation record",
         _sections(
-            ("client", "咨询人", "client"),
-            ("questions", "咨询事项", "questions raised"),
-            ("advice", "律师意见", "advice"),
-            ("next_steps", "后续安排", "next steps"),
+            ("client", "咨询人", "Client"),
+            ("questions", "咨询事项", "Questions raised"),
+            ("advice", "律师意见", "Advice"),
+            ("next_steps", "后续安排", "Next steps"),
         ),
     ),
     "complaint": DocumentTemplate(
         "民事起诉状",
         "Civil complaint",
         _sections(
-            ("parties", "当事人", "parties"),
-            ("claims", "诉讼请求", "claims"),
-            ("facts_and_reasons", "事实与理由", "facts and reasons"),
-            ("evidence", "证据和证据来源", "evidence and sources", EVIDENCE_ALIASES, "evidence"),
-            ("court", "此致", "court addressed", ("To", "此致法院")),
-            ("signature", "具状人", "complainant", SIGNATURE_ALIASES),
+            ("parties", "当事人", "Parties"),
+            ("claims", "诉讼请求", "Claims"),
+            ("facts_and_reasons", "事实与理由", "Facts and reasons"),
+            ("evidence", "证据和证据来源", "Evidence and sources", EVIDENCE_ALIASES, "evidence"),
+            ("court", "此致", "Court addressed", ("To", "此致法院")),
+            ("signature", "具状人", "Complainant", SIGNATURE_ALIASES),
         ),
     ),
     "defence": DocumentTemplate(
         "民事答辩状",
         "Statement of defence",
         _sections(
-            ("parties", "答辩人", "parties"),
-            ("response_to_claims", "答辩意见", "response to each claim"),
-            ("facts_and_reasons", "事实与理由", "facts and reasons"),
-            ("court", "此致法院", "court addressed", ("To", "此致")),
+            ("parties", "答辩人", "Parties"),
+            ("response_to_claims", "答辩意见", "Response to each claim"),
+            ("facts_and_reasons", "事实与理由", "Facts and reasons"),
+            ("court", "此致法院", "Court addressed", ("To", "此致")),
         ),
     ),
     "first_instance_judgment": DocumentTemplate(
         "民事判决书（一审）",
         "Civil judgment (first instance)",
         _sections(
-            ("parties", "当事人", "parties"),
-            ("claims", "诉讼请求", "claims"),
-            ("facts_found", "本院查明", "facts found"),
-            ("reasoning", "本院认为", "reasoning"),
-            ("legal_basis", "法律依据", "legal basis"),
-            ("orders", "判决主文", "orders", ORDERS_ALIASES),
+            ("parties", "当事人", "Parties"),
+            ("claims", "诉讼请求", "Claims"),
+            ("facts_found", "本院查明", "Facts found"),
+            ("reasoning", "本院认为", "Reasoning"),
+            ("legal_basis", "法律依据", "Legal basis"),
+            ("orders", "判决主文", "Orders", ORDERS_ALIASES),
         ),
     ),
     "mediation_record": DocumentTemplate(
         "民事调解书",
         "Mediation agreement",
         _sections(
-            ("parties", "当事人", "parties"),
-            ("terms", "调解协议内容", "agreed terms"),
-            ("effect", "生效条款", "effect"),
+            ("parties", "当事人", "Parties"),
+            ("terms", "调解协议内容", "Agreed terms"),
+            ("effect", "生效条款", "Effect"),
         ),
     ),
     "appeal": DocumentTemplate(
         "民事上诉状",
         "Notice of appeal",
         _sections(
-            ("appellant", "上诉人", "appellant"),
-            ("appellee", "被上诉人", "appellee"),
-            ("appeal_requests", "上诉请求", "appeal requests"),
-            ("grounds", "上诉理由", "grounds"),
-            ("new_evidence", "新证据", "new evidence"),
+            ("appellant", "上诉人", "Appellant"),
+            ("appellee", "被上诉人", "Appellee"),
+            ("appeal_requests", "上诉请求", "Appeal requests"),
+            ("grounds", "上诉理由", "Grounds"),
+            ("new_evidence", "新证据", "New evidence"),
         ),
     ),
     "appeal_response": DocumentTemplate(
         "二审答辩状",
         "Response to appeal",
         _sections(
-            ("respondent", "答辩人", "respondent"),
-            ("response_to_grounds", "针对上诉请求的答辩意见", "answer to each ground"),
-            ("relief_sought", "请求", "relief sought"),
+            ("respondent", "答辩人", "Respondent"),
+            ("response_to_grounds", "针对上诉请求的答辩意见", "Answer to each ground"),
+            ("relief_sought", "请求", "Relief sought"),
         ),
     ),
     "second_instance_judgment": DocumentTemplate(
         "民事判决书（二审）",
         "Civil judgment (second instance)",
         _sections(
-            ("parties", "当事人", "parties"),
-            ("appeal_requests", "上诉请求", "appeal requests"),
-            ("facts_found", "本院查明", "facts found"),
-            ("reasoning", "本院认为", "reasoning"),
-            ("legal_basis", "法律依据", "legal basis"),
+            ("parties", "当事人", "Parties"),
+            ("appeal_requests", "上诉请求", "Appeal requests"),
+            ("facts_found", "本院查明", "Facts found"),
+            ("reasoning", "本院认为", "Reasoning"),
+            ("legal_basis", "法律依据", "Legal basis"),
             (
                 "orders",
                 "判决主文（维持、改判、撤销发回或变更）",
-                "orders (affirm, vary, set aside and remand)",
+                "Orders (affirm, vary, set aside and remand)",
                 ORDERS_ALIASES,
             ),
         ),
@@ -153,22 +156,22 @@ DOCUMENTS: dict[str, DocumentTemplate] = {
         "刑事判决书",
         "Criminal judgment",
         _sections(
-            ("prosecution", "公诉机关", "prosecution"),
-            ("defendant", "被告人", "defendant"),
-            ("facts_found", "经审理查明", "facts found"),
-            ("reasoning", "本院认为", "reasoning"),
-            ("legal_basis", "法律依据", "legal basis"),
-            ("orders", "判决主文（罪名和刑罚）", "orders (offence and sentence)", ORDERS_ALIASES),
+            ("prosecution", "公诉机关", "Prosecution"),
+            ("defendant", "被告人", "Defendant"),
+            ("facts_found", "经审理查明", "Facts found"),
+            ("reasoning", "本院认为", "Reasoning"),
+            ("legal_basis", "法律依据", "Legal basis"),
+            ("orders", "判决主文（罪名和刑罚）", "Orders (offence and sentence)", ORDERS_ALIASES),
         ),
     ),
     "trial_record": DocumentTemplate(
         "庭审笔录",
         "Trial record",
         _sections(
-            ("cause", "案由", "cause"),
-            ("attendance", "到庭人员", "attendance"),
-            ("proceedings", "庭审经过摘要", "summary of proceedings"),
-            ("pronouncement", "宣判情况", "pronouncement"),
+            ("cause", "案由", "Cause"),
+            ("attendance", "到庭人员", "Attendance"),
+            ("proceedings", "庭审经过摘要", "Summary of proceedings"),
+            ("pronouncement", "宣判情况", "Pronouncement"),
         ),
     ),
 }

@@ -117,4 +117,5 @@ class AbilityBackend(BaseBackend):
 
 def abilities_context(request: HttpRequest) -> dict[str, frozenset[str]]:
     """Templates show links by ability: ``{% if "teach" in abilities %}``."""
-    return {"abilities": frozenset(str(ability) for ability in abilities_of(request.user))}
+    user = getattr(request, "user", None) or AnonymousUser()  # none when a 400 comes before AuthenticationMiddleware
+    return {"abilities": frozenset(str(ability) for ability in abilities_of(user))}

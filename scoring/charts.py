@@ -13,8 +13,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 from scoring.capabilities import CAPABILITIES
+from scoring.names import capability_name
 from scoring.report import capability_cell
-from scoring.selectors import capability_name
 
 
 def capability_bars_svg(rows: list[tuple[str, float | None]]) -> SafeString:

@@ -23,6 +23,20 @@ REASON_MESSAGES = MessageTable(
         r"cites (?P<cited>\d+) of (?P<total>\d+) reference articles",
         _("cites %(cited)s of %(total)s reference articles"),
     ),
+    (r"no legal content of this case", _("no legal content of this case")),
+    (
+        r"little of this case \((?P<case>\d+) case terms, (?P<others>\d+) others\): counted at (?P<share>\d+)%",
+        _("little of this case (%(case)s case terms, %(others)s others): counted at %(share)s%%"),
+    ),
+    (
+        r"capped at the mean of the document's content fields",
+        _("capped at the mean of the document's content fields"),
+    ),
+    (
+        r"(?P<repeated>\d+) of (?P<said>\d+) sentences repeat what was already said",
+        _("%(repeated)s of %(said)s sentences repeat what was already said"),
+    ),
+    (r"names none of this case's parties", _("names none of this case's parties")),
     (r"does not name (?P<name>.+) as appellant", _("does not name %(name)s as appellant")),
     (r"does not name (?P<name>.+) as appellee", _("does not name %(name)s as appellee")),
     (r"names (?P<name>.+) as appellant", _("names %(name)s as appellant")),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from itertools import takewhile
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -14,6 +15,7 @@ from court.engine.state import TrialState
 from court.procedures.seats import seat_kind
 from scoring.capabilities import seat_of_subject
 from scoring.models import TrialScore
+from scoring.names import capability_name, item_detail
 from scoring.reasons import reason_shown
 from scoring.report import (
     ALIGNMENT_ROWS,
@@ -29,34 +31,6 @@ from scoring.report import (
 from scoring.scorers import RuleBasedScorer, Scorer
 from trials.models import SkillNote, Trial
 
-CAPABILITY_NAMES = {
-    "issue_spotting": _("Issue spotting"),
-    "party_identification": _("Party identification"),
-    "claim_construction": _("Claim construction"),
-    "fact_marshalling": _("Fact marshalling"),
-    "evidence_marshalling": _("Evidence marshalling"),
-    "position_consistency": _("Position consistency"),
-    "evidentiary_advocacy": _("Evidentiary advocacy"),
-    "legal_reasoning": _("Legal reasoning"),
-    "procedural_compliance": _("Procedural compliance"),
-    "neutrality": _("Neutrality"),
-    "judgment_alignment": _("Judgment alignment"),
-    "stance_authenticity": _("Stance authenticity"),
-    "disclosure": _("Disclosure"),
-    "verdict": _("Verdict"),
-    "reasoning": _("Reasoning"),
-    "legal_reference": _("Legal reference"),
-    "appeal_action": _("Appeal action"),
-    "entity": _("Parties named"),
-    "structure": _("Structure"),
-    "overall": _("Overall"),
-    "relationship": _("Legal relationship"),
-    "rule": _("Applicable rule"),
-    "risk": _("Risk"),
-    "advice": _("Advice"),
-}
-"""What the scorecards call the rubric's capabilities, dimensions and alignment elements (the
-ids stay in the stored results)."""
 COMPLAINT_ROWS = {
     "plaintiff_info": _("Plaintiff's particulars"),
     "defendant_info": _("Defendant's particulars"),
@@ -72,12 +46,6 @@ STORED_REASONS = (gettext_noop("played by an agent before or instead of the stud
 """Fixed sentences a stored result carries (``skipped_stages``), translated when shown."""
 KIND_ORDER = {"lawyer": 0, "judge": 1, "client": 2}
 """The scorecard shown first to someone who played several seats: counsel's, the judge's, a party's."""
-
-
-def capability_name(name: str) -> str:
-    """A capability (dimension, alignment element) of the rubric as the scorecards name it."""
-    known = CAPABILITY_NAMES.get(name)
-    return str(known) if known is not None else name.replace("_", " ").capitalize()
 
 
 def _reason(reason: str, rule_based: bool, reveal: bool) -> str:
@@ -261,9 +229,46 @@ def _gain_row(model: str, cause: str, trials: list[tuple[bool, bool, float]]) ->
     }
 
 
-def scorecard_context(score: TrialScore, finished: bool) -> dict[str, Any]:
-    """What the scorecard page shows. Reference points not raised, an LLM scorer's reasons
-    (which may quote the reference) and the real sentence stay back until the trial is over."""
+def deductions_merged(items: list[dict[str, Any]], language: str) -> list[dict[str, Any]]:
+    """A stage's deductions as the scorecard lists them, each named by what tells it apart
+    (``detail``: the question and dimension, the phase, the pleading's field); those of one
+    capability that say the same of the same source (the four dimensions of a consultation
+    answer with nothing of the case in it) are one line, ``count`` times."""
+    groups: dict[tuple, list[dict[str, Any]]] = defaultdict(list)
+    for item in items:
+        if item["score"] < 1:
+            links = tuple(tuple(sorted(link.items())) for link in item["links"])
+            groups[item["stage"], item["capability"], item["score"], item["reason"], links].append(item)
+    return [
+        members[0]
+        | {
+            "count": len(members),
+            "detail": _detail_shown([item_detail(m["id"], m["capability"], language) for m in members]),
+        }
+        for members in groups.values()
+    ]
+
+
+def _detail_shown(details: list[list[str]]) -> str:
+    """Several items' names as one: the words they share once, then what differs, listed
+    ("question 1 · Legal relationship, Applicable rule, Risk, Advice")."""
+    shared: list[str] = []
+    if len(details) > 1:
+        columns = zip(*details, strict=False)
+        shared = [column[0] for column in takewhile(lambda column: len(set(column)) == 1, columns)]
+    rests = [rest for rest in dict.fromkeys(" · ".join(words[len(shared) :]) for words in details) if rest]
+    if not rests:
+        return " · ".join(shared)
+    listed = rests[0]
+    for rest in rests[1:]:
+        listed = gettext("%(list)s, %(item)s") % {"list": listed, "item": rest}
+    return " · ".join([*shared, listed])
+
+
+def scorecard_context(score: TrialScore, finished: bool, language: str = "en") -> dict[str, Any]:
+    """What the scorecard page shows, stage and phase names in the case's ``language``.
+    Reference points not raised, an LLM scorer's reasons (which may quote the reference) and
+    the real sentence stay back until the trial is over."""
     result = score.result
     reveal = finished
     stages = []
@@ -278,7 +283,7 @@ def scorecard_context(score: TrialScore, finished: bool) -> dict[str, Any]:
                 "stage": stage,
                 "score": value,
                 "items": items,
-                "deductions": [item for item in items if item["score"] < 1],
+                "deductions": deductions_merged(items, language),
             }
         )
     capabilities = [

@@ -39,7 +39,7 @@ def trial_scorecard(request: HttpRequest, trial_id: int) -> HttpResponse:
         raise Http404("no scorecard for that seat")
     score = scorecard_read(trial, seat)
     finished = trial.status == Trial.Status.FINISHED
-    context = scorecard_context(score, finished)
+    context = scorecard_context(score, finished, trial.case.language)
     return render(
         request,
         "scoring/scorecard.html",

@@ -28,6 +28,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from court.procedures.names import seat_name
 from court.procedures.seats import PLAYABLE_SEATS
 from legalsim.roles import Ability, User, can
 from trials.models import Case, Invitation, Seat, Trial
@@ -131,14 +132,14 @@ def invitation_read(token: str, *, trial_id: int, user: User) -> Invitation:
     try:
         data = signing.loads(token, salt=INVITATION_SALT, max_age=INVITATION_MAX_AGE)
     except signing.SignatureExpired:
-        raise BadInvitation("this invitation has expired; ask for a new one") from None
+        raise BadInvitation(gettext("This invitation has expired; ask for a new one.")) from None
     except signing.BadSignature:
-        raise BadInvitation("this is not a valid invitation link") from None
+        raise BadInvitation(gettext("This is not a valid invitation link.")) from None
     if data.get("trial") != trial_id or not user.is_authenticated or data.get("user") != user.pk:
-        raise BadInvitation("this invitation is for someone else")
+        raise BadInvitation(gettext("This invitation is for someone else."))
     invitation = Invitation.objects.filter(pk=data.get("id"), trial_id=trial_id, invitee_id=user.pk).first()
     if invitation is None:
-        raise BadInvitation("this is not a valid invitation link")
+        raise BadInvitation(gettext("This is not a valid invitation link."))
     if invitation.used_at is not None:
         raise InvitationClosed(gettext("This invitation has already been used."))
     if invitation.revoked_at is not None:
@@ -151,7 +152,11 @@ def invitation_use(token: str, *, trial_id: int, seat: str, user: User) -> Invit
     of two takes with one link, exactly one marks it used (the other gets ``InvitationClosed``)."""
     invitation = invitation_read(token, trial_id=trial_id, user=user)
     if invitation.seat != seat:
-        raise BadInvitation(f"the invitation is for {invitation.seat}, not {seat}")
+        language = invitation.trial.case.language
+        raise BadInvitation(
+            gettext("The invitation is for the seat %(invited)s, not %(seat)s.")
+            % {"invited": seat_name(invitation.seat, language), "seat": seat_name(seat, language)}
+        )
     opened = Invitation.objects.filter(pk=invitation.pk, used_at__isnull=True, revoked_at__isnull=True)
     if not opened.update(used_at=timezone.now()):
         raise InvitationClosed(gettext("This invitation has already been used."))
@@ -171,19 +176,23 @@ def seat_invite(*, trial: Trial, seat: str, username: str, by: AbstractBaseUser)
     """A participant (or an overseer) invites the user ``username`` to a free seat of the
     trial: the token of the link only that user can follow. Raises ``BadInvitation``."""
     if not (trial.seats.filter(user=by).exists() or trial_overseer(trial, by)):
-        raise BadInvitation("only the people seated in a trial invite others to it")
+        raise BadInvitation(gettext("Only the people seated in a trial invite others to it."))
     if trial.status == Trial.Status.FINISHED:
-        raise BadInvitation("the trial has ended")
+        raise BadInvitation(gettext("The trial has ended"))
     row = trial.seats.filter(seat=seat).first()
     if row is None or seat not in PLAYABLE_SEATS[trial.procedure]:
-        raise BadInvitation(f"{seat!r} is not a seat a person may take in this trial")
+        raise BadInvitation(gettext("That is not a seat a person may take in this trial."))
     if row.user_id is not None:
-        raise BadInvitation(f"{seat} is held by a person already")
+        raise BadInvitation(
+            gettext("The seat %(seat)s is held by a person already.") % {"seat": seat_name(seat, trial.case.language)}
+        )
     invitee = get_user_model().objects.filter(username=username.strip(), is_active=True).first()
     if invitee is None or not can(invitee, Ability.PLAY):
-        raise BadInvitation(f"no student {username.strip()!r}")
+        raise BadInvitation(gettext("There is no student “%(username)s”.") % {"username": username.strip()})
     if trial.seats.filter(user=invitee).exists():
-        raise BadInvitation(f"{invitee.get_username()} holds a seat in this trial already")
+        raise BadInvitation(
+            gettext("%(username)s holds a seat in this trial already.") % {"username": invitee.get_username()}
+        )
     return invitation_make(trial=trial, seat=seat, invitee=invitee, by=by)
 
 

@@ -192,7 +192,7 @@ def await_frame(step: Speak, language: str, guidance: dict[str, Any] | None = No
         stage=step.stage,
         phase=step.phase,
         speaker=step.speaker,
-        prompt=act_name(step.act, language),
+        prompt=act_name(step.act, language, step.phase),
         act=step.act,
     )
     if guidance:

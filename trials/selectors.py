@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
 from django.db.models import Count, Q, QuerySet
 
 from agents.routing import seat_route
 from court.engine.state import TrialState, TurnRecord
-from court.procedures.seats import PLAYABLE_SEATS, target_seat
+from court.procedures import Stage, procedure_for
+from court.procedures.civil import APPEAL_DECIDER
+from court.procedures.seats import CIVIL_SIDES, PLAYABLE_SEATS, seat_info, target_seat
 from trials.models import Case, Trial
 from trials.splits import split_sample
 
@@ -93,3 +98,81 @@ def split_case_ids(*, split: str, procedure: str) -> list[str]:
     """The library's case ids in ``split`` (light, medium, full) for ``procedure``."""
     cases = Case.objects.filter(procedure=procedure).values_list("id", "cause_of_action")
     return split_sample(cases, split)
+
+
+@dataclass(frozen=True)
+class StageChoice:
+    """A stage people may play on its own, from the case page. ``alternative`` is the stage
+    that runs in its place as the trial decides (AR for AD: whichever side appeals); a
+    ``first`` stage has no earlier stages for agents to play."""
+
+    stage: str
+    alternative: str = ""
+    first: bool = False
+
+
+def side_evaluated(procedure: str, seats: Sequence[str], target_side: str | None = None) -> str:
+    """The side a trial of these seats evaluates, as ``trial_create`` chooses it: the civil
+    ``target_side`` asked for, else the side of the first party seat played, else the
+    plaintiff (criminal trials: the defence)."""
+    if procedure == "criminal":
+        return "defendant"
+    if target_side in CIVIL_SIDES:
+        return target_side
+    return side_played(procedure, seats) or "plaintiff"
+
+
+def side_played(procedure: str, seats: Iterable[str]) -> str | None:
+    """In a civil case, the side of the first party seat (lawyer or client) a person plays:
+    that side drafts its pleading and is the one the trial evaluates."""
+    if procedure != "civil":
+        return None
+    sides = (seat_info(procedure, seat).side for seat in seats)
+    return next((side for side in sides if side in CIVIL_SIDES), None)
+
+
+def stage_choices(procedure: str, seats: Sequence[str], target_side: str | None = None) -> list[StageChoice]:
+    """The stages in which one of ``seats`` speaks, in the procedure's order: only the
+    pleading of the side evaluated (a plaintiff drafts the complaint, never the defence), and
+    the appeal and its response as one choice, since the first instance decides who appeals."""
+    stages = procedure_for(procedure).stages
+    side = side_evaluated(procedure, seats, target_side)
+    choices: list[StageChoice] = []
+    for stage in stages:
+        if not _may_run(stage, side) or not set(seats) & _speakers(stage, side):
+            continue
+        if choices and _alternatives(procedure, choices[-1].stage, stage):
+            choices[-1] = replace(choices[-1], alternative=stage.id)
+            continue
+        choices.append(StageChoice(stage.id, first=stage is stages[0]))
+    return choices
+
+
+def _may_run(stage: Stage, side: str) -> bool:
+    """Whether the stage may run when ``side`` is evaluated (an appeal may or may not follow)."""
+    return all(condition == f"target_is_{side}" for condition in stage.when if condition.endswith(CIVIL_SIDES))
+
+
+def _speakers(stage: Stage, side: str) -> set[str]:
+    """Who may speak in ``stage``: the evaluated side's seats for its ``target_`` slots, either
+    side's for the appellant's and appellee's, a losing side's party seats for the appeal
+    decision."""
+    slots = [slot for phase in stage.phases for slot in phase.slots] + ([stage.closing] if stage.closing else [])
+    seats: set[str] = set()
+    for slot in slots:
+        prefix, _, role = slot.seat.partition("_")
+        if slot.seat == APPEAL_DECIDER:
+            seats.update(f"{party}_{kind}" for party in CIVIL_SIDES for kind in ("lawyer", "client"))
+        elif prefix == "target":
+            seats.add(f"{side}_{role}")
+        elif prefix in ("appellant", "appellee"):
+            seats.update(f"{party}_{role}" for party in CIVIL_SIDES)
+        else:
+            seats.add(slot.seat)
+    return seats
+
+
+def _alternatives(procedure: str, earlier: str, stage: Stage) -> bool:
+    """``stage`` runs instead of ``earlier`` (the same unit and kind: AD or AR)."""
+    other = procedure_for(procedure).stage(earlier)
+    return other.unit == stage.unit and other.kind == stage.kind

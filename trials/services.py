@@ -26,13 +26,14 @@ from court.engine.state import TrialState
 from court.engine.steps import End, StageEnd, Step
 from court.engine.visibility import build_view
 from court.procedures import procedure_for
-from court.procedures.seats import CIVIL_SIDES, seat_info, target_seat
+from court.procedures.seats import target_seat
 from legalsim.json_input import Problem, Record, read_records
 from legalsim.llm import LLMClient, LLMError
 from trials.caselibrary.case_file import validate_record
 from trials.caselibrary.precedent_library import precedent_search
 from trials.models import Case, Seat, Trial
 from trials.reflection import cause_notes
+from trials.selectors import side_played
 from trials.store import progress_started, progress_store, writing
 
 
@@ -326,7 +327,7 @@ def trial_create(
     humans = dict(humans or {})
     chosen = _stages_checked(case.procedure, humans, stages)
     backend = backend or settings.LEGALSIM_AGENT_BACKEND
-    target_side = target_side or _side_played(case.procedure, humans) or default_target_side(case.procedure)
+    target_side = target_side or side_played(case.procedure, humans) or default_target_side(case.procedure)
     supervised = supervised and backend == "openai"
     agent_participants(case.procedure, backend, target_side=target_side, supervised=supervised)
     target_model = target_model if backend == "openai" else ""
@@ -377,15 +378,6 @@ def _stages_checked(procedure_id: str, humans: Mapping[str, AbstractBaseUser], s
     if bad:
         raise ValueError(f"unknown stage(s) {', '.join(bad)}; stages: {', '.join(procedure.stage_ids)}")
     return list(stages or ())
-
-
-def _side_played(procedure: str, humans: Mapping[str, AbstractBaseUser]) -> str | None:
-    """In a civil case, the side of the first party seat (lawyer or client) a person plays:
-    that side drafts its pleading and is the one the trial evaluates."""
-    if procedure != "civil":
-        return None
-    sides = [seat_info(procedure, seat).side for seat in humans]
-    return next((side for side in sides if side in CIVIL_SIDES), None)
 
 
 def _seats_store(trial: Trial, humans: Mapping[str, AbstractBaseUser]) -> None:

@@ -4,10 +4,9 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.html import escape
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
@@ -44,7 +43,7 @@ from trials.live.services import (
     turns_heard,
 )
 from trials.models import Batch, Case, Trial
-from trials.selectors import case_search, decisions_defaulted, seats_open_to
+from trials.selectors import case_search, decisions_defaulted, seats_open_to, stage_choices
 from trials.services import BackendUnavailable, trial_create
 from trials.timeline import timeline_for
 
@@ -120,28 +119,40 @@ def case_detail(request: HttpRequest, case_id: str) -> HttpResponse:
     """Instructors see the whole case file, the real judgment marked as evaluation-only.
     Anyone else sees what is public before a trial (title, cause of action, parties, the
     procedure) and the brief of the seat(s) they are choosing: what that seat may see at its
-    first stage (``case_brief``); the form re-asks for the brief (htmx) when the choice changes.
-    The seats offered are ``case_seats_open``: a paired assignment's student gets their own."""
+    first stage (``case_brief``); the form re-asks for the briefs and the stages those seats
+    play (htmx) when the choice changes. The seats offered are ``case_seats_open``: a paired
+    assignment's student gets their own; the first is ticked when the page opens."""
     case = get_object_or_404(Case, pk=case_id)
-    teacher = can(request.user, Ability.TEACH)
     playable = case_seats_open(case, request.user)
-    chosen = [seat for seat in request.GET.getlist("seats") if seat in playable] or list(playable[:1])
-    target_side = request.GET.get("target_side")
-    context = {
+    chosen = [seat for seat in request.GET.getlist("seats") if seat in playable]
+    if not request.htmx and not chosen:
+        chosen = list(playable[:1])
+    choice = {"seats": chosen, "stage": request.GET.get("stage", "all"), "target_side": request.GET.get("target_side")}
+    if request.htmx:
+        return render(request, "trials/_play_choice.html", _case_context(request, case, choice))
+    return render(request, "trials/case_detail.html", _case_context(request, case, choice))
+
+
+def _case_context(request: HttpRequest, case: Case, choice: dict, errors: dict[str, str] | None = None) -> dict:
+    """The case page's context for the ``choice`` of seats, stage and side being made, with
+    ``errors`` (by field: ``seats``, ``stage``) of a start refused."""
+    teacher = can(request.user, Ability.TEACH)
+    target_side = choice["target_side"]
+    return {
         "case": case,
         "teacher": teacher,
         "seed": case.seed if teacher else None,
         "header": public_header(case.seed),
         "provenance": case.seed.get("provenance"),
-        "briefs": [case_brief(case.seed, seat, target_side=target_side) for seat in chosen],
-        "chosen": chosen,
+        "briefs": [case_brief(case.seed, seat, target_side=target_side) for seat in choice["seats"]],
+        "chosen": choice["seats"],
+        "chosen_stage": choice["stage"],
+        "target_side": target_side,
+        "errors": errors or {},
         "trials": _trials_shown(case, request.user),
-        "playable_seats": playable,
-        "stages": procedure_for(case.procedure).stage_ids,
+        "playable_seats": case_seats_open(case, request.user),
+        "stages": stage_choices(case.procedure, choice["seats"], target_side),
     }
-    if request.htmx:
-        return render(request, "trials/_seat_briefs.html", context)
-    return render(request, "trials/case_detail.html", context)
 
 
 def _trials_shown(case: Case, user):
@@ -156,30 +167,48 @@ def _trials_shown(case: Case, user):
 @ability_required(Ability.PLAY)
 @require_POST
 def trial_play(request: HttpRequest, case_id: str) -> HttpResponse:
-    """The lobby's form: play the chosen seats in the chosen stages; every other seat is an agent."""
+    """The lobby's form: play the chosen seats in the chosen stages; every other seat is an
+    agent. A choice that cannot start (no seat, a stage those seats do not play) brings the
+    case page back with the reason next to it and the choice kept."""
     case = get_object_or_404(Case, pk=case_id)
     seats = [seat for seat in request.POST.getlist("seats") if seat in case_seats_open(case, request.user)]
-    if not seats:
-        return _refused(gettext("Choose at least one seat to play: every other seat is an agent."))
-    stage = request.POST.get("stage", "all")
-    stages = None if stage == "all" else [stage]
+    target_side = request.POST.get("target_side") or None
+    choice = {"seats": seats, "stage": request.POST.get("stage", "all"), "target_side": target_side}
+    errors = _play_errors(case, choice)
+    if errors:
+        return render(request, "trials/case_detail.html", _case_context(request, case, choice, errors), status=400)
     try:
         trial = trial_create(
             live=True,
             case=case,
             humans=dict.fromkeys(seats, request.user),
-            stages=stages,
-            target_side=request.POST.get("target_side") or None,
+            stages=None if choice["stage"] == "all" else [choice["stage"]],
+            target_side=target_side,
             created_by=request.user,
         )
     except (ValueError, BackendUnavailable) as error:
-        return _refused(str(error))
+        return _refused(request, str(error))
     return redirect("trials:trial_room", trial_id=trial.pk)
 
 
-def _refused(message: str) -> HttpResponse:
-    """A 400 whose text may repeat what was posted (a seat, a username, a stage): escaped."""
-    return HttpResponseBadRequest(escape(message))
+def _play_errors(case: Case, choice: dict) -> dict[str, str]:
+    """Why the ``choice`` cannot start a trial, by field."""
+    if not choice["seats"]:
+        return {"seats": gettext("Choose at least one seat to play: every other seat is an agent.")}
+    offered = [option.stage for option in stage_choices(case.procedure, choice["seats"], choice["target_side"])]
+    if choice["stage"] not in ["all", *offered]:
+        named = stage_name(choice["stage"], case.language)
+        return {
+            "stage": gettext("The seats you chose do not play “%(stage)s”: choose a stage listed.") % {"stage": named}
+        }
+    return {}
+
+
+def _refused(request: HttpRequest, message: str, *, trial_id: int | None = None) -> HttpResponse:
+    """A 400 page saying why, with the way back (to the trial, or the case library); the
+    message may repeat what was posted (a seat, a username), and the template escapes it."""
+    back = reverse("trials:trial_room", args=[trial_id]) if trial_id else ""
+    return render(request, "trials/refused.html", {"message": message, "back": back}, status=400)
 
 
 @ability_required(Ability.PLAY)
@@ -232,12 +261,12 @@ def _agenda(trial: Trial, state: TrialState, my_seats: list[str]) -> Checklist |
     return next(filter(None, (checklist(state, seat) for seat in my_seats)), None)
 
 
-def _outcome_moves(trial: Trial, my_seats: list[str]) -> OutcomeMoves | None:
-    """What moved the outcome, when the scripted court decided it (a model's or a person's
+def _outcome_moves(trial: Trial, my_seats: list[str]) -> list[OutcomeMoves]:
+    """What moved each judgment, when the scripted court decided it (a model's or a person's
     judgment follows no rule the app can replay)."""
     state = trial.engine_state
     if trial.backend != "scripted" or "judge" in state.human_seats or not my_seats:
-        return None
+        return []
     return outcome_moves(state, my_seats)
 
 
@@ -285,7 +314,7 @@ def trial_leave(request: HttpRequest, trial_id: int) -> HttpResponse:
     except Trial.DoesNotExist:
         raise Http404("no such trial") from None
     except LiveError as error:
-        return _refused(str(error))
+        return _refused(request, str(error), trial_id=trial_id)
     if teacher or seats_of(trial, request.user):
         return redirect("trials:trial_room", trial_id=trial_id)
     messages.success(
@@ -333,7 +362,7 @@ def trial_join(request: HttpRequest, trial_id: int) -> HttpResponse:
     except Trial.DoesNotExist:
         raise Http404("no such trial") from None
     except LiveError as error:
-        return _refused(str(error))
+        return _refused(request, str(error), trial_id=trial_id)
     return redirect("trials:trial_room", trial_id=trial_id)
 
 
@@ -341,16 +370,25 @@ def trial_join(request: HttpRequest, trial_id: int) -> HttpResponse:
 @require_POST
 def trial_invite(request: HttpRequest, trial_id: int) -> HttpResponse:
     """A participant invites a named classmate to a free seat: the page shows the link to send
-    them (signed, for that person only, expiring after a week)."""
+    them (signed, for that person only, expiring after a week), or why none was made."""
     trial, _, _ = _trial_for_member(request, trial_id)
     seat = request.POST.get("seat", "")
+    username = request.POST.get("username", "").strip()
+    context = {"trial": trial, "seat": seat, "username": username}
     try:
-        token = seat_invite(trial=trial, seat=seat, username=request.POST.get("username", ""), by=request.user)
+        token = seat_invite(trial=trial, seat=seat, username=username, by=request.user)
     except BadInvitation as error:
-        return _refused(str(error))
+        return _invitation_answer(request, context | {"error": str(error)}, status=400)
     link = request.build_absolute_uri(reverse("trials:trial_invitation", args=[trial.pk, token]))
-    context = {"trial": trial, "seat": seat, "username": request.POST.get("username", "").strip(), "link": link}
-    return render(request, "trials/_invitation.html" if request.htmx else "trials/invitation_sent.html", context)
+    return _invitation_answer(request, context | {"link": link})
+
+
+def _invitation_answer(request: HttpRequest, context: dict, *, status: int = 200) -> HttpResponse:
+    """The room's form (htmx) gets the fragment, a refusal included: htmx swaps only a 2xx
+    answer, so it comes as a 200 there; a plain post gets the page, with ``status``."""
+    if request.htmx:
+        return render(request, "trials/_invitation.html", context)
+    return render(request, "trials/invitation_sent.html", context, status=status)
 
 
 @ability_required(Ability.PLAY)
@@ -372,7 +410,7 @@ def trial_invitation(request: HttpRequest, trial_id: int, token: str) -> HttpRes
     except BadInvitation:
         raise Http404("no such trial") from None
     except LiveError as error:
-        return _refused(str(error))
+        return _refused(request, str(error))
     return render(
         request,
         "trials/room_join.html",

@@ -3,6 +3,8 @@ writes the consultation record."""
 
 from __future__ import annotations
 
+import re
+
 from agents.scripted.context import (
     Ctx,
     client_account,
@@ -11,7 +13,14 @@ from agents.scripted.context import (
     retrieved_statute,
     split_sentences,
 )
+from agents.scripted.record import COSTS, shared_terms
+from agents.scripted.voice import in_own_voice
 from court.engine.steps import ArtifactDraft
+
+CLAIMING = re.compile(
+    r"claim|compensat|entitled|recover|what can (?:i|we) (?:get|ask)|能要|可以要|赔偿|要求|主张|能不能要", re.IGNORECASE
+)
+"""A question about what the client can ask for: the answer lists the claims."""
 
 
 def describe_dispute(ctx: Ctx) -> str:
@@ -67,19 +76,79 @@ def _retrieved_rule(ctx: Ctx, query: str) -> str:
 
 
 def answer_question(ctx: Ctx) -> str:
-    evidence = [item["name"] for item in ctx.evidence()]
-    cause = ctx.view.case["cause_of_action"]
+    """An answer to the question just asked: the relationship, then what of the client's own
+    facts, claims and evidence bears on that question (by shared content terms), the rule, the
+    risk and what to do. Two questions never get the same paragraph: the facts and items that
+    bear on each differ, and failing that the answer names the question it answers."""
     question = ctx.view.dialogue[-1]["text"] if ctx.view.dialogue else ""
-    return ctx.say(
-        f"从法律关系看，本案属于{cause}。相关规定：{_retrieved_rule(ctx, question)}。"
-        f"同时，按照“谁主张，谁举证”的规则（{ctx.rule('civil_first')}），"
-        f"您需要对自己的主张提供证据；目前可用的证据有：{ctx.sep().join(evidence) or '尚需收集'}。"
-        "风险在于证据链是否完整、对方是否提出抗辩或时效问题。建议您尽快整理原件、保留沟通记录，我们再确定具体请求。",
-        f"The relationship here is a {cause.lower()}. Under the rule that whoever asserts must prove "
-        f"({ctx.rule('civil_first')}), you must support each claim with evidence; what we can use now is: "
-        f"{ctx.sep().join(evidence) or 'still to be collected'}. The risk lies in gaps in the evidence chain and any "
-        "defence or limitation point the other side raises. Keep the originals and your messages; then we settle the claims.",
+    answer = ("" if ctx.zh else " ").join(
+        part for part in (_relationship(ctx, question), _bearing(ctx, question), _rule_and_risk(ctx)) if part
     )
+    earlier = {turn["text"] for turn in ctx.view.dialogue if turn["seat"] == ctx.view.seat}
+    if answer in earlier:
+        answer = ctx.say(f"您问的是“{question}”。", f'You asked: "{question}" ') + answer
+    return answer
+
+
+def _relationship(ctx: Ctx, question: str) -> str:
+    cause = ctx.view.case["cause_of_action"]
+    return ctx.say(
+        f"从法律关系看，本案属于{cause}。相关规定：{_retrieved_rule(ctx, question)}。",
+        f"The relationship here is a {cause.lower()}.",
+    )
+
+
+def _bearing(ctx: Ctx, question: str) -> str:
+    """What of the client's case bears on ``question``: the fact it turns on (told back to the
+    client as "you"), the claims it asks about (every claim, when it asks what can be claimed;
+    before any pleading, what the evidence can establish) and the evidence for it."""
+    language = ctx.view.language
+    parts = []
+    fact = _closest(question, split_sentences(ctx.facts()), language)
+    if fact:
+        told = in_own_voice(
+            fact, side=ctx.view.side, parties=ctx.view.case.get("parties") or [], language=language, person="second"
+        )
+        parts.append(
+            ctx.say(f"您问的这一点，关键在于：{told.rstrip('。')}。", f"What your question turns on is this: {told}")
+        )
+    claims = [claim for claim in ctx.claims() if not COSTS.search(claim)]
+    proves = [item["purpose"] for item in ctx.evidence() if item.get("purpose")]
+    asked = [claim for claim in claims or proves if shared_terms(claim, question, language)]
+    listed = ctx.sep().join(asked or claims or proves)
+    if listed and (asked or CLAIMING.search(question)):
+        parts.append(
+            ctx.say(f"就此可以向法院主张：{listed}。", f"On this we can ask the court for: {listed}.")
+            if claims
+            else ctx.say(f"您的证据可以证明：{listed}。", f"What your evidence can establish: {listed}.")
+        )
+    evidence = [item["name"] for item in ctx.evidence()]
+    proving = [name for name in evidence if shared_terms(name, question, language)] or evidence
+    parts.append(
+        ctx.say(
+            f"证明这一点可用的证据有：{ctx.sep().join(proving) or '尚需收集'}。",
+            f"The evidence for it: {ctx.sep().join(proving) or 'still to be collected'}.",
+        )
+    )
+    return ("" if ctx.zh else " ").join(parts)
+
+
+def _rule_and_risk(ctx: Ctx) -> str:
+    return ctx.say(
+        f"按照“谁主张，谁举证”的规则（{ctx.rule('civil_first')}），您需要对自己的主张提供证据。"
+        "风险在于证据链是否完整、对方是否提出抗辩或时效问题。建议您尽快整理原件、保留沟通记录，我们再确定具体请求。",
+        f"Under the rule that whoever asserts must prove ({ctx.rule('civil_first')}), each claim needs its evidence. "
+        "The risk lies in gaps in the evidence chain and any defence or limitation point the other side raises. "
+        "Keep the originals and your messages; then we settle the claims.",
+    )
+
+
+def _closest(question: str, sentences: list[str], language: str) -> str:
+    """The sentence sharing most content terms with ``question`` (the last of equals: a file
+    tells the events first and what they mean for the case after), if any does."""
+    scored = [(shared_terms(sentence, question, language), index, sentence) for index, sentence in enumerate(sentences)]
+    best = max(scored, default=(0, 0, ""))
+    return best[2] if best[0] else ""
 
 
 def summarise_advice(ctx: Ctx) -> str:

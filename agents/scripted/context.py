@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from agents.client_traits import trait
+from agents.scripted.voice import in_own_voice
 from agents.tools.statutes import StatuteHit, statute_search
 from court.engine.visibility import SeatView
 from court.engine.withheld import asked_now, cut, undisclosed
@@ -131,15 +132,21 @@ def split_sentences(text: str) -> list[str]:
 
 
 def client_account(ctx: Ctx) -> str:
-    """The client's own facts, told as the LCPF persona would tell them (Table 6), without the
-    details they withhold until asked (MASER; court/engine/withheld.py)."""
+    """The client's own facts, told as the LCPF persona would tell them (Table 6), in the first
+    person (``voice``), without the details they withhold until asked (MASER;
+    court/engine/withheld.py)."""
     held = undisclosed(ctx.view.persona, _own_words(ctx))
     sentences = split_sentences(cut(ctx.facts(), [item.detail for item in held]))
     if ctx.persona("disclosure_willingness") == "low":
         sentences = sentences[: max(1, len(sentences) // 2)]
     if ctx.persona("narrative_proficiency") == "low" or trait(ctx.view.persona, "conscientiousness") == "low":
         sentences = sentences[1:] + sentences[:1]
-    body = ("" if ctx.zh else " ").join(sentences)
+    body = in_own_voice(
+        ("" if ctx.zh else " ").join(sentences),
+        side=ctx.view.side,
+        parties=ctx.view.case.get("parties") or [],
+        language=ctx.view.language,
+    )
     anxious = "low" in (ctx.persona("emotional_stability"), trait(ctx.view.persona, "emotional_stability"))
     mood = {
         "low": ctx.say(

@@ -95,9 +95,14 @@ class CivilDecision:
     deductions: tuple[float, ...]
     total: float | None
     share_reason: str = ""
+    appeal: bool = False
+    """The rulings answer the appellant's appeal requests, not the plaintiff's claims."""
 
     @property
     def summary(self) -> str:
+        """The outcome in a line that says what it answers: 诉讼请求：… / the claims: … at first
+        instance, 上诉请求：… / the appeal: … at second, where the requests are the appellant's
+        and "every request granted" means the judgment below was varied as asked."""
         zh = self.language == "zh"
         parts = []
         for ruling in self.rulings:
@@ -111,7 +116,15 @@ class CivilDecision:
                 )
         if self.total is not None:
             parts.insert(0, f"共计{money(self.total, zh)}" if zh else f"{money(self.total, zh)} in all")
-        return ("；" if zh else "; ").join(parts) or ("全部诉讼请求予以支持" if zh else "every claim granted")
+        if self.appeal:
+            label = _said(zh, "上诉请求：", "the appeal: ")
+            everything = _said(
+                zh, "全部予以支持，一审判决依上诉请求改判", "every request granted, the judgment below varied as asked"
+            )
+        else:
+            label = _said(zh, "诉讼请求：", "the claims: ")
+            everything = _said(zh, "全部予以支持", "every claim granted")
+        return label + (("；" if zh else "; ").join(parts) or everything)
 
 
 @dataclass(frozen=True)
@@ -165,7 +178,7 @@ def civil_decision(record: CivilRecord) -> CivilDecision:
     total = None
     if payable:
         total = max(0.0, sum(ruling.amount for ruling in payable) - sum(deductions)) * share
-    return CivilDecision(record.language, rulings, share, tuple(deductions), total, share_reason)
+    return CivilDecision(record.language, rulings, share, tuple(deductions), total, share_reason, record.appeal)
 
 
 def _claim_ruling(

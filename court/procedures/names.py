@@ -158,6 +158,11 @@ ACTS = {
     "summarise_disputes": ("Summarise the points in dispute", "归纳争议焦点"),
     "verify_identity": ("Verify the defendant's identity", "核实被告人身份"),
 }
+ACTS_IN_PHASE = {
+    ("mediation", "summarise_advice"): ("Advise your client on mediation", "就是否调解向当事人提出意见"),
+}
+"""An act that asks something else in one phase: counsel's advice in the mediation phase is
+whether to settle (``engine.machine.ADVICE``), not a summary of the consultation's advice."""
 
 
 AGENDA = {
@@ -191,7 +196,10 @@ def phase_name(phase: str, language: str) -> str:
     return _named(PHASES, phase, language)
 
 
-def act_name(act: str, language: str) -> str:
+def act_name(act: str, language: str, phase: str = "") -> str:
+    """The act as the seat whose turn it is reads it, in ``phase`` where it asks something else there."""
+    if (phase, act) in ACTS_IN_PHASE:
+        return _named(ACTS_IN_PHASE, (phase, act), language)
     return _named(ACTS, act, language)
 
 

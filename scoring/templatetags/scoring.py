@@ -8,9 +8,9 @@ from django import template
 from django.utils.translation import gettext
 
 from court.documents import DOCUMENTS, document_title
-from court.procedures.names import PHASES, phase_name, stage_name
+from court.procedures.names import phase_name, stage_name
+from scoring.names import capability_name, item_name
 from scoring.report import capability_cell
-from scoring.selectors import capability_name
 
 register = template.Library()
 
@@ -70,21 +70,10 @@ def anchor(link: dict) -> str:
     return f"#doc-{link['stage']}-{link['artifact']}"
 
 
-@register.filter
-def item_name(item_id: str, language: str = "en") -> str:
-    """A rubric item's id as words: ``FIT.investigation.position_consistency`` is "First-instance
-    trial · Court investigation · Position consistency", ``LC.q1.rule`` "... · question 1 · rule";
-    stages and phases in the case's ``language``, the rest in the interface's."""
-    stage, *rest = item_id.split(".")
-    words = [stage_name(stage, language)]
-    for part in rest:
-        if part in PHASES:
-            words.append(phase_name(part, language))
-        elif part[:1] == "q" and part[1:].isdigit():
-            words.append(gettext("question %(number)s") % {"number": part[1:]})
-        else:
-            words.append(capability_name(part))
-    return " · ".join(words)
+@register.filter("item_name")
+def item_name_filter(item_id: str, language: str = "en") -> str:
+    """A rubric item's id as words (``scoring.names.item_name``)."""
+    return item_name(item_id, language)
 
 
 @register.filter

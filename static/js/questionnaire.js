@@ -28,7 +28,7 @@
   form.addEventListener("htmx:configRequest", stop);
 })();
 
-// The autosave's status. Every text shown comes from the page's "questionnaire-strings" data
+// The autosave's status and the confirmation of a submission. Every text shown comes from the page's "questionnaire-strings" data
 // block (in the interface language), never from this file. An autosave refused with 409 (the
 // questionnaire was submitted meanwhile, in another tab say) shows why: htmx swaps no 4xx
 // response unless told to.
@@ -44,7 +44,12 @@
   answers.addEventListener("htmx:beforeRequest", () => status(strings.saving));
   answers.addEventListener("htmx:afterRequest", (event) => { if (event.detail.successful) unsaved = false; });
   answers.addEventListener("htmx:sendError", () => status(strings.not_saved));
-  form.addEventListener("submit", () => { unsaved = false; });
+  // submission is final: asked once, for a form the browser lets through (an incomplete one
+  // goes to the server unasked, which says what is missing)
+  form.addEventListener("submit", (event) => {
+    if (form.checkValidity() && !window.confirm(strings.confirm_submit)) { event.preventDefault(); return; }
+    unsaved = false;
+  });
   window.addEventListener("beforeunload", (event) => {
     if (!unsaved) return;
     event.preventDefault();

@@ -16,7 +16,8 @@
   // What the room says, in the interface's language (the page puts it in, translated):
   // ``phrase("speaking", { speaker, phase })`` fills the %(speaker)s and %(phase)s of its text.
   const strings = JSON.parse(document.getElementById("room-strings").textContent);
-  const phrase = (key, values = {}) => (strings[key] || key).replace(/%\((\w+)\)s/g, (_, name) => values[name] ?? "");
+  const fill = (text, values = {}) => text.replace(/%\((\w+)\)s/g, (_, name) => values[name] ?? "");
+  const phrase = (key, values = {}) => fill(strings[key] || key, values);
   const transcript = document.getElementById("transcript");
   const banner = { stage: document.getElementById("banner-stage"), turn: document.getElementById("banner-turn"), link: document.getElementById("connection") };
   const composer = { form: document.getElementById("composer"), text: document.getElementById("composer-text"), send: document.getElementById("composer-send"), label: document.getElementById("composer-label"), decision: document.getElementById("composer-decision") };
@@ -29,6 +30,13 @@
   const objectionStatus = document.getElementById("objection-status");
   const newTurns = document.getElementById("new-turns");
   let socket = null, retry = 0, awaited = null, ended = false, resumedAt = -1, idle = null;
+  // A finished trial has no live connection to speak of: its badge goes.
+  let finished = room.dataset.status === "finished";
+  // The ``client_id`` of the statement sent and not yet recorded: its words stay in the box
+  // until the court records them (``turn.end``), and a refusal leaves them there.
+  let pending = null;
+  // The objection's status line lasts until a turn after this one starts.
+  let objectionNoteUntil = Infinity;
   const IDLE_MS = 10000;
 
   const lastSeq = () => {
@@ -96,53 +104,25 @@
     return item;
   }
 
-  // The sectioned editor: one field per section of the document the awaited act writes
-  // (complaint, defence, appeal, judgment...); drafts live in localStorage until filed.
-  const editor = { box: document.getElementById("document-editor"), title: document.getElementById("document-title"), sections: document.getElementById("document-sections") };
-  const draftKey = (frame) => `legalsim:${room.dataset.wsPath}:${frame.seat}:${frame.document.kind}`;
-
-  function showEditor(frame) {
-    const documentSpec = frame && frame.document;
-    if (!editor.box) return;
-    editor.box.hidden = !documentSpec;
-    composer.text.hidden = Boolean(documentSpec);
-    editor.sections.replaceChildren();
-    if (!documentSpec) return;
-    editor.title.textContent = documentSpec.title;
-    const saved = JSON.parse(localStorage.getItem(draftKey(frame)) || "{}");
-    documentSpec.sections.forEach((section) => {
-      const label = document.createElement("label");
-      label.textContent = section.heading;
-      const field = document.createElement("textarea");
-      field.rows = 3;
-      field.name = section.id;
-      field.dataset.section = section.id;
-      field.value = saved[section.id] || "";
-      field.addEventListener("input", () => {
-        localStorage.setItem(draftKey(frame), JSON.stringify(editorValues()));
-        previewShow(documentSpec);
-      });
-      label.append(field);
-      editor.sections.append(label);
-    });
-    previewShow(documentSpec);
-    editor.sections.querySelector("textarea").focus();
-  }
-
-  // The document as it will be filed: its title, then each section under its heading.
-  function previewShow(documentSpec) {
-    const preview = document.getElementById("document-preview");
-    if (!preview) return;
-    const values = editorValues();
-    const parts = documentSpec.sections.filter((section) => (values[section.id] || "").trim()).map((section) => `${section.heading}\n${values[section.id].trim()}`);
-    preview.textContent = [documentSpec.title, ...parts].join("\n\n");
-  }
-
-  const editorValues = () => Object.fromEntries(Array.from(editor.sections.querySelectorAll("textarea")).map((field) => [field.dataset.section, field.value]));
+  // The sectioned editor of a document the awaited act writes (room-document.js).
+  const editor = window.legalsimDocumentEditor(room, composer.text);
 
   // Objections: counsel object to the other side's statement in a hearing while it is made
   // and for the grace period after it ends, on a ground chosen from the list.
   const objectable = (frame) => Boolean(objectButton) && hearings.has(frame.stage) && frame.side !== "court" && !mySides.has(frame.side) && !mySeats.has(frame.seat);
+
+  // Objections are made in hearings only: elsewhere the button is not there at all.
+  function objectionsHeard(stage) {
+    if (!objectButton) return;
+    objectButton.hidden = finished || !hearings.has(stage);
+    if (objectButton.hidden) objectionWindow(false);
+  }
+
+  function objectionNote(key, values, until = Infinity) {
+    if (!objectionStatus) return;
+    objectionStatus.textContent = key ? phrase(key, values) : "";
+    objectionNoteUntil = until;
+  }
 
   function objectionWindow(open) {
     clearTimeout(windowClose);
@@ -201,7 +181,8 @@
     awaited = frame && mySeats.has(frame.seat) ? frame : null;
     if (!composer.form) return;
     composer.text.disabled = composer.send.disabled = !awaited;
-    composer.text.placeholder = composer.text.dataset[awaited ? "placeholderTurn" : "placeholderWaiting"] || "";
+    const placeholder = !awaited ? "placeholderWaiting" : hearings.has(awaited.stage) ? "placeholderTurn" : "placeholderTalk";
+    composer.text.placeholder = composer.text.dataset[placeholder] || "";
     // A decision (mediation, appeal) is two buttons and no default: the words typed (if any) go with the choice.
     const choices = [...composer.decision.querySelectorAll("button")].filter((button) => awaited && button.dataset.act === awaited.act);
     const deciding = choices.length > 0;
@@ -209,15 +190,52 @@
     composer.send.hidden = deciding;
     composer.decision.querySelectorAll("button").forEach((button) => { button.hidden = button.disabled = !choices.includes(button); });
     composer.send.textContent = awaited && awaited.document ? awaited.prompt : phrase("speak");
-    composer.label.textContent = awaited ? phrase("your_turn_as", { speaker: awaited.speaker, prompt: awaited.prompt }) : phrase("waiting_for_your_turn");
+    composer.label.textContent = awaited ? phrase("your_turn_as", { speaker: named("seats", awaited.seat), prompt: awaited.prompt }) : phrase("waiting_for_your_turn");
     guidanceShow(awaited && awaited.guidance);
-    showEditor(awaited);
+    editor.show(awaited);
+    lengthCount();
     if (awaited && !awaited.document) composer.text.focus();
+  }
+
+  const note = window.legalsimComposerNote(composer.form);
+
+  // Characters as the server counts them (code points): the statement, or all the sections.
+  function composedLength() {
+    if (!composer.form) return 0;
+    const texts = awaited && awaited.document ? Object.values(editor.values()) : [composer.text.value.trim()];
+    return texts.reduce((total, text) => total + [...text].length, 0);
+  }
+
+  const lengthCount = () => note.measured(composedLength());
+
+  function sayPending(say) {
+    if (lengthCount()) return note.tooLong(composedLength());
+    note.says(null);
+    pending = say.client_id;
+    composer.send.disabled = true;
+    socket.send(JSON.stringify(say));
+  }
+
+  // The court recorded what was sent: the box empties (a document's draft goes with it).
+  function sayRecorded() {
+    if (awaited && awaited.document) editor.filed(awaited);
+    pending = null;
+    composer.text.value = "";
+    lengthCount();
+  }
+
+  // The court refused what was sent: the words stay, the button works again, the note says why.
+  function sayRefused(code) {
+    pending = null;
+    composer.send.disabled = !awaited;
+    note.refused(code);
   }
 
   const handlers = {
     "turn.start": (frame) => {
       turnItem(frame);
+      objectionsHeard(frame.stage);
+      if (frame.seq > objectionNoteUntil) objectionNote(null);
       timelineMark(frame.stage, frame.phase);
       status(named("stages", frame.stage), phrase("speaking", { speaker: frame.speaker, phase: named("phases", frame.phase) }));
       objectionWindow(objectable(frame));
@@ -233,10 +251,8 @@
       item.querySelector(".text").textContent = frame.text;
       item.classList.remove("streaming");
       if (frame.author === "human") item.classList.add("human");
-      if (awaited && frame.seat === awaited.seat) {
-        if (awaited.document) localStorage.removeItem(draftKey(awaited));
-        setAwaited(null);
-      }
+      if (pending && frame.author === "human" && mySeats.has(frame.seat)) sayRecorded();
+      if (awaited && frame.seat === awaited.seat) setAwaited(null);
       // The other side's statement may still be objected to for the grace period after it ends.
       if (objectable(frame) && graceMs > 0) {
         objectionWindow(true);
@@ -248,15 +264,17 @@
       if (document.getElementById("agenda")) caseFileRefresh();
       if (frame.act === "rule_objection") {
         if (frame.ruling === "sustained") struckMark(frame);
-        if (objectionStatus) objectionStatus.textContent = phrase(frame.ruling === "sustained" ? "objection_sustained" : "objection_overruled");
+        // The ruling stays in view while the statement it concerns goes on, no longer.
+        objectionNote(frame.ruling === "sustained" ? "objection_sustained" : "objection_overruled", {}, frame.seq + 1);
       }
       follow();
     },
     "objection.refused": (frame) => {
       if (!mySeats.has(frame.seat)) return;
-      if (objectionStatus) objectionStatus.textContent = phrase("objection_refused", { reason: frame.message });
+      objectionNote("objection_refused", { reason: frame.message }, lastSeq() + 1);
     },
     await: (frame) => {
+      objectionsHeard(frame.stage);
       objectionWindow(false);
       timelineMark(frame.stage, frame.phase);
       setAwaited(frame);
@@ -264,7 +282,11 @@
       status(named("stages", frame.stage), phrase(mySeats.has(frame.seat) ? "your_turn" : "waiting_for", values));
     },
     stage: (frame) => {
-      if (frame.status === "started") timelineMark(frame.stage, null);
+      if (frame.status === "started") {
+        timelineMark(frame.stage, null);
+        objectionsHeard(frame.stage);
+        objectionNote(null);
+      }
       const stage = named("stages", frame.stage);
       status(stage, phrase(frame.status === "started" ? "stage_begins" : "stage_over", { stage }));
       caseFileRefresh();
@@ -295,13 +317,13 @@
       transcript.append(item);
       follow();
     },
+    // A refusal is said next to what was refused; the connection's badge keeps saying "live".
     error: (frame) => {
       if (frame.code === "trial_paused" || frame.code === "agent_failed") {
         setAwaited(null);
         status(phrase("paused"), frame.message);
-      } else {
-        banner.link.textContent = frame.message;
       }
+      if (pending) sayRefused(frame.code);
       if (controlStatus) controlStatus.textContent = frame.message;
     },
     control: (frame) => {
@@ -313,7 +335,9 @@
       if (controlStatus) controlStatus.textContent = frame.phase ? phrase("control_moved", { action, phase: named("phases", frame.phase) }) : action;
     },
     end: () => {
-      ended = true;
+      ended = finished = true;
+      banner.link.hidden = true;
+      objectionsHeard(null);
       status(phrase("ended"), "");
       setAwaited(null);
       objectionWindow(false);
@@ -369,7 +393,7 @@
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}${room.dataset.wsPath}?after_seq=${lastSeq()}`);
-    socket.onopen = () => { retry = 0; resumedAt = -1; banner.link.textContent = phrase("live"); idleWatch(); if (following) follow(); };
+    socket.onopen = () => { retry = 0; resumedAt = -1; banner.link.textContent = phrase("live"); banner.link.hidden = finished; idleWatch(); if (following) follow(); };
     socket.onmessage = (event) => {
       const frame = JSON.parse(event.data);
       gapCheck(frame);
@@ -403,20 +427,20 @@
     composer.form.addEventListener("submit", (event) => {
       event.preventDefault();
       if (!awaited || !socket || socket.readyState !== WebSocket.OPEN) return;
+      if (pending) return;
       if (awaited.document) {
-        const sections = editorValues();
-        if (!Object.values(sections).some((value) => value.trim())) return;
-        socket.send(JSON.stringify({ type: "say", text: "", sections, client_id: crypto.randomUUID() }));
-        return;
+        const sections = editor.values();
+        if (!Object.values(sections).some((value) => value.trim())) return note.says("emptyDocument");
+        return sayPending({ type: "say", text: "", sections, client_id: crypto.randomUUID() });
       }
       const decision = event.submitter && event.submitter.dataset.decision;
       const text = composer.text.value.trim() || (decision ? event.submitter.textContent : "");
-      if (!text) return;
+      if (!text) return note.says("emptyText");
       const say = { type: "say", text, client_id: crypto.randomUUID() };
       if (decision) say.decision = decision;
-      socket.send(JSON.stringify(say));
-      composer.text.value = "";
+      sayPending(say);
     });
+    composer.form.addEventListener("input", () => lengthCount());
   }
   if (objectButton) {
     objectButton.addEventListener("click", () => groundMenuShow(groundMenu.hidden));
@@ -425,7 +449,7 @@
       const other = document.getElementById("objection-other");
       if (ground === "other" && !other.value.trim()) { other.focus(); return; }
       socket?.send(JSON.stringify({ type: "objection", ground, text: ground === "other" ? other.value.trim() : "" }));
-      if (objectionStatus) objectionStatus.textContent = phrase("objection_sent");
+      objectionNote("objection_sent");
       other.value = "";
       objectionWindow(false);
     }));

@@ -60,6 +60,7 @@ class QuestionnaireByKeyboard(WithChromium, StaticLiveServerTestCase):
                 assert set(Assignment.objects.get().draft) >= set(items[:2])
             page.keyboard.press("Control+Enter")
         assert page.evaluate("document.activeElement.type") == "submit"
+        page.once("dialog", lambda dialog: dialog.accept())  # submission is final: the page asks once
         page.keyboard.press("Enter")
         page.wait_for_selector("text=Submitted. Thank you.")
 

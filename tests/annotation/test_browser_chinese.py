@@ -85,6 +85,7 @@ class QuestionnaireInChinese(WithChromium, StaticLiveServerTestCase):
         for index, item in enumerate(items):
             page.fill(f'input[name="score__{item}"]', str(index % 11))
             page.fill(f'textarea[name="reason__{item}"]', f"第 {index} 项的理由")
+        page.once("dialog", lambda dialog: dialog.accept())  # submission is final: the page asks once
         page.click("#questionnaire button[type=submit]")
         page.wait_for_selector("text=已提交，谢谢！")
         assert page.get_attribute("html", "lang") == "zh-hans"

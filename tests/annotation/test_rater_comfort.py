@@ -168,9 +168,9 @@ def test_the_judge_button_is_off_with_the_reason_without_a_model_server(assignme
     page = client.get(dashboard).content.decode()
     button = re.search(r'<button type="submit"([^>]*)>Run the LLM judge', page)
     assert button and "disabled" in button.group(1)
-    assert "No model server is configured (OPENAI_BASE_URL is empty)" in page
+    assert "no model server is connected to this site" in page
     refused = client.post(reverse("annotation:study_judge", args=[assignment.study_id]), follow=True)
-    assert not Job.objects.exists() and "No model server is configured" in refused.content.decode()
+    assert not Job.objects.exists() and "no model server is connected" in refused.content.decode()
     settings.OPENAI_BASE_URL = "http://127.0.0.1:9/v1"
     page = client.get(dashboard).content.decode()
     button = re.search(r'<button type="submit"([^>]*)>Run the LLM judge', page)

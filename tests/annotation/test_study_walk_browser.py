@@ -201,6 +201,7 @@ class AStudyFromItsSetUpToItsReport(WithChromium, StaticLiveServerTestCase):
             score = score_of(item)
             page.fill(f"input[name='score__{item}']", str(score))
             page.fill(f"textarea[name='reason__{item}']", f"{rater}: {score} for {item}, as the transcript shows.")
+        page.once("dialog", lambda dialog: dialog.accept())  # submission is final: the page asks once
         page.click("#questionnaire button[type=submit]")
 
     # The instructor resolves, reads and exports

@@ -238,7 +238,9 @@ def test_an_extension_moves_one_students_due_date_and_status(assignment):
     assert [row.status for row in assignments_of_student(user=ann)] == [Status.LATE]
     later = (timezone.localtime() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
     response = signed_in("prof").post(
-        reverse("classroom:assignment_extension", args=["civ", assignment.pk]), {"student": ann.pk, "due_at": later}
+        reverse("classroom:assignment_extension", args=["civ", assignment.pk]),
+        {"student": ann.pk, "due_at": later},
+        follow=True,
     )
     assert response.status_code == 200 and "ann may submit Consultation until" in page(response)
     [row] = assignments_of_student(user=ann)

@@ -176,7 +176,7 @@ class ClassroomPagesInTheBrowser(WithChromium, StaticLiveServerTestCase):
 
         page.get_by_label("Counsel for the plaintiff").check()
         page.locator("#assignment-form button[type=submit]").click()
-        assert "Assigned Liability hearing." in page.text_content("#message")
+        assert "Assigned Liability hearing." in page.text_content("#messages")
         assignment = Assignment.objects.get()
         assert (assignment.stages, assignment.seats, assignment.attempts_allowed) == (
             ["FIT", "SIT"],
@@ -193,7 +193,7 @@ class ClassroomPagesInTheBrowser(WithChromium, StaticLiveServerTestCase):
         page = self.page_for("sam", timezone_id="Asia/Shanghai")
         page.goto(f"{self.live_server_url}/assignments/")
         shown = page.text_content("td.due time")
-        assert "11:30" in shown and "PM" in shown and "GMT+8" in shown, shown
+        assert "11:30" in shown and "p.m." in shown and "GMT+8" in shown, shown
         assert "3:30" in page.get_attribute("td.due time", "title") and "UTC" in page.get_attribute(
             "td.due time", "title"
         ), "the server's time, its zone named, on hover"

@@ -117,7 +117,9 @@ def test_a_student_of_another_course_cannot_start_its_assignment(client, prof):
 
 def test_co_instructors_and_a_new_invite_code(client, prof):
     person("second", Role.INSTRUCTOR)
-    page = text(client.post(reverse("classroom:course_instructor_add", args=["civ"]), {"username": "second"}))
+    page = text(
+        client.post(reverse("classroom:course_instructor_add", args=["civ"]), {"username": "second"}, follow=True)
+    )
     assert "second teaches this course too." in page
     old = prof.invite_code
     client.post(reverse("classroom:course_invite_code", args=["civ"]))
@@ -136,7 +138,7 @@ def test_an_instructor_pairs_the_class_on_the_course_page_and_both_students_meet
     )
     course_page = text(client.get(reverse("classroom:course", args=["civ"])))
     assert "Nobody is paired yet" in course_page
-    paired = client.post(reverse("classroom:assignment_pairs", args=["civ", assignment.pk]))
+    paired = client.post(reverse("classroom:assignment_pairs", args=["civ", assignment.pk]), follow=True)
     assert "1 new pair(s)" in text(paired) and "ann v. bob" in text(paired)
     refused = client.post(
         reverse("classroom:assignment_pairs", args=["civ", assignment.pk]), {"first": "ann", "second": "bob"}
@@ -168,7 +170,7 @@ def test_enrolling_a_rater_or_an_instructor_is_refused_naming_their_role_unless_
     assert page.status_code == 400 and "r.csv:3: username: &#x27;rita&#x27; is a rater, not a student" in text(page)
     assert not prof.enrolments.exists()
 
-    confirmed = client.post(enrol, {"usernames": "ann rita ivan", "as_student_anyway": "on"})
+    confirmed = client.post(enrol, {"usernames": "ann rita ivan", "as_student_anyway": "on"}, follow=True)
     assert "Enrolled 3." in text(confirmed)
     assert can(person("rita"), Ability.PLAY)
 

@@ -130,5 +130,5 @@ def test_an_invitation_names_one_person_one_seat_and_expires(world, monkeypatch)
     monkeypatch.setattr(access, "INVITATION_MAX_AGE", timedelta(seconds=-1))
     with pytest.raises(BadInvitation, match="expired"):
         invitation_read(token, trial_id=trial.pk, user=people["ann"])
-    with pytest.raises(BadInvitation, match="only the people seated"):
+    with pytest.raises(BadInvitation, match="Only the people seated"):
         seat_invite(trial=trial, seat="plaintiff_lawyer", username="ann", by=people["other prof"])

@@ -194,7 +194,7 @@ class TrialRoomInTheBrowser(RoomPlayer, WithChromium, LiveRoomServer, ChannelsLi
         assert self.page.locator("li.turn.human").count() == self.turns
         assert self.documents == 1, "the judgment is written in the sectioned editor"
         judgment = self.page.locator("li.turn.human").last.inner_text()
-        for heading in ("Civil judgment (first instance)", "facts found", "reasoning", "legal basis", "orders"):
+        for heading in ("Civil judgment (first instance)", "Facts found", "Reasoning", "Legal basis", "Orders"):
             assert heading in judgment
         assert "§6" in judgment, "every section reached the judgment"
         card = self.scorecard_from_the_debrief("judge", "As the judge you are scored")

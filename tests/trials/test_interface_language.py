@@ -66,7 +66,7 @@ def test_the_room_marks_the_case_language_of_its_turns(chinese_trial):
     assert '<html lang="en"' in body and '<ol id="transcript" class="transcript" lang="zh">' in body
     assert "Waiting for your turn as 原告代理人" in body, "the seat is named in the case's language"
     chinese = page(student, "trials:trial_room", [trial.pk], "zh-hans")
-    assert "等待轮到你发言（原告代理人）" in chinese and ">发言</button>" in chinese
+    assert "等待轮到您发言（原告代理人）" in chinese and ">发言</button>" in chinese
 
 
 def test_the_transcript_document_is_in_the_interface_language_its_turns_in_the_case_language(chinese_trial):

@@ -40,7 +40,7 @@ def invite(client: Client, trial: Trial, seat: str, username: str) -> str:
     client.force_login(person("ann"))
     page = client.post(reverse("trials:trial_invite", args=[trial.pk]), {"seat": seat, "username": username})
     assert page.status_code == 200, page.content
-    return re.search(r"<code>http://testserver(\S+)</code>", page.content.decode()).group(1)
+    return re.search(r'value="http://testserver(\S+)"', page.content.decode()).group(1)
 
 
 def remove(client: Client, trial: Trial, seat: str) -> None:

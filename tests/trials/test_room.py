@@ -278,18 +278,18 @@ async def test_a_student_drafts_the_complaint_section_by_section():
     await communicator.disconnect()
     assert document_await["document"]["kind"] == "complaint"
     assert [s["heading"] for s in document_await["document"]["sections"]] == [
-        "parties",
-        "claims",
-        "facts and reasons",
-        "evidence and sources",
-        "court addressed",
-        "complainant",
+        "Parties",
+        "Claims",
+        "Facts and reasons",
+        "Evidence and sources",
+        "Court addressed",
+        "Complainant",
     ]
     complaint = await database_sync_to_async(lambda: trial.artifacts.get(kind="complaint"))()
     assert complaint.title == "Civil complaint"
     assert complaint.text == (
-        "Civil complaint\n\nparties\nPlaintiff Wang v. Defendant Zhao\n\nclaims\nPay damages of RMB 80,000.\n\n"
-        "court addressed\nDistrict Court"
+        "Civil complaint\n\nParties\nPlaintiff Wang v. Defendant Zhao\n\nClaims\nPay damages of RMB 80,000.\n\n"
+        "Court addressed\nDistrict Court"
     ), "sections in the template's order under their headings; the empty one left out"
 
 
@@ -328,7 +328,7 @@ async def test_a_student_judge_questions_a_party_and_moves_to_the_judgment():
     await judge.disconnect()
     await counsel.disconnect()
     judgment = await database_sync_to_async(lambda: trial.artifacts.get(kind="first_instance_judgment").text)()
-    assert judgment.index("reasoning\nFault at the crossing.") < judgment.index("orders\nThe defendant shall pay")
+    assert judgment.index("Reasoning\nFault at the crossing.") < judgment.index("Orders\nThe defendant shall pay")
 
 
 async def test_a_live_trial_with_llm_agents_streams_and_stores_every_model_call(openai_settings, llm_server):

@@ -75,7 +75,7 @@ def invite(client, trial: Trial, seat: str, username: str) -> str:
     """The invitation link the room makes for ``username`` (as the signed-in participant)."""
     page = client.post(reverse("trials:trial_invite", args=[trial.pk]), {"seat": seat, "username": username})
     assert page.status_code == 200, page.content
-    return re.search(r"<code>http://testserver(\S+)</code>", page.content.decode()).group(1)
+    return re.search(r'value="http://testserver(\S+)"', page.content.decode()).group(1)
 
 
 def test_a_second_student_takes_the_opposing_seat_only_by_a_named_invitation(client, student, django_user_model):
@@ -209,9 +209,18 @@ def test_a_trial_that_is_not_yours_and_one_that_does_not_exist_look_the_same(cli
         humans={"judge": person("other", Role.STUDENT)},
     )
     for name in ("trials:trial_transcript", "scoring:trial_scorecard"):
-        theirs, missing = client.get(reverse(name, args=[trial.pk])), client.get(reverse(name, args=[trial.pk + 999]))
+        theirs_at, missing_at = reverse(name, args=[trial.pk]), reverse(name, args=[trial.pk + 999])
+        theirs, missing = client.get(theirs_at), client.get(missing_at)
         assert theirs.status_code == missing.status_code == 404
-        assert theirs.content == missing.content
+        assert unmasked(theirs.content, theirs_at) == unmasked(missing.content, missing_at)
+
+
+def unmasked(page: bytes, address: str) -> bytes:
+    """A page with its CSRF tokens and its own address blanked: Django masks the token afresh
+    for every response and the language switch returns to the address asked for, so two
+    renderings of one page differ there and nowhere else."""
+    page = page.replace(address.encode(), b"ADDRESS")
+    return re.sub(rb'("X-CSRFToken": "|name="csrfmiddlewaretoken" value=")[^"]+', rb"\1", page)
 
 
 def test_handing_a_seat_back_asks_first_and_never_ends_on_a_404(client, student):

@@ -49,7 +49,7 @@ def test_an_llm_life_cycle_runs_every_stage_with_per_role_models(openai_settings
     assert {call.model for call in calls} == {"env-model", "target-model"}
     assert all(call.prompt_tokens > 0 and call.latency_s > 0 for call in calls)
     assert sum(call.prompt_tokens + call.completion_tokens for call in calls) == trial.tokens
-    assert trial.trajectory.meta["prompt_version"] == PROMPT_VERSION == "legalsim-prompts/8"
+    assert trial.trajectory.meta["prompt_version"] == PROMPT_VERSION == "legalsim-prompts/9"
     statute_answers = Turn.objects.filter(
         trial=trial, seat="plaintiff_lawyer", text__contains="relying on 《中华人民共和国民法典》"
     )

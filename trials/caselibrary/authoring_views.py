@@ -23,8 +23,8 @@ from trials.caselibrary.authoring import (
     play_test,
     text_shown,
 )
+from trials.caselibrary.case_upload import CaseUpload, cases_upload
 from trials.models import Case, CaseDraft
-from trials.services import cases_import_uploads
 
 ACTIONS = ("save", "check", "playtest", "publish")
 SECTIONS = (
@@ -223,8 +223,16 @@ def _form_page(
 @require_POST
 def case_upload(request: HttpRequest) -> HttpResponse:
     """Case files imported as ``import_cases`` does: each file whole or not at all, every
-    problem with its file, line and field."""
+    problem with its file, line and field; a case already in the library is replaced only
+    when "replace" is ticked (``trials.caselibrary.case_upload``)."""
     uploads = request.FILES.getlist("files")
-    report = cases_import_uploads(uploads) if uploads else None
-    context = {"drafts": _draft_rows(request), "report": report, "no_files": not uploads}
-    return render(request, "trials/case_drafts.html", context, status=400 if not report or report.problems else 200)
+    upload = cases_upload(uploads=uploads, replace=request.POST.get("replace") == "on") if uploads else None
+    context = {"drafts": _draft_rows(request), "upload": upload, "no_files": not uploads}
+    return render(request, "trials/case_drafts.html", context, status=_upload_status(upload))
+
+
+def _upload_status(upload: CaseUpload | None) -> int:
+    """400 for no file or a refused one, 409 for an upload held back from replacing cases."""
+    if upload is None or upload.report.problems:
+        return 400
+    return 409 if upload.held else 200
