@@ -127,14 +127,19 @@ def case_detail(request: HttpRequest, case_id: str) -> HttpResponse:
     chosen = [seat for seat in request.GET.getlist("seats") if seat in playable]
     if not request.htmx and not chosen:
         chosen = list(playable[:1])
-    choice = {"seats": chosen, "stage": request.GET.get("stage", "all"), "target_side": request.GET.get("target_side")}
+    choice = {
+        "seats": chosen,
+        "playable": playable,
+        "stage": request.GET.get("stage", "all"),
+        "target_side": request.GET.get("target_side"),
+    }
     if request.htmx:
         return render(request, "trials/_play_choice.html", _case_context(request, case, choice))
     return render(request, "trials/case_detail.html", _case_context(request, case, choice))
 
 
 def _case_context(request: HttpRequest, case: Case, choice: dict, errors: dict[str, str] | None = None) -> dict:
-    """The case page's context for the ``choice`` of seats, stage and side being made, with
+    """The case page's context for the ``choice`` of seats (among the ``playable`` ones), stage and side being made, with
     ``errors`` (by field: ``seats``, ``stage``) of a start refused."""
     teacher = can(request.user, Ability.TEACH)
     target_side = choice["target_side"]
@@ -150,7 +155,7 @@ def _case_context(request: HttpRequest, case: Case, choice: dict, errors: dict[s
         "target_side": target_side,
         "errors": errors or {},
         "trials": _trials_shown(case, request.user),
-        "playable_seats": case_seats_open(case, request.user),
+        "playable_seats": choice["playable"],
         "stages": stage_choices(case.procedure, choice["seats"], target_side),
     }
 
@@ -171,9 +176,15 @@ def trial_play(request: HttpRequest, case_id: str) -> HttpResponse:
     agent. A choice that cannot start (no seat, a stage those seats do not play) brings the
     case page back with the reason next to it and the choice kept."""
     case = get_object_or_404(Case, pk=case_id)
-    seats = [seat for seat in request.POST.getlist("seats") if seat in case_seats_open(case, request.user)]
+    playable = case_seats_open(case, request.user)
+    seats = [seat for seat in request.POST.getlist("seats") if seat in playable]
     target_side = request.POST.get("target_side") or None
-    choice = {"seats": seats, "stage": request.POST.get("stage", "all"), "target_side": target_side}
+    choice = {
+        "seats": seats,
+        "playable": playable,
+        "stage": request.POST.get("stage", "all"),
+        "target_side": target_side,
+    }
     errors = _play_errors(case, choice)
     if errors:
         return render(request, "trials/case_detail.html", _case_context(request, case, choice, errors), status=400)
