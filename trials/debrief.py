@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.scripted.context import Ctx
+from agents.scripted.counterfactuals import Counterfactual, what_moved
 from agents.scripted.record import civil_record, criminal_record
-from agents.scripted.ruling import Counterfactual, what_moved
 from agents.tools.statutes import CitationCheck, article_number, citations_check
 from court.documents import document_sections
 from court.engine.machine import JUDGE_SEAT

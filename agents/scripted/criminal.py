@@ -16,8 +16,8 @@ from agents.scripted.context import (
     numbered,
     split_sentences,
 )
+from agents.scripted.criminal_ruling import criminal_decision
 from agents.scripted.record import criminal_record
-from agents.scripted.ruling import criminal_decision
 from court.engine.steps import ArtifactDraft
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from agents.scripted import criminal
+from agents.scripted.civil_ruling import PAYMENT, CivilDecision, ClaimRuling, civil_decision
 from agents.scripted.context import (
     Ctx,
     as_list,
@@ -21,7 +22,7 @@ from agents.scripted.context import (
     retrieved_statute,
 )
 from agents.scripted.record import civil_record
-from agents.scripted.ruling import PAYMENT, CivilDecision, ClaimRuling, civil_decision, money
+from agents.scripted.wording import money
 from court.engine.machine import ADVICE
 from court.engine.steps import ArtifactDraft
 from court.procedures.civil import MEDIATION_ANSWER

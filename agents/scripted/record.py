@@ -4,7 +4,7 @@ The court reads the hearing's dialogue as its own seat saw it, never the case fi
 which claims (or appeal requests) their side stated, which evidence items each side produced
 in the evidence phase, which defences the other side raised, which sentencing circumstances
 the defence argued, which articles each side cited. A statement struck by a sustained
-objection is not part of the record. Matching is by content terms (``court.legaltext.text``):
+objection is not part of the record (``heard``). Matching is by content terms (``court.legaltext.text``):
 a claim, a defence or an item counts as stated, raised or produced when the side's words hold
 at least ``COVERED`` of its terms (an evidence item's name, or a numbered line the side wrote).
 """
@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from agents.scripted.context import Ctx, as_list, split_sentences
-from court.engine.machine import RULE_OBJECTION
-from court.engine.objections import OBJECT_ACT
+from agents.scripted.heard import heard_turns
 from court.legaltext.text import amounts, article_citations, coverage, terms
 from court.procedures.seats import COURT
 
@@ -26,7 +25,6 @@ COVERED = 0.5
 EVIDENCE_PHASES = frozenset({"evidence", "prosecution_evidence", "defence_evidence"})
 """Evidence is produced in the evidence phase and examined there (Civil Procedure Law art. 71,
 Criminal Procedure Law art. 195): an item mentioned only in argument is not evidence."""
-SUSTAINED = re.compile(r"^\s*(?:反对有效|反对成立|异议成立|sustained)", re.IGNORECASE)
 COSTS = re.compile(
     r"诉讼费|受理费|上诉费|(?:litigation|appeal|court|legal) (?:costs|fees)|costs of (?:the )?(?:action|appeal|proceedings|litigation)",
     re.IGNORECASE,
@@ -115,21 +113,6 @@ class CriminalRecord:
     defence_words: str
     prosecution_words: str
     cited: dict[str, frozenset[str]] = field(default_factory=dict)
-
-
-def heard_turns(dialogue: list[dict]) -> list[dict]:
-    """The stage's statements without objections, rulings and what a sustained objection struck."""
-    struck: set[int] = set()
-    for index, turn in enumerate(dialogue):
-        if turn.get("act") == RULE_OBJECTION and SUSTAINED.search(turn.get("text", "")):
-            objection = next((i for i in range(index - 1, -1, -1) if dialogue[i].get("act") == OBJECT_ACT), None)
-            if objection is not None and objection > 0:
-                struck.add(dialogue[objection - 1]["seq"])
-    return [
-        turn
-        for turn in dialogue
-        if turn.get("act") not in (OBJECT_ACT, RULE_OBJECTION) and turn.get("seq") not in struck
-    ]
 
 
 def _side_of(seat: str) -> str:

@@ -1,4 +1,4 @@
-"""The offline court's rule (``agents.scripted.ruling``) as a table: a record as heard
+"""The offline court's rule (``agents.scripted.civil_ruling``, ``criminal_ruling``) as a table: a record as heard
 in, the orders out. Each row changes one thing a lawyer would argue and names the outcome a
 lawyer would expect."""
 
@@ -8,8 +8,10 @@ from dataclasses import replace
 
 import pytest
 
+from agents.scripted.civil_ruling import civil_decision
+from agents.scripted.counterfactuals import what_moved
+from agents.scripted.criminal_ruling import criminal_decision
 from agents.scripted.record import CivilRecord, Claim, CriminalRecord, Defence, Exhibit
-from agents.scripted.ruling import civil_decision, criminal_decision, what_moved
 
 MEDICAL = "Order the defendant to pay medical expenses of RMB 80,000"
 DISTRESS = "Order the defendant to pay RMB 20,000 for emotional distress"

@@ -257,7 +257,7 @@ async def test_a_sustained_objection_ends_the_statement_and_the_record_shows_wha
     assert ends[cut_seq]["text"].endswith("—") and ends[cut_seq + 2]["ruling"] == "sustained"
     assert ends[cut_seq + 3]["seat"] == "attorney", "the struck statement is not made again"
     stored = await database_sync_to_async(lambda: Trial.objects.get(pk=trial.pk).engine_state)()
-    from agents.scripted.record import heard_turns
+    from agents.scripted.heard import heard_turns
 
     dialogue = [{"seq": t.seq, "act": t.act, "text": t.text} for t in stored.turns if t.stage == "evidence"]
     assert cut_seq not in {turn["seq"] for turn in heard_turns(dialogue)}, "the court leaves struck words out"

@@ -23,7 +23,7 @@ REAL_APPEAL = CIVIL_CASE["second_instance"]["appeal_requests"][0]
 
 def unopposed(seed: dict) -> dict:
     """The defence asserts the repayment but brings no evidence of it: the scripted court
-    grants every claim (``agents.scripted.ruling``)."""
+    grants every claim (``agents.scripted.civil_ruling``, ``criminal_ruling``)."""
     evidence = seed["first_instance"]["evidence"]
     seed["first_instance"]["evidence"] = [item for item in evidence if item["side"] != "defendant"]
     return seed
