@@ -424,6 +424,13 @@ def _offset_of(source: str, anchor: str | None, needle: str | None) -> int:
     return position
 
 
+def nested_too_deep(text: str) -> bool:
+    """Whether the JSON value ``text`` holds nests deeper than ``MAX_DEPTH``, judged by its
+    brackets in one pass (strings skipped) before any recursive parser sees it: a request body
+    of 100,000 ``[`` must be refused, not parsed until Python runs out of stack."""
+    return _nesting(text, _skip_space(text, 0))[0] is not None
+
+
 def _nesting(text: str, start: int) -> tuple[int | None, int | None]:
     """For the value at ``start``, judged by its brackets alone (strings skipped): the offset of
     the bracket that nests it deeper than ``MAX_DEPTH``, and the offset just after the value
