@@ -16,12 +16,18 @@ from classroom.services import ClassroomError
 FEEDBACK_MAX_CHARS = 20_000
 
 
+SHOWN_CHARS = 40
+"""How much of a refused value an error repeats: a 300,000-character value named in full made
+a 400 page of the whole gradebook megabytes long."""
+
+
 def gradebook_attempt_set(*, course: Course, choice: str) -> Course:
     """Which attempt the course's gradebook shows: ``latest`` or ``best``."""
     if choice not in GradebookAttempt.values:
+        shown = choice if len(choice) <= SHOWN_CHARS else f"{choice[:SHOWN_CHARS]}…"
         raise ClassroomError(
             _("attempt %(choice)r: one of %(choices)s")
-            % {"choice": choice, "choices": ", ".join(GradebookAttempt.values)}
+            % {"choice": shown, "choices": ", ".join(GradebookAttempt.values)}
         )
     course.gradebook_attempt = choice
     course.save(update_fields=["gradebook_attempt"])

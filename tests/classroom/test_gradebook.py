@@ -253,3 +253,14 @@ def test_the_class_view_of_an_assignment_nobody_finished_says_so(client, course)
     assert "No finished attempt yet" in page and "<svg" not in page
     for name in ("ann", "bob", "cid", "dan"):
         assert name in page[page.index('id="not-started"') :]
+
+
+def test_a_refused_attempt_choice_is_named_once_and_cut_short(client, course):
+    client.force_login(person("prof"))
+    url = reverse("classroom:gradebook_attempt", args=["civ"])
+    response = client.post(url, {"attempt": "MARKER"})
+    assert response.status_code == 400
+    assert response.content.decode().count("MARKER") == 1, "the error is the page's, not every cell's"
+    huge = client.post(url, {"attempt": "Z" * 300_000})
+    assert huge.status_code == 400 and len(huge.content) < 100_000
+    assert "Z" * 40 + "…" in huge.content.decode()
