@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -23,6 +22,7 @@ from classroom.assignments import (
     pair_set,
     pairs_make,
 )
+from classroom.selectors import enrolled_student
 from classroom.services import ClassroomError
 from classroom.views import assignment_form_context, course_done, course_page_response, taught_course
 from legalsim.roles import Ability, ability_required
@@ -196,7 +196,7 @@ def extension_view(request: HttpRequest, slug: str, assignment_id: int) -> HttpR
     """Grant one student a later due date on an assignment, or (blank date) withdraw it."""
     course = taught_course(request, slug)
     assignment = get_object_or_404(course.assignments, pk=assignment_id)
-    student = get_user_model().objects.filter(pk=request.POST.get("student") or 0, enrolments__course=course).first()
+    student = enrolled_student(course=course, posted=request.POST.get("student"))
     try:
         if student is None:
             raise ClassroomError(_("student: choose an enrolled student"), field="student")

@@ -16,7 +16,7 @@ from classroom.exports import GRADEBOOK_FORMATS, gradebook_bytes
 from classroom.gradebook import class_view, gradebook_build, gradebook_cell_of
 from classroom.grades import grade_parse, grade_save, gradebook_attempt_set, grades_release, grades_withhold
 from classroom.models import Course, GradebookAttempt
-from classroom.selectors import course_instructor
+from classroom.selectors import course_instructor, enrolled_student
 from classroom.services import ClassroomError
 from classroom.views import taught_course
 from legalsim.roles import Ability, ability_required
@@ -122,7 +122,9 @@ def grades_release_view(request: HttpRequest, slug: str, assignment_id: int) -> 
     assignment = get_object_or_404(course.assignments, pk=assignment_id)
     student = None
     if request.POST.get("student"):
-        student = get_object_or_404(get_user_model(), pk=request.POST["student"], enrolments__course=course)
+        student = enrolled_student(course=course, posted=request.POST["student"])
+        if student is None:
+            raise Http404("no such student in this course")
     if student is not None and request.POST.get("withhold"):
         grades_withhold(assignment=assignment, student=student)
     else:

@@ -9,6 +9,7 @@ from datetime import datetime
 from enum import StrEnum
 from functools import cached_property
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
@@ -72,6 +73,14 @@ def course_instructor(*, course: Course, user: AbstractBaseUser) -> bool:
 
 def course_roster(*, course: Course) -> QuerySet[Enrolment]:
     return course.enrolments.select_related("user").order_by("user__username")
+
+
+def enrolled_student(*, course: Course, posted: str | None) -> AbstractBaseUser | None:
+    """The student of ``course`` whose id a form posted, or None (nothing posted, not a
+    number, or not enrolled): a form's ``student=abc`` is a wrong choice, not a 500."""
+    if not posted or not posted.isdigit():
+        return None
+    return get_user_model().objects.filter(pk=int(posted), enrolments__course=course).first()
 
 
 def assignment_status(

@@ -264,3 +264,19 @@ def test_a_refused_attempt_choice_is_named_once_and_cut_short(client, course):
     huge = client.post(url, {"attempt": "Z" * 300_000})
     assert huge.status_code == 400 and len(huge.content) < 100_000
     assert "Z" * 40 + "…" in huge.content.decode()
+
+
+@pytest.mark.parametrize("student", ["abc", "1e3", "-1", "999999"])
+def test_a_release_or_extension_for_a_student_id_that_is_no_enrolled_student_is_refused_not_a_500(
+    client, course, student: str
+):
+    client.force_login(person("prof"))
+    assignment = course.assignments.get()
+    release = client.post(reverse("classroom:grades_release", args=["civ", assignment.pk]), {"student": student})
+    assert release.status_code == 404
+    extension = client.post(
+        reverse("classroom:assignment_extension", args=["civ", assignment.pk]),
+        {"student": student, "due_at": "2030-01-01T10:00"},
+    )
+    assert extension.status_code == 400 and "choose an enrolled student" in extension.content.decode()
+    assert not Grade.objects.exists()
