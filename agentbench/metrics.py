@@ -2,21 +2,26 @@
 Legal Domain", arXiv 2412.17259, §3.3.3, §4.1.2 and Appendix E.2).
 
 For task i with keyword set K_i and model output O_i, s_i = |M_i| / |K_i| where M_i are the
-keywords of K_i that appear in O_i (as substrings). With K_i = ``key`` (the paper's
+keywords of K_i that appear in O_i (as substrings), K_i counted as listed: a keyword listed twice
+counts twice, as the benchmark's own ``src/evaluation/eval.py`` counts it. With K_i = ``key`` (the paper's
 ``key_answer``) and O_i the answer ``res``, s_i is the success rate; with K_i = ``key`` ∪
 ``key_middle`` and O_i the trajectory ``summary`` (``res`` when the line has none), it is
 the progress rate. Each rate is the average over all the tasks of the task file: the paper
 averages over its dataset, so a task with no prediction line has an empty output and counts
 0 (the report lists those tasks under ``missing``).
+
+The released files are read as released: ``id`` a string or an integer (kept as its text),
+``type`` a string that may be empty (the twenty writing tasks of ``data/dataset.json``), and
+keys the rates do not use (``answer``, ``way``) ignored.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from legalsim.json_input import Problem, read_records, shown
+from legalsim.json_input import Problem, Record, UnreadableFile, file_text, read_document_text, read_records, shown
 
 
 @dataclass(frozen=True)
@@ -36,9 +41,16 @@ class Prediction:
 
 
 def keyword_rate(keywords: tuple[str, ...], output: str) -> float:
-    """|M| / |K|: the share of the (distinct) keywords found in ``output``."""
-    distinct = tuple(dict.fromkeys(keywords))
-    return sum(1 for keyword in distinct if keyword in output) / len(distinct)
+    """|M| / |K|: the share of the keywords, as listed, found in ``output``."""
+    return sum(1 for keyword in keywords if keyword in output) / len(keywords)
+
+
+def task_id(value: object) -> str | None:
+    """A task id as text: a non-empty string, or an integer (LegalAgentBench's ids); None
+    for anything else."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return value if isinstance(value, str) and value.strip() else None
 
 
 def _strings(value: object) -> bool:
@@ -60,22 +72,24 @@ def tasks_read(path: Path) -> tuple[list[AgentTask], list[Problem]]:
             problem("task", 'must be a JSON object {"id", "question", "answer", "key", "key_middle", "type"}')
             continue
         before = len(problems)
-        for name in ("id", "question", "answer", "type"):
+        identity = task_id(data.get("id"))
+        if identity is None:
+            problem("id", f"must be a non-empty string or an integer, got {shown(data.get('id'))}")
+        for name in ("question", "answer"):
             if not isinstance(data.get(name), str) or not data[name].strip():
                 problem(name, f"must be a non-empty string, got {shown(data.get(name))}")
+        if not isinstance(data.get("type"), str):
+            problem("type", f"must be a string (empty for none), got {shown(data.get('type'))}")
         if not _strings(data.get("key")) or not data["key"]:
             problem("key", f"must be a non-empty list of non-empty strings, got {shown(data.get('key'))}")
         if not _strings(data.get("key_middle", [])):
             problem("key_middle", f"must be a list of non-empty strings, got {shown(data.get('key_middle'))}")
-        if isinstance(data.get("id"), str) and data["id"] in first:
-            problem("id", f"duplicate {data['id']!r} (first on line {first[data['id']]})")
+        if identity in first:
+            problem("id", f"duplicate {identity!r} (first on line {first[identity]})")
         if len(problems) == before:
-            first[data["id"]] = record.line
-            tasks.append(
-                AgentTask(
-                    data["id"], data["type"], data["question"], tuple(data["key"]), tuple(data.get("key_middle", []))
-                )
-            )
+            first[identity] = record.line
+            keys, middle = tuple(data["key"]), tuple(data.get("key_middle", []))
+            tasks.append(AgentTask(identity, data["type"], data["question"], keys, middle))
     if not records and not problems:
         problems.append(Problem(str(path), 1, "file", "holds no tasks"))
     return tasks, problems
@@ -84,7 +98,7 @@ def tasks_read(path: Path) -> tuple[list[AgentTask], list[Problem]]:
 def predictions_read(path: Path, task_ids: set[str]) -> tuple[list[Prediction], list[Problem]]:
     """The prediction lines of a JSONL file, and a problem for each line that cannot be used
     (not an object, a missing or mistyped field, an id that is no task's or given twice)."""
-    records, problems = read_records(path)
+    records, problems = prediction_records(path)
     predictions: list[Prediction] = []
     first: dict[str, int] = {}
     for record in records:
@@ -97,22 +111,42 @@ def predictions_read(path: Path, task_ids: set[str]) -> tuple[list[Prediction], 
             problem("prediction", 'must be a JSON object {"id", "res", "summary"?}')
             continue
         before = len(problems)
-        task_id = data.get("id")
-        if not isinstance(task_id, str) or not task_id:
-            problem("id", f"must be a non-empty string, got {shown(task_id)}")
-        elif task_id not in task_ids:
-            problem("id", f"unknown task {shown(task_id)}: not in the task file")
-        elif task_id in first:
-            problem("id", f"duplicate {task_id!r} (first on line {first[task_id]})")
+        identity = task_id(data.get("id"))
+        if identity is None:
+            problem("id", f"must be a non-empty string or an integer, got {shown(data.get('id'))}")
+        elif identity not in task_ids:
+            problem("id", f"unknown task {shown(data.get('id'))}: not in the task file")
+        elif identity in first:
+            problem("id", f"duplicate {identity!r} (first on line {first[identity]})")
         if not isinstance(data.get("res"), str):
             problem("res", f"must be a string (the answer), got {shown(data.get('res'))}")
         summary = data.get("summary")
         if summary is not None and not isinstance(summary, str):
             problem("summary", f"must be a string when given, got {shown(summary)}")
         if len(problems) == before:
-            first[task_id] = record.line
-            predictions.append(Prediction(task_id, data["res"], summary))
+            first[identity] = record.line
+            predictions.append(Prediction(identity, data["res"], summary))
     return predictions, problems
+
+
+def prediction_records(path: Path) -> tuple[list[Record], list[Problem]]:
+    """A prediction file's records: a JSON list, or one object a line whatever the file's
+    name (LegalAgentBench's released ``output_1205/*.json`` files are such lines)."""
+    try:
+        text = file_text(path)
+    except UnreadableFile as error:
+        return [], [error.problem]
+    if path.suffix.lower() == ".json" and text.lstrip().startswith("["):
+        return read_records(path)
+    records: list[Record] = []
+    problems: list[Problem] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            data, found = read_document_text(line, str(path))
+            problems += [replace(problem, line=number) for problem in found]
+            if not found:
+                records.append(Record(number, data, line))
+    return records, problems
 
 
 def _rates(tasks: list[AgentTask], predictions: dict[str, Prediction]) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from typing import Any
 
 from court.engine.state import TrialState
 from court.legaltext.text import article_citations, normalise
-from scoring.complaint_text import SECTIONS, complaint_read, in_template_order, particulars
+from scoring.complaint_text import PARTY_COLON, SECTIONS, complaint_read, in_template_order, particulars
 from scoring.references import evidence_points, listing, sentences
 from scoring.scorers import Criterion, RuleBasedScorer, Scorer
 
@@ -126,10 +126,26 @@ def reference_complaint(case: dict[str, Any]) -> ReferenceComplaint | None:
 def _written_reference(case: dict[str, Any], language: str) -> dict[str, str] | None:
     """The sections of a reference complaint the case carries as text (MASER's ``output``,
     kept evaluation-only in ``extra.maser`` by ``import_cases --format maser``), if any."""
-    written = ((case.get("extra") or {}).get("maser") or {}).get("output")
+    maser = (case.get("extra") or {}).get("maser") or {}
+    written = maser.get("output")
     if not isinstance(written, str) or not written.strip():
         return None
-    return complaint_read(written, language).sections
+    return complaint_read(maser_output(written, maser.get("claim")), language).sections
+
+
+def maser_output(output: str, claim: Any) -> str:
+    """MASER's released ``output`` with its claims written out: the released complaints name
+    each claim by its key in the record's ``claim`` object (a line ``1. 非诉讼费用内容。``), so a
+    line that is only such a key becomes that key's text."""
+    if not isinstance(claim, dict):
+        return output
+    texts = {str(key): str(text).strip() for key, text in claim.items() if str(text or "").strip()}
+
+    def written_out(line: str) -> str:
+        match = re.fullmatch(r"(\s*(?:\d+[.、．]\s*)?)(.+?)[。.]?\s*", line)
+        return f"{match.group(1)}{texts[match.group(2)]}" if match and match.group(2) in texts else line
+
+    return "\n".join(written_out(line) for line in output.splitlines())
 
 
 def _lines(text: str | None) -> list[str]:
@@ -182,18 +198,41 @@ def complaint_score(text: str, reference: ReferenceComplaint, scorer: Scorer) ->
 def _particulars(sections: dict[str, str], text: str, reference: ReferenceComplaint, side: str) -> float:
     """The share of the side's reference particulars the complaint states identically, read
     from the entry (a line of the side's section, or of the whole complaint without one) that
-    names the party."""
+    names the party, from after its name (``_stated_after``)."""
     wanted = [party.particulars for party in reference.parties if party.side == side]
-    entries = (sections.get(side) or text).splitlines()
+    lines = [normalise(line) for line in (sections.get(side) or text).splitlines()]
     matched = total = 0
-    for each in wanted:
+    for index, each in enumerate(wanted):
         total += len(each)
-        entry = next((line for line in entries if each["name"] in normalise(line)), None)
-        if entry is None:
+        namesakes = sum(1 for earlier in wanted[:index] if earlier["name"] == each["name"])
+        stated = _stated_after(each["name"], lines, namesakes)
+        if stated is None:
             continue
-        stated = particulars(each["name"], normalise(entry).replace(each["name"], "", 1), reference.language)
-        matched += sum(1 for field, value in each.items() if stated.get(field) == value)
+        found = particulars(each["name"], stated, reference.language)
+        matched += sum(1 for field, value in each.items() if found.get(field) == value)
     return round(matched / total, 4) if total else 0.0
+
+
+def _stated_after(name: str, lines: list[str], namesakes: int) -> str | None:
+    """What the complaint says after the party's name: preferably where the name opens an
+    entry (at the line's start, after a party heading such as 被告二：, or after a comma) and
+    stands whole (a separator or the line's end after it), so that a representative named
+    inside another party's entry, or a company whose name begins another's, is not taken for
+    the party; the party after ``namesakes`` earlier ones of the same name (anonymised parties
+    share names) takes that many such mentions later; else after its first mention; None when
+    no line names it."""
+    opening = re.compile(
+        r"(?:^\s*|[，,]\s*|(?:原告|被告|plaintiff|defendant)"
+        + PARTY_COLON
+        + r"\s*)"
+        + re.escape(name)
+        + r"(?=[，,。.;；:：\s]|$)"
+    )
+    mentions = [line[match.end() :] for line in lines for match in opening.finditer(line)]
+    if mentions:
+        return mentions[min(namesakes, len(mentions) - 1)]
+    mentioned = next((line for line in lines if name in line), None)
+    return None if mentioned is None else mentioned.split(name, 1)[1]
 
 
 def _rated(text: str, sections: dict[str, str], reference: ReferenceComplaint, scorer: Scorer) -> dict[str, float]:

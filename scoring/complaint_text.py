@@ -133,14 +133,22 @@ def _zh_gender(text: str) -> str:
 
 
 def _zh_birth(text: str) -> str:
+    """The birth date: a date where the entry says 出生 or 生于 or ends a date with 生, or a
+    whole date standing alone between commas, as MASER's complaints give it (``男，1970年3月17日，汉族``;
+    ``1969年XX月XX日`` a year)."""
+    alone = re.search(
+        r"(?:^|[，,、;；])\s*(\d{4})年(?:(\d{1,2})|xx)月(?:(?:(\d{1,2})|xx)日)?\s*(?=[，,、;；。]|$)", text
+    )
     match = re.search(r"(?:出生于|生于)?(\d{4})\s*[年\-/.]\s*(?:(\d{1,2})\s*[月\-/.]\s*(?:(\d{1,2})\s*日?)?)?", text)
-    if not match or not re.search(r"出生|生于|生[，,。]|生$", text):
+    if not re.search(r"出生|生于|生[，,。]|生$", text):
+        match = alone
+    if not match:
         return ""
     return _date(match.group(1), match.group(2), match.group(3))
 
 
 def _zh_ethnicity(text: str) -> str:
-    match = re.search(r"(?:^|[，,、;；\s])([\u4e00-\u9fff]{1,4}族)(?=[，,、;；。\s]|$)", text)
+    match = re.search(r"(?:^|[，,、;；\s]|民族[：:]?)([\u4e00-\u9fff]{1,4}族)(?=[，,、;；。\s]|$)", text)
     return match.group(1) if match else ""
 
 

@@ -184,3 +184,39 @@ def test_a_case_whose_plaintiff_lists_no_evidence_has_no_evidence_to_miss():
     ]
     assert scored(reference_text(bare), bare)["fields"]["evidence"] == 1.0
     assert scored("", bare)["fields"]["evidence"] == 0.0
+
+
+def defendants_case(*defendants: tuple[str, str]) -> dict:
+    case = copy.deepcopy(LENDING)
+    plaintiff = next(party for party in case["parties"] if party["side"] == "plaintiff")
+    parties = [
+        {"side": "defendant", "name": name, "kind": "person", "details": details} for name, details in defendants
+    ]
+    case["parties"] = [plaintiff, *parties]
+    return case
+
+
+def test_a_birth_date_standing_alone_in_a_party_entry_is_the_birth_date():
+    assert particulars("张三", "男，1970年3月17日，汉族，地址：西虹市", "zh")["birth_date"] == "1970-03-17"
+    assert particulars("张三", "男，1969年XX月XX日，汉族", "zh")["birth_date"] == "1969"
+    assert "birth_date" not in particulars("张三", "男，汉族，2020年5月1日借款", "zh")
+
+
+def test_namesakes_and_representatives_each_get_their_own_entry():
+    case = defendants_case(
+        ("王某", "性别：男，出生日期：1970年1月1日，地址：甲区"),
+        ("王某", "性别：女，出生日期：1980年2月2日，地址：乙区"),
+        ("某某公司", "地址：丙区"),
+    )
+    complaint = "\n".join(
+        [
+            "民事起诉状",
+            "被告一：某某公司分公司，地址：丁区，负责人：王某。",
+            "被告二：王某，男，1970年1月1日，地址：甲区。",
+            "被告三：王某，女，1980年2月2日，地址：乙区。",
+            "被告四：某某公司，地址：丙区。",
+        ]
+    )
+    assert scored(complaint, case)["fields"]["defendant_info"] == 1.0
+    swapped = complaint.replace("甲区", "乙区", 1)
+    assert scored(swapped, case)["fields"]["defendant_info"] < 1.0

@@ -1,14 +1,17 @@
 """MASER's released evaluation cases as case-format records, for ``import_cases --format maser``
 (MASER §2.1 and Appendix A, docs/sources.md; docs/case-format.md, "MASER's files").
 
-The file is one JSON list; each record holds ``id``, ``case_r_f`` (the case's facts),
-``plaintiff`` and ``defendant`` (their particulars), ``law_level`` (the client's legal sense,
-level 1-5), ``personality`` (Big-5 traits in words), ``speak_style`` (``tone``, ``content``,
-``interaction``), ``less`` (the detail the client leaves out until asked), ``evidence`` (a list,
-the plaintiff's, or an object by side), ``claim``, ``law_reason`` (the cause of action) and
-``output`` (the reference complaint). Record ``id`` N becomes case ``maser-N``; the client is
-the plaintiff. ``output`` is kept in ``extra.maser`` beside every field the case format has no
-place for: no visibility rule reads ``extra``, so it stays evaluation-only.
+The released file (``src/evaluation/evaluate_data/evaluate_data.json``) is one JSON list; each
+record holds an integer ``id``, ``case_r_f`` (the case's facts), ``plaintiff`` and ``defendant``
+(``身份：原告，姓名：…，性别：…`` entries, one per party, ``身份：被告2`` starting the next),
+``law_level`` (the client's legal sense as one of Appendix A's five descriptions),
+``personality``, ``speak_style`` (an object: ``tone``, ``content``, ``interaction``), ``less``
+(the particular the client leaves out until asked), ``evidence`` (an object by side:
+``{"原告": [...]}``), ``claim`` (an object: ``非诉讼费用内容``, the claims, and ``诉讼费用内容``,
+the costs claim), ``law_reason`` (the cause of action) and ``output`` (the reference complaint,
+naming the claims by ``claim``'s keys). Record ``id`` N becomes case ``maser-N``; the client is
+the plaintiff. ``output`` and ``claim`` are kept in ``extra.maser`` beside every field the case
+format has no place for: no visibility rule reads ``extra``, so they stay evaluation-only.
 """
 
 from __future__ import annotations
@@ -21,12 +24,26 @@ from legalsim.json_input import Problem, Record
 from trials.caselibrary.case_file import BIG5_TRAITS, validate_record
 
 _MAPPED = ("id", "case_r_f", "plaintiff", "defendant", "law_level", "personality", "speak_style", "less")
-_MAPPED += ("evidence", "claim", "law_reason")
+_MAPPED += ("evidence", "law_reason")
+LEGAL_SENSE = (
+    "完全缺乏法律知识，不会使用任何法律相关的术语，例如“权利”、“义务”等，回答侧重于事件的直白描述。",
+    "了解简单法律常识，知道基本的法律词汇，如“诉讼”、“违约”，但不理解这些术语的具体含义，回答尝试涉及法律，"
+    "但会出现使用不当的情况，依然以叙述具体情况为主。",
+    "了解基础法律常识，能够正确使用日常中的的法律术语和表达，如“合同条款”、“诉讼”等，回答过程会结合法律术语来描述。",
+    "熟悉基本的法律术语，能够准确地使用较为复杂的法律术语和概念，如“诉讼权”、“强制执行”。",
+    "精通法律常识，熟悉一些基础法律条款，能够详细地描述法律问题，还能提出自己对案件可能有利的法律策略或辩护点。",
+)
+"""MASER Appendix A.3's five legal-sense levels, 1 to 5, as the released file words them."""
+COSTS_CLAIM, CLAIMS = "诉讼费用内容", "非诉讼费用内容"
+"""The keys of a released ``claim`` object: the costs claim and the other claims."""
+SIDE_KEYS = {"plaintiff": ("plaintiff", "原告"), "defendant": ("defendant", "被告")}
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _LABEL = re.compile(r"^\s*(?:原告|被告|plaintiff|defendant)\s*[:：]?\s*", re.IGNORECASE)
 _NAME_END = re.compile(r"[，,（(；;:：\n]")
 _ORGANISATION = re.compile(r"公司|有限|厂|银行|合作社|中心|委员会|\b(?:company|ltd|inc|llc|bank)\b", re.IGNORECASE)
-_LEVEL = re.compile(r"[1-5]")
+_LEVEL = re.compile(r"^\s*(?:level\s*)?([1-5])\b", re.IGNORECASE)
+_ENTRY = re.compile(r"身份[：:]")
+_PAIR = re.compile(r"([^，,：:]+)[：:]([^，,]*)")
 _TRAIT_WORDS = {
     "extraversion": ("外向", "extraversion"),
     "emotional_stability": ("情绪稳定", "emotional stability"),
@@ -67,11 +84,28 @@ def _missing(data: dict) -> list[tuple[str, str]]:
     ]
     if not isinstance(data.get("id"), int | str) or isinstance(data.get("id"), bool) or str(data["id"]).strip() == "":
         problems.append(("id", "is required: a number or a string"))
-    if data.get("law_level") is not None and not _LEVEL.search(str(data["law_level"])):
-        problems.append(("law_level", "must name a legal-sense level from 1 to 5"))
+    if data.get("law_level") is not None and legal_sense(data["law_level"]) is None:
+        levels = " ".join(f"{level}: {text}" for level, text in enumerate(LEGAL_SENSE, 1))
+        problems.append(("law_level", f"must be one of MASER Appendix A's five legal-sense levels ({levels})"))
     if not _claims(data.get("claim")):
-        problems.append(("claim", "is required: the plaintiff's claims, a string or a list of strings"))
+        problems.append(("claim", f"is required: the plaintiff's claims, an object ({CLAIMS}, {COSTS_CLAIM}) or text"))
+    problems += _party_problems(data)
     return problems
+
+
+def legal_sense(value: Any) -> int | None:
+    """The level 1-5 a ``law_level`` names: one of Appendix A's five descriptions (whitespace
+    aside), or the level's number; None when it names none."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if 1 <= value <= 5 else None
+    if not isinstance(value, str):
+        return None
+    words = re.sub(r"\s+", "", value)
+    for level, text in enumerate(LEGAL_SENSE, 1):
+        if words == text:
+            return level
+    number = _LEVEL.match(value)
+    return int(number.group(1)) if number else None
 
 
 def _text(value: Any) -> str:
@@ -81,25 +115,64 @@ def _text(value: Any) -> str:
 
 
 def _claims(value: Any) -> list[str]:
+    """The claims, the costs claim last: a released ``claim`` object's other claims (numbered
+    ones split) then its ``诉讼费用内容``; or a list; or text, one claim a line or number."""
+    if isinstance(value, dict):
+        others = [text for key, text in value.items() if key != COSTS_CLAIM]
+        return [claim for text in [*others, value.get(COSTS_CLAIM)] for claim in _claims(text)]
     if isinstance(value, list):
         return [str(item).strip() for item in value if str(item).strip()]
     lines = re.split(r"\n+|(?<=[。；;])\s*(?=\d+[.、．])", _text(value))
     return [re.sub(r"^\d+[.、．]\s*", "", line).strip() for line in lines if line.strip()]
 
 
-def _party(side: str, value: Any) -> dict:
-    details = _text(value)
-    name = (value.get("name") or value.get("姓名")) if isinstance(value, dict) else None
-    name = str(name or _NAME_END.split(_LABEL.sub("", details), 1)[0]).strip()[:100] or side
-    kind = "organization" if _ORGANISATION.search(name) else "person"
-    return {"side": side, "name": name, "kind": kind, "details": details}
+def _entries(value: Any) -> list[dict[str, str]]:
+    """The ``身份：…`` entries of a released particulars string, each as its ``key：value``
+    pairs (an empty value or ``None`` left out); one entry without keys for plain text."""
+    text = _text(value)
+    if not _ENTRY.search(text):
+        return [{"": text}] if text else []
+    entries = []
+    for chunk in _ENTRY.split(text)[1:]:
+        pairs = {"身份": chunk.split("，", 1)[0].split(",", 1)[0].strip()}
+        for key, item in _PAIR.findall(chunk):
+            item = item.strip()
+            if item and item != "None":
+                pairs.setdefault(key.strip(), item)
+        entries.append(pairs)
+    return entries
+
+
+def _party_problems(data: dict) -> list[tuple[str, str]]:
+    return [
+        (side, f"entry {index} (身份：{entry['身份']}) gives no 姓名 or 公司名称")
+        for side in ("plaintiff", "defendant")
+        for index, entry in enumerate(_entries(data.get(side)), 1)
+        if "" not in entry and not (entry.get("姓名") or entry.get("公司名称"))
+    ]
+
+
+def _parties(side: str, value: Any) -> list[dict]:
+    return [_party(side, entry) for entry in _entries(value)]
+
+
+def _party(side: str, entry: dict[str, str]) -> dict:
+    if "" in entry:
+        details = entry[""]
+        name = str(_NAME_END.split(_LABEL.sub("", details), 1)[0]).strip()[:100] or side
+    else:
+        name = entry.get("姓名") or entry.get("公司名称") or side
+        details = "，".join(f"{key}：{item}" for key, item in entry.items() if key not in ("身份", "姓名", "公司名称"))
+    organisation = "公司名称" in entry or _ORGANISATION.search(name)
+    return {"side": side, "name": name[:100], "kind": "organization" if organisation else "person", "details": details}
 
 
 def _evidence(value: Any) -> list[dict]:
     by_side = value if isinstance(value, dict) else {"plaintiff": value}
     items = []
-    for side, listed in by_side.items():
-        if side not in ("plaintiff", "defendant"):
+    for key, listed in by_side.items():
+        side = next((side for side, keys in SIDE_KEYS.items() if key in keys), None)
+        if side is None or listed is None:
             continue
         for name in listed if isinstance(listed, list) else _claims(listed):
             if str(name).strip():
@@ -135,8 +208,10 @@ def _persona(data: dict) -> dict:
     if big5:
         persona["big5"] = big5
     if data.get("law_level") is not None:
-        persona["legal_sense"] = int(_LEVEL.search(str(data["law_level"])).group(0))
-    style = _text(data.get("speak_style")) or _text(data.get("personality"))
+        persona["legal_sense"] = legal_sense(data["law_level"])
+    style = data.get("speak_style")
+    style = "\n".join(str(text) for text in style.values() if text) if isinstance(style, dict) else _text(style)
+    style = style or _text(data.get("personality"))
     if style:
         persona["speaking_style"] = style[:2000]
     if _text(data.get("less")):
@@ -147,12 +222,13 @@ def _persona(data: dict) -> dict:
 def _case(data: dict) -> dict:
     facts = _text(data["case_r_f"])
     zh = bool(_CJK.search(facts))
-    plaintiff, defendant = _party("plaintiff", data["plaintiff"]), _party("defendant", data["defendant"])
+    plaintiffs, defendants = _parties("plaintiff", data["plaintiff"]), _parties("defendant", data["defendant"])
+    plaintiff, defendant = plaintiffs[0], defendants[0]
     cause = _text(data["law_reason"])[:200]
     title = (
-        f"{plaintiff['name']}诉{defendant['name']}{cause}"
+        f"{plaintiff['name']}诉{defendant['name']}{'等' if len(defendants) > 1 else ''}{cause}"
         if zh
-        else f"{plaintiff['name']} v. {defendant['name']} ({cause})"
+        else f"{plaintiff['name']} v. {defendant['name']}{' et al.' if len(defendants) > 1 else ''} ({cause})"
     )
     persona = _persona(data)
     return {
@@ -161,7 +237,7 @@ def _case(data: dict) -> dict:
         "title": title[:300],
         "language": "zh" if zh else "en",
         "cause_of_action": cause,
-        "parties": [plaintiff, defendant],
+        "parties": [*plaintiffs, *defendants],
         "first_instance": {
             "claims": _claims(data["claim"]),
             "facts_and_reasons": facts,

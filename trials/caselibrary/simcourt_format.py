@@ -235,7 +235,7 @@ def _case(
         "provenance": {
             "source": f"SimCourt benchmark (github.com/Miracle-2001/SimCourt, data/data_LJP), case {number}; "
             "a first-instance judgment of LeCaRDv2",
-            "licence": "MIT (the SimCourt repository's licence)",
+            "licence": "none stated (the SimCourt repository has no licence file; used for research evaluation only)",
             "real_outcome": True,
             "llm_reconstructed_fields": ["defendant_info", "indictment", "evidence"],
             "synthetic_identities": False,

@@ -34,12 +34,13 @@ class Command(BaseCommand):
 
 
 def report_print(command: BaseCommand, report: dict) -> None:
-    """The figures as a table: overall, then per type."""
+    """The figures as a table: overall, then per type, to four places as LegalAgentBench's
+    ``eval.py`` prints them."""
     missing = f" ({len(report['missing'])} with no prediction, counted 0)" if report["missing"] else ""
     command.stdout.write(f"{report['n']} task(s){missing}")
     command.stdout.write(f"  {'type':<18}{'n':>4}  {'success':>8}  {'progress':>8}")
     rows = [("all", report), *report["by_type"].items()]
     for name, figures in rows:
         command.stdout.write(
-            f"  {name:<18}{figures['n']:>4}  {figures['success_rate']:>8.3f}  {figures['progress_rate']:>8.3f}"
+            f"  {name or '(no type)':<18}{figures['n']:>4}  {figures['success_rate']:>8.4f}  {figures['progress_rate']:>8.4f}"
         )
