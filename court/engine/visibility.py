@@ -314,7 +314,8 @@ def build_view(state: TrialState, seat: str, *, stage: str | None = None, phase:
             if value and visible(rule, owner):
                 fields.setdefault(rule.field, {})[owner or "shared"] = value
 
-    fields = _without_withheld(state, fields, info.role, info.side)
+    withheld = _still_withheld(state, info.role, info.side)
+    fields = cut(fields, withheld)
     sitting = sitting_stages(procedure.stages, stage_obj)
     artifact_rules = matrix.artifact_rule
 
@@ -347,7 +348,7 @@ def build_view(state: TrialState, seat: str, *, stage: str | None = None, phase:
         phase=phase,
         procedure=state.procedure,
         language=state.language,
-        case=public_header(state.case),
+        case=public_header(state.case, withheld=withheld),
         fields=fields,
         artifacts=artifacts,
         dialogue=[
@@ -438,9 +439,13 @@ def case_brief(case: Mapping[str, Any], seat: str, *, target_side: str | None = 
     return {"seat": seat, "stage": first.id, "fields": view.fields, "persona": view.persona}
 
 
-def public_header(case: Mapping[str, Any]) -> dict[str, Any]:
-    """What anyone may read of a case at any time: title, cause of action, court, parties."""
+def public_header(case: Mapping[str, Any], *, withheld: list[str] | None = None) -> dict[str, Any]:
+    """What anyone may read of a case at any time: title, cause of action, court, parties.
+    A party's particulars leave out the details a client withholds (court/engine/withheld.py):
+    ``withheld`` as a seat's view computes it, or, outside a trial, every one of them."""
     metadata = case.get("metadata") or {}
+    if withheld is None:
+        withheld = [item.detail for persona in (case.get("personas") or {}).values() for item in withheld_of(persona)]
     return {
         "id": case["id"],
         "title": case.get("title", ""),
@@ -452,7 +457,7 @@ def public_header(case: Mapping[str, Any]) -> dict[str, Any]:
                 "side": party.get("side"),
                 "name": party.get("name"),
                 "kind": party.get("kind"),
-                "details": party.get("details", ""),
+                "details": cut(party.get("details", ""), withheld),
             }
             for party in case.get("parties", [])
         ],
@@ -463,16 +468,16 @@ def _copy_memory(memory: dict[str, list[str]] | None) -> dict[str, list[str]] | 
     return None if memory is None else {key: list(entries) for key, entries in memory.items()}
 
 
-def _without_withheld(state: TrialState, fields: dict[str, Any], role: str, side: str) -> dict[str, Any]:
-    """``fields`` without the details a client still withholds (court/engine/withheld.py):
-    only that client sees them before saying them."""
+def _still_withheld(state: TrialState, role: str, side: str) -> list[str]:
+    """The details a client still withholds from this seat (court/engine/withheld.py): only
+    that client sees them before saying them, in the case fields and the parties' particulars."""
     hidden: list[str] = []
     for owner, persona in (state.case.get("personas") or {}).items():
         if (role in PERSONA_ROLES and side == owner) or not withheld_of(persona):
             continue
         said = [turn.text for turn in state.turns if _is_persona_seat(state.procedure, turn.seat, owner)]
         hidden += [item.detail for item in undisclosed(persona, said)]
-    return cut(fields, hidden) if hidden else fields
+    return hidden
 
 
 def _is_persona_seat(procedure: str, seat: str, side: str) -> bool:
