@@ -8,7 +8,7 @@ from annotation.studies import StudyError, study_plan
 @admin.register(Study)
 class StudyAdmin(admin.ModelAdmin):
     list_display = ("name", "rubric", "raters_per_trajectory", "created_at")
-    filter_horizontal = ("raters",)
+    filter_horizontal = ("raters", "shared_with")
     actions = ("plan_assignments",)
 
     @admin.action(description=gettext_lazy("Plan assignments (k raters per trajectory, balanced)"))

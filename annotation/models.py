@@ -173,6 +173,21 @@ class Study(models.Model):
     raters_per_trajectory = models.PositiveSmallIntegerField(default=3)
     trajectory_ids = models.JSONField(default=list)
     raters = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="studies")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="studies_owned",
+        help_text="the instructor who set the study up; with those it is shared with (and admins), the only one "
+        "who reads its pages and runs its jobs. Blank: made by a command, open to every instructor",
+    )
+    shared_with = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="studies_shared",
+        help_text="instructors the owner shares the study with: they read and run it as the owner does",
+    )
     instructions = models.TextField(blank=True, help_text="what raters read before they start")
     deadline = models.DateTimeField(null=True, blank=True)
     gold_min_within1_pct = models.FloatField(

@@ -19,7 +19,7 @@ from annotation.calibration import ItemFeedback, rater_quality, reference_kinds,
 from annotation.drift import WINDOW, drift_series, drift_svg
 from annotation.models import Assignment, Study, Trajectory
 from annotation.reports import report_titles
-from annotation.selectors import study_disagreements, unit_scores, units_named
+from annotation.selectors import studies_of, study_disagreements, unit_scores, units_named
 from annotation.stages import stages_read_for
 from legalsim.roles import Ability, ability_required
 
@@ -73,7 +73,7 @@ def dashboard_quality(study: Study) -> dict[str, Any]:
 @ability_required(Ability.TEACH)
 @require_POST
 def study_quality(request: HttpRequest, study_id: int) -> HttpResponse:
-    study = get_object_or_404(Study, pk=study_id)
+    study = get_object_or_404(studies_of(user=request.user), pk=study_id)
     form = StudyQualityForm(request.POST, instance=study)
     if form.is_valid():
         form.save()
@@ -116,7 +116,7 @@ def training_feedback_page(request: HttpRequest, assignment_id: int) -> HttpResp
 
 @ability_required(Ability.TEACH)
 def adjudication_queue(request: HttpRequest, study_id: int) -> HttpResponse:
-    study = get_object_or_404(Study.objects.select_related("rubric"), pk=study_id)
+    study = get_object_or_404(studies_of(user=request.user).select_related("rubric"), pk=study_id)
     titles, _items = report_titles(study.rubric.definition)
     disagreements = study_disagreements(study)
     named = units_named(entry.trajectory_id for entry in disagreements)
@@ -137,7 +137,7 @@ def adjudication_item(request: HttpRequest, study_id: int, item: str, trajectory
     """The raters' scores and reasons of one item side by side, the transcript they scored it
     on, and the resolved score: shown, then recorded (POST); an item or trajectory that is not
     the study's is a 404."""
-    study = get_object_or_404(Study.objects.select_related("rubric"), pk=study_id)
+    study = get_object_or_404(studies_of(user=request.user).select_related("rubric"), pk=study_id)
     definition = study.rubric.definition
     if (
         not definition.kind.scores_points

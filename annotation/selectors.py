@@ -13,11 +13,12 @@ from annotation.adjudication import Disagreement, adjudicated_rows, disagreement
 from annotation.agreement import AgreementResult, RatingsFrame, agreement_compute
 from annotation.bootstrap import REPLICATES, bootstrap_attach
 from annotation.calibration import flagged_raters
-from annotation.models import Assignment, Rating, Rubric, Study, Trajectory
+from annotation.models import Assignment, Job, Rating, Rubric, Study, Trajectory
 from annotation.retest import RetestPairs, retest_report
 from annotation.rubric import RubricDefinition
 from annotation.rubric_kind import Pair
 from annotation.trajectory_access import units_refused
+from legalsim.roles import Ability, User, can
 
 REASON_EXAMPLES = 8
 
@@ -239,11 +240,39 @@ def study_units_stored(study: Study) -> list[str]:
     return [unit for unit, tids in parts.items() if tids and set(tids) <= stored and unit not in refused]
 
 
-def studies_counted() -> QuerySet[Study]:
-    """Studies with their numbers of raters, assignments and submitted assignments (of their
-    own units: training and gold questionnaires are not counted)."""
+def studies_of(*, user: User) -> QuerySet[Study]:
+    """The studies ``user`` runs and reads (dashboard, report, quality, adjudication, judge
+    runs, exports and their jobs): an admin every study; an instructor those they own, those
+    shared with them, and those no one owns (made by a command). For anyone else a study is
+    not there (404)."""
+    if can(user, Ability.ADMINISTER):
+        return Study.objects.all()
+    if not can(user, Ability.TEACH):
+        return Study.objects.none()
+    mine = (
+        Q(owner=user)
+        | Q(owner__isnull=True)
+        | Q(pk__in=Study.shared_with.through.objects.filter(user=user).values("study_id"))
+    )
+    return Study.objects.filter(mine)
+
+
+def jobs_of(*, user: User) -> QuerySet[Job]:
+    """The jobs ``user`` follows and downloads: those of the studies they read
+    (``studies_of``), and a job of no study when they started it (or are an admin)."""
+    jobs = Job.objects.all()
+    if can(user, Ability.ADMINISTER):
+        return jobs
+    return jobs.filter(Q(study__in=studies_of(user=user)) | Q(study__isnull=True, created_by=user))
+
+
+def studies_counted(*, user: User | None = None) -> QuerySet[Study]:
+    """Studies (``user``'s, ``studies_of``; every one when None) with their numbers of raters,
+    assignments and submitted assignments (of their own units: training and gold
+    questionnaires are not counted)."""
     own = Q(assignments__kind=Assignment.Kind.STUDY)
-    return Study.objects.select_related("rubric").annotate(
+    studies = Study.objects if user is None else studies_of(user=user)
+    return studies.select_related("rubric").annotate(
         n_raters=Count("raters", distinct=True),
         n_assignments=Count("assignments", filter=own, distinct=True),
         n_submitted=Count(

@@ -1,5 +1,7 @@
 """Staff pages of the annotation app: studies, the agreement report, judge runs and exports
-as background jobs. Raters never reach these (403)."""
+as background jobs. Raters never reach these (403); a study belongs to its owner and the
+instructors they share it with (``annotation.selectors.studies_of``): for another instructor
+it and its jobs are not there (404)."""
 
 from __future__ import annotations
 
@@ -20,10 +22,12 @@ from annotation.quality_views import dashboard_quality
 from annotation.reports import FORMATS, pairwise_context, report_context
 from annotation.selectors import (
     agreement_build,
+    jobs_of,
     judges_in_scope,
     ratings_frame,
     reason_bands,
     studies_counted,
+    studies_of,
     study_progress,
     study_units_stored,
 )
@@ -32,7 +36,7 @@ from legalsim.roles import Ability, ability_required
 
 @ability_required(Ability.TEACH)
 def study_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "annotation/study_list.html", {"studies": studies_counted()})
+    return render(request, "annotation/study_list.html", {"studies": studies_counted(user=request.user)})
 
 
 def judge_unavailable() -> str | None:
@@ -62,7 +66,7 @@ def raters_agreement(study: Study, judges: list[str]) -> dict | None:
 
 @ability_required(Ability.TEACH)
 def study_dashboard(request: HttpRequest, study_id: int) -> HttpResponse:
-    study = get_object_or_404(Study.objects.select_related("rubric"), pk=study_id)
+    study = get_object_or_404(studies_of(user=request.user).select_related("rubric"), pk=study_id)
     judges = judges_in_scope(rubric_id=study.rubric_id, study=study)
     context = {
         "study": study,
@@ -81,13 +85,13 @@ def study_dashboard(request: HttpRequest, study_id: int) -> HttpResponse:
 @ability_required(Ability.TEACH)
 def study_jobs(request: HttpRequest, study_id: int) -> HttpResponse:
     """The jobs table alone, polled by the dashboard while a job runs."""
-    study = get_object_or_404(Study, pk=study_id)
+    study = get_object_or_404(studies_of(user=request.user), pk=study_id)
     return render(request, "annotation/_jobs.html", {"study": study, "jobs": study.jobs.all()[:20]})
 
 
 @ability_required(Ability.TEACH)
 def study_report(request: HttpRequest, study_id: int) -> HttpResponse:
-    study = get_object_or_404(Study.objects.select_related("rubric"), pk=study_id)
+    study = get_object_or_404(studies_of(user=request.user).select_related("rubric"), pk=study_id)
     judges = judges_in_scope(rubric_id=study.rubric_id, study=study)
     judge = request.GET.get("judge") or (judges[0] if len(judges) == 1 else None)
     context = {"study": study, "judges": judges, "judge": judge}
@@ -122,7 +126,7 @@ def _start(request: HttpRequest, study: Study, kind: str, params: dict) -> HttpR
 @require_POST
 def study_judge(request: HttpRequest, study_id: int) -> HttpResponse:
     """Score the study's stored trajectories with the LLM judge, as a background job."""
-    study = get_object_or_404(Study.objects.select_related("rubric"), pk=study_id)
+    study = get_object_or_404(studies_of(user=request.user).select_related("rubric"), pk=study_id)
     if reason := judge_unavailable():
         messages.error(request, reason)
         return redirect("annotation:study_dashboard", study_id=study.pk)
@@ -133,7 +137,7 @@ def study_judge(request: HttpRequest, study_id: int) -> HttpResponse:
 @ability_required(Ability.TEACH)
 @require_POST
 def study_export(request: HttpRequest, study_id: int) -> HttpResponse:
-    study = get_object_or_404(Study.objects.select_related("rubric"), pk=study_id)
+    study = get_object_or_404(studies_of(user=request.user).select_related("rubric"), pk=study_id)
     if request.POST.get("kind") == Job.Kind.RATINGS_EXPORT:
         return _start(request, study, Job.Kind.RATINGS_EXPORT, {"layout": request.POST.get("layout")})
     # the exported HTML report speaks the language of the person who asked for it
@@ -147,21 +151,21 @@ def study_export(request: HttpRequest, study_id: int) -> HttpResponse:
 
 @ability_required(Ability.TEACH)
 def job_page(request: HttpRequest, job_id: int) -> HttpResponse:
-    job = get_object_or_404(Job.objects.select_related("study", "rubric"), pk=job_id)
+    job = get_object_or_404(jobs_of(user=request.user).select_related("study", "rubric"), pk=job_id)
     return render(request, "annotation/job.html", {"job": job})
 
 
 @ability_required(Ability.TEACH)
 def job_progress(request: HttpRequest, job_id: int) -> HttpResponse:
     """The progress fragment; it stops asking to be polled once the job has finished."""
-    job = get_object_or_404(Job, pk=job_id)
+    job = get_object_or_404(jobs_of(user=request.user), pk=job_id)
     return render(request, "annotation/_job_progress.html", {"job": job})
 
 
 @ability_required(Ability.TEACH)
 def job_download(request: HttpRequest, job_id: int) -> FileResponse:
     """Streams the export from storage in chunks; large files never sit in memory."""
-    job = get_object_or_404(Job, pk=job_id)
+    job = get_object_or_404(jobs_of(user=request.user), pk=job_id)
     if job.status != Job.Status.DONE or not job.file:
         raise Http404("this job has no file to download")
     return FileResponse(job.file.open("rb"), as_attachment=True, filename=job.filename)

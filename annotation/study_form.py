@@ -136,6 +136,7 @@ class StudySetupForm(forms.Form):
                 k=data["k"],
                 instructions=data["instructions"].strip(),
                 deadline=data["deadline"],
+                owner=self.user,
             )
         except IntegrityError:
             self._problems("name", name_problems(data["name"]))

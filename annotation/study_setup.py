@@ -194,11 +194,14 @@ def study_store(
     k: int,
     instructions: str = "",
     deadline: datetime | None = None,
+    owner: AbstractBaseUser | None = None,
 ) -> StudyCreated:
     """Create a study whose every field has been checked, and plan its assignments, in one
-    transaction: the study exists with its assignments or not at all."""
+    transaction: the study exists with its assignments or not at all. ``owner`` (who set it up
+    on the page; None from a command) reads and runs it with those they share it with."""
     with transaction.atomic():
         study = Study.objects.create(
+            owner=owner,
             name=name,
             rubric=rubric,
             raters_per_trajectory=k,

@@ -61,6 +61,11 @@ class CaseDetailSerializer(serializers.ModelSerializer):
 
 class CaseImportSerializer(serializers.Serializer):
     files = serializers.ListField(child=serializers.FileField(), allow_empty=False)
+    replace = serializers.BooleanField(
+        default=False,
+        help_text="true: replace the library cases whose ids the files hold (yours, or any for an admin); "
+        "without it such an upload stores nothing and answers 409 naming them",
+    )
 
 
 class CaseImportFileSerializer(serializers.Serializer):
@@ -77,6 +82,19 @@ class CaseImportResultSerializer(serializers.Serializer):
     problems = serializers.ListField(child=serializers.CharField(), help_text="FILE:LINE: field: message")
     rejected_files = serializers.ListField(child=serializers.CharField())
     files = CaseImportFileSerializer(many=True, help_text="every uploaded file's verdict, in upload order")
+
+
+class CaseInLibrarySerializer(serializers.Serializer):
+    case = serializers.CharField(help_text="the id of a case the library holds already")
+    file = serializers.CharField(help_text="the uploaded file holding it")
+    trials = serializers.IntegerField(help_text="trials played on the case")
+    assignments = serializers.IntegerField(help_text="course assignments of the case")
+    yours = serializers.BooleanField(help_text="whether you may replace it (its uploader, or an admin)")
+
+
+class CaseImportHeldSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    in_library = CaseInLibrarySerializer(many=True, help_text="every case of the upload the library holds already")
 
 
 class TrialCreateSerializer(serializers.Serializer):

@@ -23,13 +23,14 @@ from rest_framework.views import APIView
 from annotation.agreement import AgreementError
 from annotation.models import Assignment, Rubric, Study, Trajectory
 from annotation.reports import report_file
-from annotation.selectors import assignment_panels, studies_counted, study_progress
+from annotation.selectors import assignment_panels, studies_counted, studies_of, study_progress
 from annotation.studies import StudyError, assignment_claim, assignment_submit, draft_save
 from api import serializers as s
 from api.parsers import FormParser, JSONParser, MultiPartParser
 from api.permissions import PUBLIC, HasAbility
 from legalsim.roles import Ability
 from trials.access import NotSeated, reader_seats, trials_readable
+from trials.caselibrary.case_upload import CaseUpload, cases_upload
 from trials.live.seating import seat_release, seat_take
 from trials.live.services import (
     LiveError,
@@ -37,7 +38,7 @@ from trials.live.services import (
 )
 from trials.models import Trial
 from trials.selectors import case_search
-from trials.services import BackendUnavailable, cases_import_uploads, trial_create
+from trials.services import BackendUnavailable, trial_create
 
 
 class TokenObtainView(ObtainAuthToken):
@@ -87,19 +88,34 @@ class CaseImportView(APIView):
     record is reported as ``FILE:LINE: field: message``. ``files`` gives every file's verdict in
     upload order: ``stored`` with the ids of its cases, or ``refused`` with its problems (nothing
     of it stored). 201 when every file was stored, 400 when any was refused (the files listed as
-    stored were stored all the same)."""
+    stored were stored all the same).
+
+    A case already in the library is replaced only when asked for, as on the authoring page
+    (``trials.caselibrary.case_upload``): without ``replace=true`` the upload stores nothing and
+    answers 409 with every such case and the trials and assignments using it. Only the case's
+    uploader or an admin may replace it: anyone else's upload of its id stores nothing (403)."""
 
     ability = Ability.TEACH
     parser_classes = (MultiPartParser,)
 
     @extend_schema(
         request={"multipart/form-data": s.CaseImportSerializer},
-        responses={201: s.CaseImportResultSerializer, 400: s.CaseImportResultSerializer},
+        responses={
+            201: s.CaseImportResultSerializer,
+            400: s.CaseImportResultSerializer,
+            403: s.CaseImportHeldSerializer,
+            409: s.CaseImportHeldSerializer,
+        },
     )
     def post(self, request: Request) -> Response:
         form = s.CaseImportSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        report = cases_import_uploads(form.validated_data["files"])
+        upload = cases_upload(
+            uploads=form.validated_data["files"], replace=form.validated_data["replace"], by=request.user
+        )
+        if upload.held:
+            return self._held(upload)
+        report = upload.report
         body = {
             "imported": report.imported,
             "problems": [str(problem) for problem in report.problems],
@@ -115,6 +131,30 @@ class CaseImportView(APIView):
             ],
         }
         return Response(body, status=status.HTTP_400_BAD_REQUEST if report.problems else status.HTTP_201_CREATED)
+
+    @staticmethod
+    def _held(upload: CaseUpload) -> Response:
+        """Nothing stored: the cases it would replace, and why it did not."""
+        if upload.not_yours:
+            detail = "only the instructor who uploaded a case or an admin may replace it; nothing was stored"
+        else:
+            detail = "these cases are in the library already; send the upload again with replace=true to replace them"
+        mine = {case.case_id for case in upload.in_library} - {case.case_id for case in upload.not_yours}
+        body = {
+            "detail": detail,
+            "in_library": [
+                {
+                    "case": case.case_id,
+                    "file": case.file,
+                    "trials": case.trials,
+                    "assignments": case.assignments,
+                    "yours": case.case_id in mine,
+                }
+                for case in upload.in_library
+            ],
+        }
+        code = status.HTTP_403_FORBIDDEN if upload.not_yours else status.HTTP_409_CONFLICT
+        return Response(body, status=code)
 
 
 class TrialListView(generics.ListCreateAPIView):
@@ -246,11 +286,13 @@ class TrajectoryDetailView(generics.RetrieveAPIView):
 
 
 class StudyListView(generics.ListAPIView):
+    """The studies one owns, those shared with one, and those nobody owns (an admin: all)."""
+
     ability = Ability.TEACH
     serializer_class = s.StudySerializer
 
     def get_queryset(self):
-        return studies_counted()
+        return studies_counted(user=self.request.user)
 
 
 class StudyDetailView(generics.RetrieveAPIView):
@@ -261,12 +303,13 @@ class StudyDetailView(generics.RetrieveAPIView):
     lookup_url_kwarg = "study_id"
 
     def get_queryset(self):
-        return studies_counted()
+        return studies_counted(user=self.request.user)
 
     def get_serializer_context(self) -> dict:
         context = super().get_serializer_context()
         if "study_id" in self.kwargs:
-            context["progress"] = study_progress(get_object_or_404(Study, pk=self.kwargs["study_id"]))
+            study = get_object_or_404(studies_of(user=self.request.user), pk=self.kwargs["study_id"])
+            context["progress"] = study_progress(study)
         return context
 
 
@@ -400,7 +443,7 @@ class AgreementReportView(APIView):
             raise NotFound(f"no rubric {params['rubric']!r}")
         study = None
         if "study" in params:
-            study = Study.objects.filter(pk=params["study"], rubric=rubric).first()
+            study = studies_of(user=request.user).filter(pk=params["study"], rubric=rubric).first()
             if study is None:
                 raise NotFound(f"no study {params['study']} on rubric {rubric.pk!r}")
         try:

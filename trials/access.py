@@ -19,6 +19,7 @@ trials never imports the classroom app.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
@@ -43,16 +44,42 @@ def trial_private(trial: Trial) -> bool:
 
 
 def trial_overseer(trial: Trial, user: User) -> bool:
-    """Whether ``user`` reads all of ``trial`` and may steer it and take over its seats."""
+    """Whether ``user`` reads all of ``trial`` and may steer it and take over its seats. Being
+    listed among a course's instructors counts only while the person may teach: with every
+    role revoked, a course they were never taken off of gives them nothing."""
     if not user.is_authenticated or not user.is_active:
         return False
     if can(user, Ability.ADMINISTER):
         return True
-    if trial.course_id is not None and Trial.objects.filter(pk=trial.pk, course__instructors=user).exists():
-        return True
     if not can(user, Ability.TEACH):
         return False
+    if trial.course_id is not None and Trial.objects.filter(pk=trial.pk, course__instructors=user).exists():
+        return True
     return trial.created_by_id == user.pk or not trial_private(trial)
+
+
+@dataclass(frozen=True)
+class Rights:
+    """What a person may do in one trial, read afresh (a socket's, re-read on every message
+    and on every change of their roles or courses)."""
+
+    user: AbstractBaseUser | None
+    """The person as stored now (None: deleted), their roles not cached from before."""
+    overseer: bool
+    seats: list[str]
+
+
+def rights_now(trial_id: int, user_id: int) -> Rights:
+    """``user_id``'s rights in the trial as the database says now: the person re-read (a
+    socket's user object caches the roles it had when it connected), whether they oversee the
+    trial (``trial_overseer``) and the seats they hold, which count only while they may play
+    (as for the room's page: with every role revoked, a seat still held opens nothing)."""
+    user = get_user_model()._default_manager.filter(pk=user_id).first()
+    trial = Trial.objects.filter(pk=trial_id).first()
+    if user is None or trial is None:
+        return Rights(user, False, [])
+    seats = seats_of(trial_id, user) if can(user, Ability.PLAY) else []
+    return Rights(user, trial_overseer(trial, user), seats)
 
 
 def trials_readable(*, user: User) -> QuerySet[Trial]:
@@ -63,10 +90,10 @@ def trials_readable(*, user: User) -> QuerySet[Trial]:
         return trials.none()
     if can(user, Ability.ADMINISTER):
         return trials
-    rule = Q(seats__user=user) | Q(seats__handed_back_by=user) | Q(course__instructors=user)
+    rule = Q(seats__user=user) | Q(seats__handed_back_by=user)
     if can(user, Ability.TEACH):
         research = Q(live=False) & ~Q(pk__in=Seat.objects.filter(user__isnull=False).values("trial_id"))
-        rule |= Q(created_by=user) | research
+        rule |= Q(course__instructors=user) | Q(created_by=user) | research
     return trials.filter(pk__in=Trial.objects.filter(rule).values("pk"))
 
 

@@ -4,11 +4,17 @@ message to the trial's session (``trials.live.session``), whose methods write, s
 and wake the driver; what a socket hears is decided once per frame by its sender (the frame's
 audience), and sent by the socket's sending half (``trials.live.feed``).
 
-Rights are re-checked all the time: every message received re-reads the sender's seats and
-session; a seat taken or handed back anywhere makes every socket of the trial re-read its
-seats before the next frame (``trial.seats``); signing out closes the sockets opened with
-that session (``session.ended``), and a password changed or a person made inactive makes each
-of their sockets check its sign-in (``sign_in.check``), as every message received does.
+Rights are re-checked all the time: every message received re-reads the sender's session,
+roles, instructorships and seats (``trials.access.rights_now``) before it is carried out; a seat
+taken or handed back anywhere makes every socket of the trial re-read its rights before the
+next frame (``trial.seats``); signing out closes the sockets opened with that session
+(``session.ended``), a password changed or a person made inactive makes each of their sockets
+check its sign-in (``sign_in.check``), and a role revoked or a place among a course's
+instructors lost makes each re-read the person's rights (``rights.check``), as every message
+received does: a socket left with neither a seat nor oversight closes. A change no notice reported (a
+write without signals, a process the in-memory layer cannot reach) is found while frames flow
+too: a socket re-reads its sign-in and rights in the background at most every
+``trials.live.feed.RIGHTS_RECHECK_S`` seconds, off the frame's path.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from urllib.parse import parse_qs
 from django.contrib.sessions.backends.base import SessionBase
 
 from accounts.services import sign_in_holds
-from trials.access import seats_of, trial_overseer
+from trials.access import Rights, rights_now
 from trials.live.driver import ensure_driver
 from trials.live.fanout import group_name, user_group
 from trials.live.feed import TrialFeed
@@ -42,7 +48,8 @@ from trials.protocol import (
 logger = logging.getLogger(__name__)
 CLOSE_SIGNED_OUT = 4401
 CLOSE_NO_SEAT = 4403
-"""A seat held when the socket opened was handed back."""
+"""A seat held when the socket opened was handed back, or the oversight it was opened with
+(an instructor's, an admin's) was taken away."""
 CLOSE_NOT_FOUND = 4404
 """No such trial, or one this person may not know of: the two are told apart by nobody."""
 
@@ -61,9 +68,7 @@ class TrialConsumer(TrialFeed):
         if trial is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        self.teacher = await in_pool(trial_overseer)(trial, self.user)
-        """An overseer of the trial (``trials.access``): an instructor of its course, an admin."""
-        self.seats = await in_pool(seats_of)(self.trial_id, self.user)
+        self.rights_take(await in_pool(rights_now)(self.trial_id, self.user.pk))
         if not self.seats and not self.teacher:
             await self.close(code=CLOSE_NOT_FOUND)  # as for a trial that does not exist
             return
@@ -81,6 +86,7 @@ class TrialConsumer(TrialFeed):
         ensure_driver(self.trial_id)
 
     async def disconnect(self, code: int) -> None:
+        self.rights_recheck_stop()
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.channel_layer.group_discard(user_group(self.user.pk), self.channel_name)
@@ -93,7 +99,7 @@ class TrialConsumer(TrialFeed):
         except BadMessage as error:
             await self.send_json(error_frame(ErrorCode.BAD_MESSAGE, str(error)))
             return
-        if not await self._session_alive() or not await self._seats_reread():
+        if not await self._session_alive() or not await self._rights_reread():
             return
         try:
             await self._handle(message)
@@ -132,12 +138,22 @@ class TrialConsumer(TrialFeed):
         await self._close_signed_out()
         return False
 
-    async def _seats_reread(self) -> bool:
-        """The seats this person holds now; someone left with none (and no instructor) is shown out."""
-        self.seats = await in_pool(seats_of)(self.trial_id, self.user)
+    def rights_take(self, rights: Rights) -> None:
+        """Act from now on as the person is stored now, with the rights they hold now."""
+        if rights.user is not None:
+            self.user = rights.user
+        self.teacher = rights.overseer
+        """An overseer of the trial (``trials.access``): an instructor of its course, an admin."""
+        self.seats = rights.seats
+
+    async def _rights_reread(self) -> bool:
+        """The oversight and seats this person holds now; someone left with neither is shown out."""
+        oversaw = self.teacher
+        self.rights_take(await in_pool(rights_now)(self.trial_id, self.user.pk))
         if self.seats or self.teacher:
             return True
-        await self.send_json(error_frame(ErrorCode.NOT_YOUR_SEAT, "take a seat in this trial first"))
+        reason = "you no longer oversee this trial" if oversaw else "take a seat in this trial first"
+        await self.send_json(error_frame(ErrorCode.NOT_YOUR_SEAT, reason))
         await self.close(code=CLOSE_NO_SEAT)
         return False
 
@@ -147,7 +163,13 @@ class TrialConsumer(TrialFeed):
 
     async def trial_seats(self, event: dict) -> None:
         """A seat of this trial changed hands: the next frame goes out under the rights held now."""
-        await self._seats_reread()
+        await self._rights_reread()
+
+    async def rights_check(self, event: dict) -> None:
+        """The person's roles or courses changed (``accounts.signals.rights_changed``): the next
+        frame goes out under the rights held now, or the socket closes."""
+        if await self._session_alive():
+            await self._rights_reread()
 
     async def session_ended(self, event: dict) -> None:
         session: SessionBase | None = self.scope.get("session")

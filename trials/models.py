@@ -25,6 +25,15 @@ class Case(models.Model):
     seed = models.JSONField()
     source_file = models.CharField(max_length=500, blank=True)
     imported_at = models.DateTimeField(auto_now=True)
+    imported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="cases_imported",
+        help_text="who first uploaded the case (the page or the API); they and admins may replace it there. "
+        "Blank for a case imported from the command line",
+    )
 
     class Meta:
         ordering = ["id"]

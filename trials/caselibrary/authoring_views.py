@@ -226,13 +226,17 @@ def case_upload(request: HttpRequest) -> HttpResponse:
     problem with its file, line and field; a case already in the library is replaced only
     when "replace" is ticked (``trials.caselibrary.case_upload``)."""
     uploads = request.FILES.getlist("files")
-    upload = cases_upload(uploads=uploads, replace=request.POST.get("replace") == "on") if uploads else None
+    replace = request.POST.get("replace") == "on"
+    upload = cases_upload(uploads=uploads, replace=replace, by=request.user) if uploads else None
     context = {"drafts": _draft_rows(request), "upload": upload, "no_files": not uploads}
     return render(request, "trials/case_drafts.html", context, status=_upload_status(upload))
 
 
 def _upload_status(upload: CaseUpload | None) -> int:
-    """400 for no file or a refused one, 409 for an upload held back from replacing cases."""
+    """400 for no file or a refused one, 403 for one that would replace another's case, 409
+    for an upload held back from replacing cases."""
     if upload is None or upload.report.problems:
         return 400
+    if upload.not_yours:
+        return 403
     return 409 if upload.held else 200

@@ -16,7 +16,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.dispatch import receiver
 
-from accounts.signals import sign_ins_revoked
+from accounts.signals import rights_changed, sign_ins_revoked
 from trials.protocol import ServerFrame
 
 logger = logging.getLogger(__name__)
@@ -34,7 +34,7 @@ def driver_group(trial_id: int) -> str:
 
 def user_group(user_id: int) -> str:
     """Every socket a person has open, whatever the trial: told when they sign out, change
-    their password or are made inactive."""
+    their password, are made inactive, or lose a role or a course they taught."""
     return f"user.{user_id}"
 
 
@@ -114,3 +114,10 @@ def sign_ins_check(sender: Any, user_id: int, **kwargs: Any) -> None:
     socket they have open, in any process, asks whether its own sign-in still holds. Connected
     when this module loads, which ``TrialsConfig.ready`` makes sure of in every process."""
     notify_from_sync(user_group(user_id), {"type": "sign_in.check"})
+
+
+@receiver(rights_changed, dispatch_uid="trials.rights_check")
+def rights_check(sender: Any, user_id: int, **kwargs: Any) -> None:
+    """A person's roles or courses changed (``accounts.signals``): each socket they have open,
+    in any process, re-reads their rights on its trial and closes if none are left."""
+    notify_from_sync(user_group(user_id), {"type": "rights.check"})

@@ -13,6 +13,10 @@ the store before that frame (``_gap_fill``), and a client that never resumes los
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import time
+
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from court.engine.machine import next_step
@@ -34,6 +38,11 @@ from trials.protocol import (
     turn_start_from_end,
 )
 
+logger = logging.getLogger(__name__)
+RIGHTS_RECHECK_S = 10.0
+"""While frames flow, how often a socket re-reads its sign-in and rights unasked: a change
+whose notice it missed (a write without signals, a process the in-memory layer cannot reach)
+closes it within this time, not only when its client next speaks."""
 AWAITS_WITHDRAWN = frozenset({"control", "preparing", ErrorCode.TRIAL_PAUSED, ErrorCode.AGENT_FAILED})
 """Frames (and error codes) after which what was awaited may be no longer: the ``await`` still
 pending is sent again (clients drop it on these; README, "The websocket protocol")."""
@@ -52,8 +61,14 @@ class TrialFeed(AsyncJsonWebsocketConsumer):
     seats: list[str]
     teacher: bool
 
+    async def rights_check(self, event: dict) -> None:
+        """Re-read the sign-in and rights, closing the socket if none are left (the receiving half's)."""
+        raise NotImplementedError
+
     def feed_start(self) -> None:
         """Nothing sent yet."""
+        self.rights_due = time.monotonic() + RIGHTS_RECHECK_S
+        self.rights_task: asyncio.Task | None = None
         self.sent_starts: set[int] = set()
         self.sent_ends: set[int] = set()
         self.sent_text: dict[int, int] = {}
@@ -128,7 +143,27 @@ class TrialFeed(AsyncJsonWebsocketConsumer):
             self.known_seq = max(self.known_seq, turn.seq)
         return trial, state
 
+    def _rights_recheck_due(self) -> None:
+        """Now and then a frame's arrival starts a re-read of the rights in the background:
+        the frame never waits on the database."""
+        if time.monotonic() < self.rights_due or (self.rights_task is not None and not self.rights_task.done()):
+            return
+        self.rights_due = time.monotonic() + RIGHTS_RECHECK_S
+        self.rights_task = asyncio.create_task(self._rights_recheck())
+
+    async def _rights_recheck(self) -> None:
+        try:
+            await self.rights_check({})
+        except Exception:
+            logger.warning("trial %s: could not re-read a socket's rights", self.trial_id, exc_info=True)
+
+    def rights_recheck_stop(self) -> None:
+        """The socket is gone: a re-read still running is dropped."""
+        if getattr(self, "rights_task", None) is not None:
+            self.rights_task.cancel()
+
     async def trial_frame(self, event: dict) -> None:
+        self._rights_recheck_due()
         frame, audience = event["frame"], event.get("audience")
         await self._gap_fill(frame)
         if frame.get("type") in AWAITS_WITHDRAWN or frame.get("code") in AWAITS_WITHDRAWN:
