@@ -14,7 +14,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from classroom.models import Course, RosterJob
-from classroom.rosters import roster_check, roster_job_start, roster_links, roster_links_csv, roster_links_take
+from classroom.rosters import (
+    roster_check,
+    roster_job_revive,
+    roster_job_start,
+    roster_links,
+    roster_links_csv,
+    roster_links_take,
+)
 from classroom.services import ClassroomError
 from classroom.views import course_page_response, taught_course
 from legalsim.roles import Ability, ability_required
@@ -57,8 +64,11 @@ def _job_of(request: HttpRequest, slug: str, job_id: int) -> tuple[Course, Roste
 @ability_required(Ability.TEACH)
 def roster_job_page(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
     """A roster job: its progress while it runs (htmx polls the fragment), then what it did
-    and, for the instructor who uploaded the file, the new accounts' links until downloaded."""
+    and, for the instructor who uploaded the file, the new accounts' links until downloaded.
+    A job nobody runs any more (its worker was killed) is resumed by the look."""
     course, job = _job_of(request, slug, job_id)
+    if roster_job_revive(job):
+        job.refresh_from_db()
     mine = job.created_by_id == request.user.pk
     links = roster_links(job=job) if mine and job.finished else []
     context = {

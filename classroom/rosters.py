@@ -9,6 +9,12 @@ at most; the job row records how far it got, so a failure names the rows that ar
 and a second delivery of the task carries on where the first stopped. New accounts are
 created in bulk with no usable password (no password hashing); their set-password links are
 made from the job's list of accounts when its instructor downloads them, once.
+
+A job whose worker was killed is resumed where it stopped: the run holds a lease in the
+cache (Redis with workers), renewed at every batch, and a job left unfinished without one
+is handed to a worker again by the workers' recovery pass or by the next look at its page
+(``roster_job_revive``). Each batch moves the job on only from where it found it, so two
+runs of one job never enrol a batch twice: the later stops.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import csv
 import io
 import logging
 import secrets
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +31,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
 from django.contrib.auth.models import AbstractBaseUser, Group
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
@@ -174,6 +182,23 @@ def _roster_differences(user: AbstractBaseUser, row: RosterRow) -> str:
     return "; ".join(differs)
 
 
+class RosterJobMoved(RuntimeError):
+    """Another run of the job enrolled the batch first: this one stops."""
+
+
+QUEUED = "queued"
+"""The lease's value while the job waits for a worker, which takes the lease over."""
+
+
+def _lease_key(job: RosterJob) -> str:
+    return f"legalsim:roster-job:{job.pk}:{job.created_at.isoformat()}"
+
+
+def _lease_s() -> float:
+    """How long a run's lease lasts unrenewed: a batch takes well under a second."""
+    return settings.LEGALSIM_BATCH_LEASE_S / 4
+
+
 def roster_job_start(
     *, course: Course, check: RosterCheck, by: AbstractBaseUser | None, in_process: bool = False
 ) -> RosterJob:
@@ -194,29 +219,78 @@ def roster_job_start(
     )
     if in_process:
         return roster_job_run(job.pk)
+    cache.set(_lease_key(job), QUEUED, timeout=settings.LEGALSIM_BATCH_LEASE_S)
     transaction.on_commit(lambda: roster_job_run_task.delay(job.pk))
     return job
 
 
+def roster_job_revive(job: RosterJob) -> bool:
+    """Hand an unfinished job nobody runs (its worker was killed, or its message lost) to a
+    worker again, run here when Celery is eager; it goes on from its last batch. A job that
+    waits for a worker is sent again after ``LEGALSIM_BATCH_LEASE_S``, by one caller only.
+    Returns whether it was sent."""
+    from classroom.tasks import roster_job_run_task
+
+    if job.finished or not cache.add(_lease_key(job), QUEUED, timeout=settings.LEGALSIM_BATCH_LEASE_S):
+        return False
+    logger.warning("roster job %s was left at row %d of %d: resumed", job.pk, job.done, job.total)
+    roster_job_run_task.delay(job.pk)
+    return True
+
+
+def rosters_recover() -> int:
+    """The workers' recovery pass: every unfinished job nobody runs, resumed."""
+    jobs = RosterJob.objects.filter(status__in=(RosterJob.Status.QUEUED, RosterJob.Status.RUNNING))
+    return sum(roster_job_revive(job) for job in jobs.only("pk", "status", "done", "total", "created_at"))
+
+
 def roster_job_run(job_id: int) -> RosterJob:
-    """Enrol the job's rows batch by batch, from where it stands. A failure stops the job and
-    says which rows are enrolled (every batch before the failing one) and which are not."""
+    """Enrol the job's rows batch by batch, from where it stands, under its lease (none while
+    another run holds it). A failure stops the job and says which rows are enrolled (every
+    batch before the failing one) and which are not."""
     job = RosterJob.objects.select_related("course").get(pk=job_id)
-    if job.finished:
+    runner = uuid.uuid4().hex
+    if job.finished or not _lease_take(job, runner):
         return job
-    _job_update(job, status=RosterJob.Status.RUNNING)
+    try:
+        _job_run(job, runner)
+    except RosterJobMoved:
+        job.refresh_from_db()
+    finally:
+        _lease_drop(job, runner)
+    return job
+
+
+def _job_run(job: RosterJob, runner: str) -> None:
+    RosterJob.objects.filter(pk=job.pk, status=RosterJob.Status.QUEUED).update(status=RosterJob.Status.RUNNING)
+    job.status = RosterJob.Status.RUNNING
     while job.done < job.total:
         batch = job.rows[job.done : job.done + ROSTER_BATCH_ROWS]
         try:
             roster_batch_enrol(job, batch)
+        except RosterJobMoved:
+            raise
         except Exception as error:
             logger.exception("roster job %s failed", job.pk)
-            _job_update(
-                job, status=RosterJob.Status.FAILED, error=_batch_failure(job, batch, error), finished_at=timezone.now()
-            )
-            return job
-    _job_update(job, status=RosterJob.Status.DONE, rows=[], finished_at=timezone.now())
-    return job
+            _job_end(job, status=RosterJob.Status.FAILED, error=_batch_failure(job, batch, error))
+            return
+        cache.set(_lease_key(job), runner, timeout=_lease_s())
+    _job_end(job, status=RosterJob.Status.DONE, rows=[])
+
+
+def _lease_take(job: RosterJob, runner: str) -> bool:
+    """Take the job's lease unless a live run holds it (a waiting job's lease is for the
+    worker that takes it)."""
+    held = cache.get(_lease_key(job))
+    if held not in (None, QUEUED):
+        return False
+    cache.set(_lease_key(job), runner, timeout=_lease_s())
+    return True
+
+
+def _lease_drop(job: RosterJob, runner: str) -> None:
+    if cache.get(_lease_key(job)) == runner:
+        cache.delete(_lease_key(job))
 
 
 def _batch_failure(job: RosterJob, batch: list[list], error: Exception) -> str:
@@ -233,17 +307,28 @@ def _batch_failure(job: RosterJob, batch: list[list], error: Exception) -> str:
     }
 
 
-def _job_update(job: RosterJob, **fields) -> None:
+def _job_end(job: RosterJob, **fields) -> None:
+    """Finish the job as it stands (``done`` rows enrolled); another run that moved it on
+    meanwhile finishes it instead."""
+    fields["finished_at"] = timezone.now()
+    ended = RosterJob.objects.filter(
+        pk=job.pk, done=job.done, status__in=(RosterJob.Status.QUEUED, RosterJob.Status.RUNNING)
+    ).update(**fields)
+    if not ended:
+        raise RosterJobMoved(job.pk)
     for name, value in fields.items():
         setattr(job, name, value)
-    job.save(update_fields=list(fields))
 
 
 def roster_batch_enrol(job: RosterJob, batch: list[list]) -> None:
     """One transaction: create the batch's new accounts (in bulk, unusable passwords), enrol
-    everyone not enrolled yet, make students of those who may not play, and move the job on."""
+    everyone not enrolled yet, make students of those who may not play, and move the job on,
+    from where this run found it only (``RosterJobMoved`` otherwise)."""
     User = get_user_model()
     with transaction.atomic():
+        stored = RosterJob.objects.select_for_update().filter(pk=job.pk).values_list("done", flat=True).first()
+        if stored != job.done:
+            raise RosterJobMoved(job.pk)
         users = users_by_name([username for _line, username, _email, _name in batch])
         fresh = [_account(username, email, name) for _line, username, email, name in batch if username not in users]
         User.objects.bulk_create(fresh)
@@ -255,11 +340,15 @@ def roster_batch_enrol(job: RosterJob, batch: list[list]) -> None:
             [Enrolment(course=job.course, user_id=pk) for pk in ids if pk not in enrolled], ignore_conflicts=True
         )
         _students_make(ids)
-        job.done += len(batch)
-        job.enrolled += len(ids) - len(enrolled)
-        job.already += len(enrolled)
-        job.created = job.created + sorted(user.pk for user in created.values())
-        job.save(update_fields=["done", "enrolled", "already", "created"])
+        moved = {
+            "done": job.done + len(batch),
+            "enrolled": job.enrolled + len(ids) - len(enrolled),
+            "already": job.already + len(enrolled),
+            "created": job.created + sorted(user.pk for user in created.values()),
+        }
+        RosterJob.objects.filter(pk=job.pk).update(**moved)
+    for name, value in moved.items():
+        setattr(job, name, value)
 
 
 def _account(username: str, email: str, full_name: str) -> AbstractBaseUser:

@@ -15,10 +15,11 @@ from celery.canvas import Signature
 from celery.signals import worker_ready
 from django.conf import settings
 from django.db import connection
+from django.dispatch import Signal
 
 from trials.batches import batch_close, batch_lanes, batch_run, batches_recover
 from trials.models import Batch
-from trials.preparation import trial_prepare
+from trials.preparation import preparations_recover, trial_prepare
 
 logger = logging.getLogger(__name__)
 
@@ -50,7 +51,8 @@ def batch_close_task(batch_id: int) -> bool:
 
 @shared_task(acks_late=True)
 def trial_prepare_task(trial_id: int) -> str:
-    """Play a new live trial's earlier stages; a duplicate delivery finds them played."""
+    """Play a new live trial's earlier stages under its lease; a duplicate delivery finds them
+    played or leased to the worker playing them, and a failure pauses the trial with why."""
     trial = trial_prepare(trial_id=trial_id)
     return trial.status if trial is not None else "deleted"
 
@@ -128,19 +130,38 @@ class LaneThreads:
             connection.close()
 
 
+recovering = Signal()
+"""Sent by every recovery pass of the workers: other apps recover their own background work
+there (``classroom.tasks``: roster jobs)."""
+
+
 @worker_ready.connect
 def _recover_from_start(**kwargs) -> None:
-    """A worker that starts (or restarts after a crash) recovers the batches under way, then
-    does again every half lease: recovery only, the chord dispatches."""
-    threading.Thread(target=_recover_forever, name="legalsim-batch-recovery", daemon=True).start()
+    """A worker that starts (or restarts after a crash) recovers what dead workers left, then
+    does again every half batch lease: recovery only, the chord dispatches."""
+    threading.Thread(target=_recover_forever, name="legalsim-recovery", daemon=True).start()
+
+
+def recovery_pass() -> None:
+    """Send again the rest of the batch lanes and the preparations whose worker died (their
+    lease ran out), then let the other apps recover theirs (``recovering``)."""
+    try:
+        batches_recover(send=lane_send)
+    except Exception:
+        logger.exception("recovering batch lanes failed; trying again")
+    try:
+        preparations_recover(send=trial_prepare_task.delay)
+    except Exception:
+        logger.exception("recovering preparations failed; trying again")
+    for receiver, result in recovering.send_robust(sender=None):
+        if isinstance(result, Exception):
+            logger.error("recovery by %r failed; trying again", receiver, exc_info=result)
 
 
 def _recover_forever() -> None:
     while True:
         try:
-            batches_recover(send=lane_send)
-        except Exception:
-            logger.exception("recovering batch lanes failed; trying again")
+            recovery_pass()
         finally:
             connection.close()  # back to the pool while this thread sleeps
         time.sleep(settings.LEGALSIM_BATCH_LEASE_S / 2)
