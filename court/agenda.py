@@ -97,7 +97,8 @@ def checklist(state: TrialState, seat: str) -> Checklist | None:
         return None
     if info.role != "lawyer" or state.procedure != "civil" or not _consults(state):
         return None
-    lawyer = [turn.text for turn in state.turns if turn.stage == CONSULTATION and turn.seat == seat]
+    played = [turn for turn in state.turns if turn.stage == CONSULTATION and turn.seat == seat]
+    lawyer = [turn.text for turn in ([turn for turn in played if turn.author == "human"] or played)]
     client = [turn.text for turn in state.turns if turn.seat == f"{info.side}_client"]
     asked = [item for item in AGENDA if any(item.asked_in(text) for text in lawyer)]
     persona = (state.case.get("personas") or {}).get(info.side)

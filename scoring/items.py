@@ -9,6 +9,7 @@ from typing import Any
 from court.engine.state import ArtifactRecord, TrialState, TurnRecord
 from court.procedures.seats import seat_info, target_seat
 from scoring.grounding import NO_CONTENT, substance
+from scoring.references import own_points, point_key
 from scoring.scorers import Criterion, Rating, Scorer, points_raised
 
 
@@ -123,8 +124,13 @@ def _side_of(state: TrialState, seat: str) -> str | None:
 
 def not_raised(state: TrialState, points: list[str]) -> list[str]:
     """The reference points the target side made nowhere in the trial, in anything its seats
-    said or filed: what a scorecard lists as not raised."""
-    return points_raised(points, side_record(state, state.target_side), state.language)[1]
+    said or filed: what a scorecard lists as not raised. Only the side's own points
+    (``references.own_points``) are listed: a reference may hold the court's findings, its
+    orders and the articles it applied, which a side is measured against but never failed to
+    make."""
+    own = own_points(state)
+    mine = [point for point in points if point_key(point) in own]
+    return points_raised(mine, side_record(state, state.target_side), state.language)[1]
 
 
 def turn_links(turns: list[TurnRecord]) -> list[dict[str, Any]]:

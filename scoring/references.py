@@ -5,12 +5,15 @@ boilerplate (its title, the parties' block, the court addressed), nor anything t
 wrote: the points come from the case file (LegalWorld, Table 9's reference sources;
 docs/sources.md), never from the subject's own pleadings, so a pleading cannot become the
 reference its author is measured against (a pleading of "asdf" made "asdf" at the hearing
-perfectly consistent).
+perfectly consistent). Nor are they the court's: a scorecard measures a side's statements
+against the court's findings and orders, but lists as "not raised" only the points the side
+itself could have made (``own_points``), never a finding, an order or the law the court applied.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 from court.engine.state import TrialState
@@ -95,3 +98,65 @@ def criminal_hearing_references(state: TrialState) -> dict[str, list[str]]:
         "evidentiary_advocacy": evidence_points(case.get("evidence") or [], side),
         "legal_reasoning": sentences(case.get("court_findings", "")) + listing(case.get("legal_references")),
     }
+
+
+def own_points(state: TrialState) -> frozenset[str]:
+    """The points of the case file that the target side itself makes, or could have made: its
+    claims and their facts (plaintiff) or its defences (defendant), its evidence, on appeal the
+    real appeal's requests and reasons (the side that appealed in the real case) or the answer
+    to them (the other side) and its new evidence, the consultation's reference answers to its
+    client's questions; in a criminal trial the indictment and charges (prosecution) or the
+    defendant's goal and particulars (defence), and the side's evidence. Never the court's
+    findings, its orders or the articles it applied (``point_key`` compares them)."""
+    if state.procedure == "criminal":
+        points = _criminal_points(state)
+    else:
+        points = _civil_points(state) + _consultation_points(state)
+    return frozenset(point_key(point) for point in points)
+
+
+def point_key(point: str) -> str:
+    """A point as ``own_points`` compares it: NFKC, spaces collapsed."""
+    return " ".join(unicodedata.normalize("NFKC", point).split())
+
+
+def _civil_points(state: TrialState) -> list[str]:
+    side = state.target_side
+    first = state.case.get("first_instance") or {}
+    second = state.case.get("second_instance") or {}
+    if side == "plaintiff":
+        points = listing(first.get("claims")) + sentences(first.get("facts_and_reasons", ""))
+    else:
+        points = sentences(first.get("defenses", ""))
+    if side == second.get("appellant_side"):
+        points += listing(second.get("appeal_requests")) + sentences(second.get("appeal_reasons", ""))
+    elif second:
+        points += sentences(second.get("appellee_defenses", ""))
+    return (
+        points
+        + evidence_points(first.get("evidence", []), side)
+        + evidence_points(second.get("new_evidence", []), side)
+    )
+
+
+def _consultation_points(state: TrialState) -> list[str]:
+    from court.engine.visibility import consultation_questions_for
+
+    asked = set(consultation_questions_for(state.case, state.target_side))
+    answers = [
+        item.get("reference_answer", "")
+        for item in state.case.get("consultation") or []
+        if item.get("question") in asked
+    ]
+    return [point for answer in answers for point in [answer, *sentences(answer)]]
+
+
+def _criminal_points(state: TrialState) -> list[str]:
+    case = state.case
+    side = state.target_side
+    if side == "prosecution":
+        points = sentences(case.get("indictment", "")) + listing(case.get("charges"))
+    else:
+        goal = ((case.get("goals") or {}).get("defendant") or {}).get("goal", "")
+        points = sentences(goal) + sentences(case.get("defendant_info", ""))
+    return points + evidence_points(case.get("evidence") or [], side)

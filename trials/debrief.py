@@ -12,12 +12,14 @@ from typing import Any
 from agents.scripted.context import Ctx
 from agents.scripted.counterfactuals import Counterfactual, what_moved
 from agents.scripted.record import civil_record, criminal_record
-from agents.tools.statutes import CitationCheck, article_number, citations_check
+from agents.tools.citations import provision_check
+from court.agenda import AGENDA, CONSULTATION
 from court.documents import document_sections
 from court.engine.machine import JUDGE_SEAT
 from court.engine.state import TrialState, TurnRecord
 from court.engine.visibility import build_view
-from court.legaltext.text import EN_ARTICLE, ENGLISH_LAW_NAMES, article_citations, normalise
+from court.engine.withheld import Withheld, withheld_of
+from court.legaltext.text import ENGLISH_LAW_NAMES, Provision, article_citations, provisions
 from court.procedures.names import sentence_words
 from court.procedures.seats import seat_info
 
@@ -46,6 +48,9 @@ class Debrief:
     decided: list[Decided] = field(default_factory=list)
     """Every deciding document in the order filed: a second-instance judgment only varies or
     affirms the first-instance orders, so a student reads those first and then the appeal's."""
+    interviews: list[Interview] = field(default_factory=list)
+    """The consultation as each lawyer's seat played it (``interview_of``); the room shows a
+    reader the one of their own seat."""
 
 
 def debrief_for(state: TrialState) -> Debrief | None:
@@ -53,8 +58,9 @@ def debrief_for(state: TrialState) -> Debrief | None:
     if not state.finished:
         return None
     deciding = [artifact for artifact in state.artifacts if artifact.kind in OUTCOME_KINDS]
+    interviews = [found for seat in LAWYER_SEATS if (found := interview_of(state, seat))]
     if not deciding:
-        return Debrief(title="", orders="", document="")
+        return Debrief(title="", orders="", document="", interviews=interviews)
     decided = [Decided(artifact.kind, artifact.title, _orders(artifact.text, artifact.kind)) for artifact in deciding]
     outcome = deciding[-1]
     return Debrief(
@@ -63,6 +69,7 @@ def debrief_for(state: TrialState) -> Debrief | None:
         document=outcome.text,
         real=_real_decision(state.case, state.language, second_instance="SIT" in state.stage_history),
         decided=decided,
+        interviews=interviews,
     )
 
 
@@ -96,6 +103,68 @@ def _real_sentence(case: dict[str, Any], zh: bool) -> list[tuple[str, str]]:
     if case.get("legal_references"):
         real.append(("法律依据" if zh else "Legal basis", "; ".join(case["legal_references"])))
     return real
+
+
+LAWYER_SEATS = ("plaintiff_lawyer", "defendant_lawyer")
+
+
+@dataclass(frozen=True)
+class Interview:
+    """The consultation one lawyer's seat took part in, credited to whoever played it: the
+    reader's own turns are "yours" only when a person played the seat; a consultation an agent
+    played for the seat (before the student joined, or in a simulation) is reported as the
+    agent's."""
+
+    seat: str
+    by_person: bool
+    """A person played the lawyer in the consultation (the agent's turns before they joined are not theirs)."""
+    never_asked: list[str]
+    """The agenda's items (named in the case's language) none of the player's questions asked about."""
+    drawn_out: list[str]
+    """Withheld details the client told after one of the player's own questions asked about them."""
+    told_unasked: list[str]
+    """Withheld details the client told though the player never asked about them (the client
+    volunteered it, or it came out after an agent's question or later in the case)."""
+    missed: list[str]
+    """Withheld details the client never told."""
+
+
+def interview_of(state: TrialState, seat: str) -> Interview | None:
+    """How ``seat`` (a lawyer) conducted the consultation, counting only the turns of whoever
+    played it: a person's own turns when a person played any of them, else the agent's. None
+    when the seat took no part in a consultation."""
+    played = [turn for turn in state.turns if turn.stage == CONSULTATION and turn.seat == seat]
+    if state.procedure != "civil" or not played:
+        return None
+    by_person = any(turn.author == "human" for turn in played)
+    own = [turn for turn in played if turn.author == "human"] if by_person else played
+    side = seat_info(state.procedure, seat).side
+    details = withheld_of((state.case.get("personas") or {}).get(side))
+    told_by = _first_told(state, f"{side}_client", details)
+    drawn = [
+        item.detail
+        for item in details
+        if item.detail in told_by and any(turn.seq < told_by[item.detail] and item.asked_in(turn.text) for turn in own)
+    ]
+    return Interview(
+        seat=seat,
+        by_person=by_person,
+        never_asked=[item.name(state.language) for item in AGENDA if not any(item.asked_in(t.text) for t in own)],
+        drawn_out=drawn,
+        told_unasked=[item.detail for item in details if item.detail in told_by and item.detail not in drawn],
+        missed=[item.detail for item in details if item.detail not in told_by],
+    )
+
+
+def _first_told(state: TrialState, client: str, details: list[Withheld]) -> dict[str, int]:
+    """Each withheld detail the client has told, with the turn that first told it."""
+    told: dict[str, int] = {}
+    for turn in state.turns:
+        if turn.seat == client:
+            for item in details:
+                if item.told_in(turn.text):
+                    told.setdefault(item.detail, turn.seq)
+    return told
 
 
 @dataclass(frozen=True)
@@ -135,67 +204,75 @@ def _moves(state: TrialState, judged: TurnRecord, side: str) -> OutcomeMoves:
 @dataclass(frozen=True)
 class ArticleMissed:
     citation: str
-    """As the court cited it; in an English case, with the law's English name where known."""
+    """As the court cited it (one article of a list, with its 之N and paragraph); in an English
+    case, with the law's English name where known."""
     gist: str
-    """The article's first sentence, from the statute corpus (empty when the corpus lacks it).
-    The corpus is Chinese only, so the gist is always in Chinese."""
+    """The first sentence of the provision cited, from the statute corpus: the 之N article's own
+    text, the paragraph's when a paragraph is cited; empty when the corpus lacks it. The corpus
+    is Chinese only, so the gist is always in Chinese."""
     source: str = ""
-    """The corpus' own citation of the article (《中华人民共和国民法典》第1179条), so a reader
-    of an English case can find the Chinese original the gist quotes."""
+    """The corpus' own citation of what the gist quotes (《中华人民共和国刑法》第六十七条第三款), so
+    a reader of an English case can find the Chinese original."""
+    in_corpus: bool = True
+    """False when the statute corpus lacks the law, the article, its 之N article or the paragraph
+    cited: the debrief then says so instead of quoting another provision."""
 
 
 def articles_missed(state: TrialState, seats: list[str]) -> list[ArticleMissed]:
     """The articles the courts cited (the real court's references, and the trial's own
-    judgment) that nobody at ``seats`` cited, each with what it says."""
-    said = "\n".join(turn.text for turn in state.turns if turn.seat in seats)
-    said += "\n".join(artifact.text for artifact in state.artifacts if artifact.side in _sides(state, seats))
-    cited = article_citations(said)
-    references = list(_real_references(state.case))
-    for artifact in state.artifacts:
-        if artifact.kind in OUTCOME_KINDS:
-            references += [check.citation for check in citations_check(artifact.text)]
-    missed, seen = [], set(cited)
-    for reference in references:
-        keys = article_citations(reference)
-        if not keys or keys <= seen:
+    judgment) that the reader did not cite in their own turns and documents at ``seats``,
+    each with what the provision cited says."""
+    cited = article_citations(_own_words(state, seats))
+    texts = list(_real_references(state.case))
+    texts += [artifact.text for artifact in state.artifacts if artifact.kind in OUTCOME_KINDS]
+    missed, seen = [], set()
+    for found in (found for text in texts for found in provisions(text)):
+        if found.key in cited or (found.key, found.cited.paragraph) in seen:
             continue
-        seen |= keys
-        check = _article_check(reference)
+        seen.add((found.key, found.cited.paragraph))
+        check = provision_check(found)
         missed.append(
             ArticleMissed(
-                reference if state.language == "zh" else _in_english(reference),
-                _first_sentence(check.text or "") if check else "",
-                check.citation if check else "",
+                check.citation if state.language == "zh" else _in_english(check.citation),
+                _first_sentence(check.text or "") if check.exists else "",
+                check.source,
+                check.exists,
             )
         )
     return missed
 
 
-def _article_check(reference: str) -> CitationCheck | None:
-    """The article in the (Chinese) statute corpus; an English citation is looked up under
-    the Chinese name of its law."""
-    checks = citations_check(reference)
-    if not checks and (match := EN_ARTICLE.search(reference)):
-        law = ENGLISH_LAW_NAMES.get(normalise(match["law"]).replace(" of the people's republic of china", ""))
-        checks = citations_check(f"《{law}》第{match['number']}条") if law else []
-    return checks[0] if checks and checks[0].exists else None
+def _own_words(state: TrialState, seats: list[str]) -> str:
+    """What the reader said and filed at ``seats``: the turns a person wrote (an agent's turns
+    at the seat, before they joined or in a simulation, are not theirs) and the documents filed
+    in the stages they played."""
+    turns = [turn for turn in state.turns if turn.seat in seats and turn.author == "human"]
+    played = {(turn.stage, turn.seat) for turn in turns}
+    filed = [artifact.text for artifact in state.artifacts if (artifact.stage, artifact.author_seat) in played]
+    return "\n".join([turn.text for turn in turns] + filed)
 
 
 CHINESE_LAW_NAMES = {chinese: english for english, chinese in reversed(ENGLISH_LAW_NAMES.items())}
 """The English name of a law of the corpus (British spelling, the first ``ENGLISH_LAW_NAMES`` gives)."""
+CJK_CHARACTER = re.compile(r"[\u4e00-\u9fff]")
 
 
-def _in_english(reference: str) -> str:
-    """A Chinese citation of the trial's own judgment (《中华人民共和国民法典》第1179条) as an
-    English case cites it (Civil Code of the People's Republic of China, Article 1179), where
-    the law has an English name; otherwise as it is."""
-    check = next(iter(citations_check(reference)), None)
-    english = CHINESE_LAW_NAMES.get(check.law or "") if check else None
-    number = re.search(r"第(\S+?)条", reference)
-    arabic = article_number(number[1]) if number else None
-    if not english or arabic is None:
-        return reference
-    return f"{english.title()} of the People's Republic of China, Article {arabic}"
+def _in_english(citation: str) -> str:
+    """A Chinese citation (《中华人民共和国民法典》第1179条, 《刑法》第六十七条第三款) as an English
+    case cites it (Civil Code of the People's Republic of China, Article 1179; Criminal Law ...,
+    Article 67, paragraph 3; a 之一 article as Article 133-1), where the law has an English
+    name; otherwise as it is."""
+    found = next(iter(provisions(citation)), None)
+    if found is None or not CJK_CHARACTER.search(found.cited.written):
+        return citation
+    english = CHINESE_LAW_NAMES.get(provision_check(found).law or "")
+    return f"{english.title()} of the People's Republic of China, {_english_article(found)}" if english else citation
+
+
+def _english_article(found: Provision) -> str:
+    cited = found.cited
+    words = f"Article {cited.article}" + (f"-{cited.sub}" if cited.sub else "")
+    return words + (f", paragraph {cited.paragraph}" if cited.paragraph else "")
 
 
 def _sides(state: TrialState, seats: list[str]) -> set[str]:

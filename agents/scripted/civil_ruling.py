@@ -1,46 +1,50 @@
-"""The offline court's rule: the record as heard (``record``) in, the orders and the points
-that decided each of them out. One transparent rule for both civil instances and the criminal
-trial; docs/offline-court.md states it in words and ``tests/agents/test_ruling.py``
-holds its table.
+"""The offline court's civil rule: the record as heard (``record``, its claims read by
+``claims``) in, the orders and the points that decided each of them out; docs/offline-court.md
+("Civil") states it in words and ``tests/agents/test_ruling.py`` holds its table. This module
+holds the first instance and what both instances weigh alike; ``civil_appeal`` the second,
+and ``civil_decision``, which answers a record at either.
 
-**Civil** (each claim, or appeal request, on its own; court costs follow the outcome):
+**First instance** (each claim item on its own; court costs follow the outcome):
 
-* support = 2 per exhibit of the claimant's produced in the evidence phase and tied to the claim
-  (its name or purpose shares a term with the claim; an exhibit tied to no claim proves the
-  relationship the whole action rests on and supports every claim) + 1 if the claimant stated
-  the claim at the hearing + 1 if the claimant cited an article;
-* rebuttal = for each defence point the respondent raised against the claim (tied to it, or
-  to no claim at all): 1 + 2 per exhibit of the respondent's produced and tied to the point.
+* support = 2 per exhibit of the claimant's produced in the evidence phase and tied to the item
+  (its name or purpose shares a term with it; an exhibit tied to no item proves the
+  relationship the whole action rests on and supports every item) + 1 if the claimant stated
+  the item at the hearing + 1 if the claimant cited an article;
+* rebuttal = for each defence point the respondent raised against the item (tied to it, or
+  to no item at all): 1 + 2 per exhibit of the respondent's produced and tied to the point.
   A point no exhibit proves is a bare denial: noted, and it moves nothing.
 * No exhibit of the claimant's tied to it: dismissed, the burden of proof unmet (Interpretation
-  of the Civil Procedure Law art. 90). An appeal request may instead rest on argument alone:
-  stated and argued with an article while the appellee raised nothing against it.
-* Proven rebuttal: granted in the share support / (support + rebuttal), to the nearest tenth;
-  all of it from nine tenths up, dismissed under three tenths. A proven point naming a sum
-  (RMB 9,800 of the expenses were unnecessary) takes that sum off the claim instead.
-* A proven point naming a share of liability (no more than 60 %, 次要责任) scales every money
-  claim; a proven point that a sum was already paid (已归还8万元, RMB 18,000 paid by the
-  insurer) is deducted from the total first.
-
+  of the Civil Procedure Law art. 90).
+* Proven rebuttal: a sum granted in the share support / (support + rebuttal), to the nearest
+  tenth; all of it from nine tenths up, dismissed under three tenths; an accrual or a
+  declaration all or nothing. A proven point naming a sum (RMB 9,800 of the expenses were
+  unnecessary) takes that sum off the item instead.
+* A proven share of liability (no more than 60 %, 次要责任) scales the sums; a proven sum paid or
+  to be deducted (已归还8万元, a repair bill) comes off the principal; interest runs on the
+  principal as granted, never on more than the base claimed.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from agents.scripted.claims import ACCRUAL, SUM, ClaimItem
 from agents.scripted.record import CivilRecord, Claim, Defence, Exhibit, shared_terms
 from agents.scripted.wording import exhibit_names, exhibit_text, money, said
 from court.legaltext.text import amounts
 
 PER_EXHIBIT, STATED, CITED, RAISED = 2, 1, 1, 1
 FULL, NOTHING = 0.9, 0.3
-PAID = re.compile(r"已.{0,12}(?:归还|偿还|支付|赔偿|赔付|给付|转账)|扣除|\bpaid\b|repaid|deduct", re.IGNORECASE)
-PAYMENT = re.compile(r"支付|偿还|归还|赔偿|返还|给付|退还|\bpay\b|repay|compensat|refund", re.IGNORECASE)
+PAID = re.compile(
+    r"已.{0,12}(?:归还|偿还|支付|赔偿|赔付|给付|转账)|扣除|抵扣|抵销|\bpaid\b|repaid|deduct|set[- ]off", re.IGNORECASE
+)
 PERCENT = re.compile(r"(\d{1,3})\s*[%％]|百分之(\d{1,3})")
 RESPONSIBILITY = {"次要责任": 0.7, "同等责任": 0.5, "主要责任": 0.3, "secondary liability": 0.7, "equal liability": 0.5}
 """A defence that the claimant bears this responsibility leaves the respondent this share."""
 RESPONDENT_WORDS = re.compile(r"被告|我方|被上诉人|defendant|our|appellee", re.IGNORECASE)
+SHARE_WORDS = re.compile(r"责任|比例|承担|过错|share|liab|fault|responsib|\bbear", re.IGNORECASE)
+"""A percentage names a share of liability only beside these words (3.45 % interest does not)."""
 
 
 @dataclass(frozen=True)
@@ -49,8 +53,13 @@ class ClaimRuling:
     granted: float
     """The share of the claim granted: 1 in full, 0 dismissed."""
     amount: float | None
-    """The sum granted (before deductions and shares of liability), for a money claim."""
+    """The sum granted (before deductions and shares of liability), for a money claim; on
+    appeal, the sum payable as varied by the request."""
     reasons: tuple[str, ...]
+    kind: str = SUM
+    """What the claim asks for (``claims``): ``sum``, ``accrual``, ``declaration``."""
+    base: float | None = None
+    """An accrual granted: the sum it runs on (the principal as granted, never above the base claimed)."""
 
 
 @dataclass(frozen=True)
@@ -61,9 +70,21 @@ class CivilDecision:
     """The respondent's share of liability for the money claims (1 unless a defence proved less)."""
     deductions: tuple[float, ...]
     total: float | None
+    """The sum payable: the sums granted, less deductions, times the share; on appeal, the sum
+    the judgment orders paid once varied (or affirmed)."""
     share_reason: str = ""
     appeal: bool = False
     """The rulings answer the appellant's appeal requests, not the plaintiff's claims."""
+    accruals: tuple[ClaimItem, ...] = ()
+    """The interest and penalties ordered, each on the base granted (``ClaimItem.base``)."""
+    costs: tuple[str, ...] = ()
+    """The claims (or requests) about court costs: answered, and borne as the outcome falls."""
+    below: float | None = None
+    """On appeal: the sum the first-instance judgment ordered paid."""
+    below_orders: tuple[str, ...] = ()
+    """On appeal: the first-instance orders varied (set aside) by the requests granted."""
+    kept_orders: tuple[str, ...] = ()
+    """On appeal: the first-instance orders to pay that the appeal leaves standing."""
 
     @property
     def summary(self) -> str:
@@ -93,14 +114,53 @@ class CivilDecision:
             everything = said(zh, "全部予以支持", "every claim granted")
         return label + (("；" if zh else "; ").join(parts) or everything)
 
+    @property
+    def granted_all(self) -> bool:
+        return all(ruling.granted >= 1 for ruling in self.rulings)
 
-def civil_decision(record: CivilRecord) -> CivilDecision:
+    @property
+    def varied(self) -> bool:
+        """On appeal: some request was granted, so the judgment below is varied."""
+        return any(ruling.granted > 0 for ruling in self.rulings)
+
+
+def first_instance_decision(record: CivilRecord) -> CivilDecision:
     zh = record.language == "zh"
     claims = [claim for claim in record.claims if not claim.costs]
-    own = [item for item in record.exhibits if item.side == record.claimant and item.produced]
-    theirs = [item for item in record.exhibits if item.side == record.respondent and item.produced]
+    own = _produced(record, record.claimant)
     cited = bool(record.cited.get(record.claimant))
-    contests, share, share_reason, deductions = [], 1.0, "", []
+    contests, share, share_reason, deductions = _defences(record)
+    rulings = [_claim_ruling(claim, claims, own, contests, cited, record) for claim in claims]
+    sums = [ruling for ruling in rulings if ruling.kind == SUM and ruling.amount is not None and ruling.granted > 0]
+    total = None
+    if sums:
+        gross = sum(ruling.amount for ruling in sums)
+        total = max(0.0, gross - sum(deductions)) * share
+    rulings, accruals = _accruals(rulings, claims, sums, total, zh)
+    return CivilDecision(
+        record.language,
+        tuple(rulings),
+        share,
+        tuple(deductions),
+        total,
+        share_reason,
+        accruals=accruals,
+        costs=tuple(claim.text for claim in record.claims if claim.costs),
+    )
+
+
+def _produced(record: CivilRecord, side: str) -> list[Exhibit]:
+    return [item for item in record.exhibits if item.side == side and item.produced]
+
+
+def _defences(record: CivilRecord) -> tuple[list, float, str, list[float]]:
+    """The respondent's points raised, sorted: a proved share of liability, proved sums paid or
+    to be deducted (off the principal, the claim they answer), and the contests of single
+    claims. A contest proved by the exhibit that proves a deduction is that deduction's
+    ground (defective work, and the repair bill deducted for it): the sum measures it."""
+    zh = record.language == "zh"
+    theirs = _produced(record, record.respondent)
+    points, share, share_reason, deductions, measuring = [], 1.0, "", [], {}
     for point in (point for point in record.defences if point.raised):
         proof = [
             item
@@ -117,37 +177,95 @@ def civil_decision(record: CivilRecord) -> CivilDecision:
             )
         elif kind == "paid" and proof:
             deductions.append(value)
+            measuring.update((item.name, point.text) for item in proof)
         else:
-            contests.append((point, proof))
-    rulings = tuple(_claim_ruling(claim, claims, own, contests, cited, record) for claim in claims)
-    payable = [ruling for ruling in rulings if ruling.amount is not None and ruling.granted > 0]
-    total = None
-    if payable:
-        total = max(0.0, sum(ruling.amount for ruling in payable) - sum(deductions)) * share
-    return CivilDecision(record.language, rulings, share, tuple(deductions), total, share_reason, record.appeal)
+            points.append((point, proof))
+    contests = [(point, proof, bool(proof) and _measured(point, proof, measuring, record)) for point, proof in points]
+    return contests, share, share_reason, deductions
+
+
+def _measured(point: Defence, proof: list[Exhibit], measuring: dict[str, str], record: CivilRecord) -> bool:
+    """A contest about what a proved deduction is for (it shares its exhibits or its terms)."""
+    return any(item.name in measuring for item in proof) or any(
+        shared_terms(point.text, deduction, record.language) for deduction in set(measuring.values())
+    )
 
 
 def _claim_ruling(
     claim: Claim, claims: list[Claim], own: list[Exhibit], contests, cited: bool, record: CivilRecord
 ) -> ClaimRuling:
-    zh, language = record.language == "zh", record.language
+    zh, language, kind = record.language == "zh", record.language, claim.kind
     proof = [item for item in own if _ties(item, claim, claims, language)]
-    reasons = []
+    if not proof and (kind == ACCRUAL or (kind == SUM and claim.reading.head)):
+        proof = _principal_proof(claims, own, language)
+    elif not proof and kind == SUM:
+        proof = _accessory_proof(claims, own, language)
     support = PER_EXHIBIT * len(proof) + STATED * claim.stated + CITED * cited
+    against = [contest for contest in contests if _ties_point(contest[0], claim, claims, language)]
+    reasons = _support_reasons(claim, proof, zh) + _contest_reasons(against, zh)
+    if not proof and not (record.appeal and claim.stated and cited and not against):
+        reasons.append(said(zh, "主张方未完成举证责任，应承担不利后果", "the burden of proof was not met"))
+        return ClaimRuling(claim.text, 0.0, None, tuple(reasons), kind)
+    amount = claim.amount if kind == SUM else None
+    for point, items, _ in against:
+        reduction = _sum_named(point.text, claim.amount)
+        if items and reduction and amount is not None:
+            amount -= reduction
+    rebuttal = sum(RAISED + PER_EXHIBIT * len(items) for point, items, measured in against if items and not measured)
+    granted = 1.0
+    if rebuttal and not any(items and _sum_named(point.text, claim.amount) for point, items, _ in against):
+        granted = _share_granted(support, rebuttal)
+    if kind != SUM or amount is None:
+        granted = 1.0 if granted >= 0.5 else 0.0
+    return ClaimRuling(claim.text, granted, None if amount is None else amount * granted, tuple(reasons), kind)
+
+
+def _principal_proof(claims: list[Claim], own: list[Exhibit], language: str) -> list[Exhibit]:
+    """The exhibits proving the principal: interest or a penalty, computed to a sum or running on
+    a base, is proved by the debt it accrues on (the delivery notes prove the price and its
+    overdue interest)."""
+    principals = [claim for claim in claims if claim.kind == SUM and not claim.reading.head]
+    return [item for item in own if any(_ties(item, claim, claims, language) for claim in principals)]
+
+
+def _accessory_proof(claims: list[Claim], own: list[Exhibit], language: str) -> list[Exhibit]:
+    """The exhibits proving the interest or penalty on a debt prove the debt it accrues on (the
+    loan contract the court reads the overdue interest from proves the loan)."""
+    accessories = [claim for claim in claims if claim.kind == ACCRUAL or (claim.kind == SUM and claim.reading.head)]
+    return [item for item in own if any(_ties(item, claim, claims, language) for claim in accessories)]
+
+
+def _share_granted(support: int, rebuttal: int) -> float:
+    granted = round(support / (support + rebuttal), 1)
+    return 1.0 if granted >= FULL else 0.0 if granted < NOTHING else granted
+
+
+def _support_reasons(claim: Claim, proof: list[Exhibit], zh: bool, *, appeal: bool = False) -> list[str]:
     if proof:
-        reasons.append(
+        who = said(zh, "上诉人" if appeal else "请求方", "the appellant" if appeal else "the claimant")
+        return [
             said(
-                zh,
-                f"请求方以{exhibit_names(proof, zh)}证明该项主张",
-                f"the claimant proved it with {exhibit_names(proof, zh)}",
+                zh, f"{who}以{exhibit_names(proof, zh)}证明该项主张", f"{who} proved it with {exhibit_names(proof, zh)}"
             )
-        )
-    elif not claim.stated:
-        reasons.append(said(zh, "该项请求未在庭审中主张", "the claim was not pursued at the hearing"))
-    against = [(point, items) for point, items in contests if _ties_point(point, claim, claims, language)]
-    rebuttal = sum(RAISED + PER_EXHIBIT * len(items) for point, items in against if items)
-    for point, items in against:
-        if items:
+        ]
+    if not claim.stated:
+        return [said(zh, "该项请求未在庭审中主张", "the claim was not pursued at the hearing")]
+    return []
+
+
+def _contest_reasons(against, zh: bool) -> list[str]:
+    reasons = []
+    for point, items, measured in against:
+        if items and measured:
+            reasons.append(
+                said(
+                    zh,
+                    f"对方提出“{point.text}”并以{exhibit_names(items, zh)}证明，以应扣除的数额计",
+                    f'the other side argued "{point.text}" and proved it with {exhibit_names(items, zh)}; '
+                    "the sum deducted for it measures it",
+                )
+            )
+        elif items:
             reasons.append(
                 said(
                     zh,
@@ -163,23 +281,47 @@ def _claim_ruling(
                     f'the other side argued "{point.text}" but produced no evidence of it; the court does not accept it',
                 )
             )
-    if not proof and not (record.appeal and claim.stated and cited and not against):
-        reasons.append(said(zh, "主张方未完成举证责任，应承担不利后果", "the burden of proof was not met"))
-        return ClaimRuling(claim.text, 0.0, None, tuple(reasons))
-    granted, amount = 1.0, claim.amount if PAYMENT.search(claim.text) else None
-    for point, items in against:
-        reduction = _sum_named(point.text, claim.amount)
-        if items and reduction and amount is not None:
-            amount -= reduction
-    if rebuttal and not any(items and _sum_named(point.text, claim.amount) for point, items in against):
-        granted = round(support / (support + rebuttal), 1)
-        granted = 1.0 if granted >= FULL else 0.0 if granted < NOTHING else granted
-    return ClaimRuling(claim.text, granted, None if amount is None else amount * granted, tuple(reasons))
+    return reasons
+
+
+def _accruals(
+    rulings: list[ClaimRuling], claims: list[Claim], sums: list[ClaimRuling], total: float | None, zh: bool
+) -> tuple[list[ClaimRuling], tuple[ClaimItem, ...]]:
+    """Interest and penalties run on the principal as granted (after deductions and the share
+    of liability), never on more than the base claimed; with no principal owed, none runs."""
+    ordered, decided = [], []
+    for ruling, claim in zip(rulings, claims, strict=True):
+        if ruling.kind != ACCRUAL or ruling.granted <= 0:
+            decided.append(ruling)
+            continue
+        reading = claim.reading
+        base = _principal_for(reading.base, sums, total)
+        if not base:
+            reason = said(zh, "本金未获支持，利息无从计算", "no principal is owed for it to run on")
+            decided.append(replace(ruling, granted=0.0, reasons=(*ruling.reasons, reason)))
+            continue
+        decided.append(replace(ruling, base=base))
+        ordered.append(replace(reading, base=base))
+    return decided, tuple(ordered)
+
+
+def _principal_for(claimed_base: float | None, sums: list[ClaimRuling], total: float | None) -> float | None:
+    """The principal granted that an accrual claimed on ``claimed_base`` runs on: the whole sum
+    payable, or (several sums claimed) the one it names, with its part of the deductions."""
+    if not total:
+        return None
+    gross = sum(ruling.amount or 0 for ruling in sums)
+    named = [ruling for ruling in sums if claimed_base and ruling.amount and abs(ruling.amount - claimed_base) < 1]
+    principal = total if not named or len(sums) == 1 else total * named[0].amount / gross
+    return round(min(principal, claimed_base) if claimed_base else principal, 2)
 
 
 def _ties(item: Exhibit, claim: Claim, claims: list[Claim], language: str) -> bool:
-    """An exhibit supports the claims it shares most terms with (at least half as many as the
-    closest), or every claim when it shares none (it proves the relationship the action rests on)."""
+    """An exhibit supports the sum it names (a note for RMB 28,900 proves the RMB 28,900
+    claimed), the claims it shares most terms with (at least half as many as the closest), or
+    every claim when it shares none (it proves the relationship the action rests on)."""
+    if claim.amount and claim.amount in amounts(exhibit_text(item)):
+        return True
     return _closest(exhibit_text(item), claim.text, _texts(claims), language, fallback=True)
 
 
@@ -207,7 +349,7 @@ def _texts(items) -> list[str]:
 def _point_kind(text: str) -> tuple[str, float]:
     """What a defence point asks for: a ``share`` of liability, a sum already ``paid``, or a contest."""
     percent = PERCENT.search(text)
-    if percent:
+    if percent and SHARE_WORDS.search(text):
         value = int(percent[1] or percent[2]) / 100
         before = text[max(0, percent.start() - 16) : percent.start()]
         return "share", value if RESPONDENT_WORDS.search(before) or value >= 0.5 else 1 - value

@@ -210,10 +210,13 @@ def disposition_of(text: str) -> str:
     return text[-200:]
 
 
-def retrieved_statute(ctx: Ctx, query: str) -> StatuteHit | None:
+def retrieved_statute(ctx: Ctx, query: str, *, duty: bool = False) -> StatuteHit | None:
     """The best substantive article for ``query`` from the statute corpus (Chinese cases only:
     the corpus is Chinese). Numbers are dropped from the query and procedural laws skipped,
-    since the general procedural rules are cited anyway."""
+    since the general procedural rules are cited anyway. With ``duty``, the article that
+    decides a claim: of the first three, the first that lays a duty (应当: 借款人应当按照约定的
+    期限返还借款) in its first sentence, over a definition or a prohibition (借款的利息不得预先在
+    本金中扣除) the words match as well."""
     if not ctx.zh:
         return None
     words = re.sub(
@@ -223,4 +226,6 @@ def retrieved_statute(ctx: Ctx, query: str) -> StatuteHit | None:
         return None  # a case marked Chinese but written in English: the corpus has nothing to match
     found = statute_search(words, top_k=5, cause_of_action=ctx.view.case["cause_of_action"])
     hits = [hit for hit in found if "诉讼" not in hit.law and "程序" not in hit.law]
+    if duty:
+        hits = [hit for hit in hits[:3] if "应当" in re.split(r"[。；]", hit.text, maxsplit=1)[0]] + hits
     return hits[0] if hits else None

@@ -1,15 +1,37 @@
 """What moved the outcome: the offline court's rules (``civil_ruling``, ``criminal_ruling``)
 replayed with each point a side could make flipped in turn (docs/offline-court.md, "What moved
-the outcome"); the debrief shows what it finds."""
+the outcome"); the debrief shows what it finds.
+
+Some points move the outcome only together: the court counts a sentencing circumstance only
+when it is raised *and* an exhibit produced supports it (the victims' letters of forgiveness
+and the plea of forgiveness), and a defence only with the evidence that proves it. So besides
+each point alone, every pair of one exhibit the side left out and one point it did not make
+that the exhibit supports is replayed (``_pairs``), at most ``MAX_PAIRS`` of them, and only
+when neither step alone already changes the outcome.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
-from agents.scripted.civil_ruling import civil_decision
+from agents.scripted.civil_court import civil_decision
 from agents.scripted.criminal_ruling import CIRCUMSTANCE_NAMES, RATES, criminal_decision
-from agents.scripted.record import CIRCUMSTANCE_WORDS, PROBATION, CivilRecord, CriminalRecord, circumstances_in
-from agents.scripted.wording import said
+from agents.scripted.record import (
+    CIRCUMSTANCE_WORDS,
+    PROBATION,
+    CivilRecord,
+    CriminalRecord,
+    circumstances_in,
+    shared_terms,
+)
+from agents.scripted.wording import exhibit_text, said
+
+Record = CivilRecord | CriminalRecord
+MAX_PAIRS = 40
+"""The most pairs of missing steps replayed for one side (``tests/agents/test_counterfactuals.py``
+counts the replays): a case file lists a handful of exhibits and points, and the whole
+debrief of the demo fraud case, pairs included, replays in about 60 ms."""
 
 
 @dataclass(frozen=True)
@@ -21,66 +43,138 @@ class Counterfactual:
     made: bool
     """True: the side made it and it moved the outcome; False: left on the table."""
     outcome: str
-    """The outcome had the side done the opposite."""
+    """The outcome had the side done the opposite (for a pair, had it made both)."""
+    also_kind: str = ""
+    also: str = ""
+    """For a pair of steps that move the outcome only together: the second step's kind and
+    point (the exhibit is the first); empty for a single step."""
 
 
-def what_moved(record: CivilRecord | CriminalRecord, side: str) -> tuple[str, list[Counterfactual]]:
+@dataclass(frozen=True)
+class Variant:
+    """One point a side could make, and the record with it flipped."""
+
+    kind: str
+    point: str
+    made: bool
+    flip: Callable[[Record], Record]
+    supports: str = ""
+    """What an exhibit's name and purpose say, which the points it supports share."""
+    circumstance: str = ""
+    """A sentencing circumstance's name (``RATES``), which an exhibit supports when it names it."""
+
+
+def what_moved(record: Record, side: str) -> tuple[str, list[Counterfactual]]:
     """The outcome and, for each point ``side`` could make, whether making it or leaving it
-    out changes the outcome: the points that moved it and those left on the table."""
-    decide = civil_decision if isinstance(record, CivilRecord) else criminal_decision
+    out changes the outcome: the points that moved it and those left on the table, then the
+    pairs of missing steps (an exhibit and a point it supports) that move it only together."""
+    decide = _decider(record)
     actual = decide(record).summary
-    found = []
-    for kind, point, made, other in _variants(record, side):
-        outcome = decide(other).summary
+    found, still = [], []
+    for variant in _variants(record, side):
+        outcome = decide(variant.flip(record)).summary
         if outcome != actual:
-            found.append(Counterfactual(kind, point, made, outcome))
+            found.append(Counterfactual(variant.kind, variant.point, variant.made, outcome))
+        elif not variant.made:
+            still.append(variant)
+    for exhibit, point in _pairs(record, still):
+        outcome = decide(point.flip(exhibit.flip(record))).summary
+        if outcome != actual:
+            found.append(Counterfactual(exhibit.kind, exhibit.point, False, outcome, point.kind, point.point))
     return actual, found
 
 
-def _variants(record, side: str):
+def _decider(record: Record) -> Callable:
+    return civil_decision if isinstance(record, CivilRecord) else criminal_decision
+
+
+def _pairs(record: Record, missing: list[Variant]) -> list[tuple[Variant, Variant]]:
+    """Each exhibit left out, with each point not made that it supports (a circumstance its
+    name or purpose shows, a claim or defence sharing its terms), at most ``MAX_PAIRS``."""
+    exhibits = [variant for variant in missing if variant.kind == "exhibit"]
+    points = [variant for variant in missing if variant.kind in ("circumstance", "claim", "defence")]
+    pairs = [(exhibit, point) for exhibit in exhibits for point in points if _supports(record, exhibit, point)]
+    return pairs[:MAX_PAIRS]
+
+
+def _supports(record: Record, exhibit: Variant, point: Variant) -> bool:
+    if point.kind == "circumstance":
+        return point.circumstance in circumstances_in(exhibit.supports)
+    return shared_terms(exhibit.supports, point.point, record.language) > 0
+
+
+def _variants(record: Record, side: str) -> Iterator[Variant]:
     for index, item in enumerate(record.exhibits):
         if item.side == side:
-            exhibits = list(record.exhibits)
-            exhibits[index] = replace(item, produced=not item.produced)
-            yield "exhibit", item.name, item.produced, replace(record, exhibits=tuple(exhibits))
+            yield Variant("exhibit", item.name, item.produced, _exhibit_flip(index), exhibit_text(item))
     if isinstance(record, CivilRecord):
         yield from _civil_variants(record, side)
     elif side in ("defendant", "prosecution"):
         yield from _criminal_variants(record, side)
 
 
-def _civil_variants(record: CivilRecord, side: str):
+def _exhibit_flip(index: int) -> Callable[[Record], Record]:
+    def flip(record: Record) -> Record:
+        exhibits = list(record.exhibits)
+        exhibits[index] = replace(exhibits[index], produced=not exhibits[index].produced)
+        return replace(record, exhibits=tuple(exhibits))
+
+    return flip
+
+
+def _civil_variants(record: CivilRecord, side: str) -> Iterator[Variant]:
     if side == record.claimant:
         for index, claim in enumerate(record.claims):
-            claims = list(record.claims)
-            claims[index] = replace(claim, stated=not claim.stated)
-            yield "claim", claim.text, claim.stated, replace(record, claims=tuple(claims))
+            yield Variant("claim", claim.text, claim.stated, _claim_flip(index))
     else:
         for index, point in enumerate(record.defences):
-            defences = list(record.defences)
-            defences[index] = replace(point, raised=not point.raised)
-            yield "defence", point.text, point.raised, replace(record, defences=tuple(defences))
+            yield Variant("defence", point.text, point.raised, _defence_flip(index))
 
 
-def _criminal_variants(record: CriminalRecord, side: str):
+def _claim_flip(index: int) -> Callable[[Record], Record]:
+    def flip(record: Record) -> Record:
+        claims = list(record.claims)
+        claims[index] = replace(claims[index], stated=not claims[index].stated)
+        return replace(record, claims=tuple(claims))
+
+    return flip
+
+
+def _defence_flip(index: int) -> Callable[[Record], Record]:
+    def flip(record: Record) -> Record:
+        defences = list(record.defences)
+        defences[index] = replace(defences[index], raised=not defences[index].raised)
+        return replace(record, defences=tuple(defences))
+
+    return flip
+
+
+def _criminal_variants(record: CriminalRecord, side: str) -> Iterator[Variant]:
     zh = record.language == "zh"
-    words = record.defence_words if side == "defendant" else record.prosecution_words
-    raised = circumstances_in(words)
+    field = "defence_words" if side == "defendant" else "prosecution_words"
+    raised = circumstances_in(getattr(record, field))
     for name, (zh_name, en_name) in CIRCUMSTANCE_NAMES.items():
         if (RATES[name] < 0) != (side == "defendant"):
             continue
         phrase = zh_name if zh else en_name
-        other = CIRCUMSTANCE_WORDS[name].sub("", words) if name in raised else f"{words}\n{phrase}"
-        yield (
-            "circumstance",
-            phrase,
-            name in raised,
-            replace(record, **{"defence_words" if side == "defendant" else "prosecution_words": other}),
-        )
-    if side == "defendant" and not PROBATION.search(words):
+        yield Variant("circumstance", phrase, name in raised, _words_flip(field, name, phrase), circumstance=name)
+    if side == "defendant" and not PROBATION.search(record.defence_words):
         ask = said(
             zh,
             "请求适用缓刑，被告人有固定工作和监管条件",
             "we ask for probation; the defendant has a stable job and family supervision",
         )
-        yield "probation", ask, False, replace(record, defence_words=f"{words}\n{ask}")
+        yield Variant("probation", ask, False, _words_flip(field, "", ask))
+
+
+def _words_flip(field: str, name: str, phrase: str) -> Callable[[Record], Record]:
+    """Raise ``phrase`` in the side's words, or, when they name circumstance ``name``
+    already, take it out."""
+
+    def flip(record: Record) -> Record:
+        words = getattr(record, field)
+        if name and name in circumstances_in(words):
+            return replace(record, **{field: CIRCUMSTANCE_WORDS[name].sub("", words)})
+        return replace(record, **{field: f"{words}\n{phrase}"})
+
+    return flip

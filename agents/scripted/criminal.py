@@ -8,6 +8,8 @@ table dispatches them to ``hearing``, which hands a criminal trial over to them.
 
 from __future__ import annotations
 
+import re
+
 from agents.scripted.context import (
     Ctx,
     as_list,
@@ -16,9 +18,13 @@ from agents.scripted.context import (
     numbered,
     split_sentences,
 )
-from agents.scripted.criminal_ruling import criminal_decision
-from agents.scripted.record import criminal_record
+from agents.scripted.criminal_ruling import RATES, circumstance_name, criminal_decision
+from agents.scripted.legal_basis import basis_text, criminal_basis
+from agents.scripted.record import circumstances_in, criminal_record
 from court.engine.steps import ArtifactDraft
+
+CITATION = re.compile(r"《[^》]+》\s*第|第[一二三四五六七八九十百零\d]+条|\bArt(?:icle|s?\.)\s*\d", re.IGNORECASE)
+"""A sentence citing an article."""
 
 
 def indictment_of(ctx: Ctx) -> dict:
@@ -183,9 +189,25 @@ def argue(ctx: Ctx) -> str:
         )
     mitigation = ctx.sep().join(item["name"] for item in ctx.evidence()) or ctx.say("认罪态度", "the guilty plea")
     return ctx.say(
-        f"辩护人对罪名不持异议，但请法庭考虑以下从轻情节：{mitigation}。被告人认罪认罚，请求从轻处罚。",
-        f"The defence does not contest the charge but asks the court to weigh the mitigation: {mitigation}. The defendant pleads guilty; we ask for leniency.",
+        f"辩护人对罪名不持异议，但请法庭考虑以下从轻情节：{mitigation}。{_circumstances_argued(ctx)}被告人认罪认罚，请求从轻处罚。",
+        f"The defence does not contest the charge but asks the court to weigh the mitigation: {mitigation}. "
+        f"{_circumstances_argued(ctx)}The defendant pleads guilty; we ask for leniency.",
     )
+
+
+def _circumstances_argued(ctx: Ctx) -> str:
+    """The mitigating circumstances the case file shows (the indictment, the defendant's
+    particulars, the defence's own evidence), named as the court counts them: competent
+    counsel puts before the court every one the record supports."""
+    indictment = indictment_of(ctx)
+    shown = f"{indictment.get('indictment', '')}\n{indictment.get('defendant_info', '')}\n" + "\n".join(
+        evidence_lines(ctx, ctx.evidence())
+    )
+    names = sorted(name for name in circumstances_in(shown) if RATES[name] < 0 and name != "guilty_plea")
+    if not names:
+        return ""
+    listed = ctx.sep().join(circumstance_name(name, ctx.zh) for name in names)
+    return ctx.say(f"被告人具有{listed}情节，依法可以从轻处罚。", f"The defendant has these circumstances: {listed}. ")
 
 
 def rebut(ctx: Ctx) -> str:
@@ -226,7 +248,10 @@ def pronounce_judgment(ctx: Ctx) -> tuple[str, ArtifactDraft]:
     else sentence from the recommendation's baseline, moved by the circumstances argued."""
     indictment = indictment_of(ctx)
     charges = ctx.sep().join(as_list(indictment.get("charges")))
-    decision = criminal_decision(criminal_record(ctx))
+    record = criminal_record(ctx)
+    decision = criminal_decision(record)
+    basis = basis_text(criminal_basis(decision, record), ctx.zh)
+    facts = facts_found(indictment.get("indictment", ""))
     title = ctx.say("刑事判决书", "Criminal judgment")
     defendant = ctx.name("defendant")
     reasons = ctx.sep().join(decision.reasons) or ctx.say(
@@ -245,12 +270,24 @@ def pronounce_judgment(ctx: Ctx) -> tuple[str, ArtifactDraft]:
             f"The defendant's conduct constitutes {charges}. As to sentence: {reasons}.",
         )
     body = ctx.say(
-        f"{title}\n\n公诉机关：{ctx.name('prosecution')}\n被告人：{defendant}\n\n经审理查明：{indictment.get('indictment', '')}\n\n"
-        f"本院认为：{reasoning}\n\n法律依据：{ctx.rule('criminal')}\n\n判决如下：\n{verdict}",
-        f"{title}\n\nProsecution: {ctx.name('prosecution')}\nDefendant: {defendant}\n\nFacts found: {indictment.get('indictment', '')}\n\n"
-        f"Reasoning: {reasoning}\n\nLegal basis: {ctx.rule('criminal')}\n\nThe court orders:\n{verdict}",
+        f"{title}\n\n公诉机关：{ctx.name('prosecution')}\n被告人：{defendant}\n\n经审理查明：{facts}\n\n"
+        f"本院认为：{reasoning}\n\n法律依据：{basis}\n\n判决如下：\n{verdict}",
+        f"{title}\n\nProsecution: {ctx.name('prosecution')}\nDefendant: {defendant}\n\nFacts found: {facts}\n\n"
+        f"Reasoning: {reasoning}\n\nLegal basis: {basis}\n\nThe court orders:\n{verdict}",
     )
     return ctx.say(f"现在宣判：{verdict}", f"Judgment: {verdict}"), ArtifactDraft(title, body)
+
+
+def facts_found(indictment: str) -> str:
+    """What the indictment charges as fact, as the judgment's 经审理查明 restates it: the part
+    after 查明 and before the evidence list or the procuratorate's view where the indictment
+    has them, without the sentences citing law (the articles the judgment applies are its
+    legal basis, not the indictment's)."""
+    start = re.search(r"查明[：:]", indictment)
+    text = indictment[start.end() :] if start else indictment
+    end = re.search(r"认定上述事实的证据|上述事实|本院认为", text)
+    text = text[: end.start()] if end and end.start() > 0 else text
+    return "".join(sentence for sentence in split_sentences(text) if not CITATION.search(sentence)).strip()
 
 
 def write_trial_record(ctx: Ctx) -> tuple[str, ArtifactDraft]:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from agents.scripted import criminal
-from agents.scripted.civil_ruling import PAYMENT, CivilDecision, ClaimRuling, civil_decision
+from agents.scripted.civil_judgment import civil_orders
+from agents.scripted.claims import claim_items
 from agents.scripted.context import (
     Ctx,
     as_list,
@@ -19,10 +20,8 @@ from agents.scripted.context import (
     client_wants,
     evidence_lines,
     numbered,
-    retrieved_statute,
 )
-from agents.scripted.record import civil_record
-from agents.scripted.wording import money
+from agents.scripted.legal_basis import civil_basis
 from court.engine.machine import ADVICE
 from court.engine.steps import ArtifactDraft
 from court.procedures.civil import MEDIATION_ANSWER
@@ -285,87 +284,11 @@ def write_mediation_record(ctx: Ctx) -> tuple[str, ArtifactDraft]:
     ), ArtifactDraft(ctx.say("民事调解书", "Mediation agreement"), body)
 
 
-def _civil_orders(ctx: Ctx) -> tuple[list[str], str]:
-    """Decide on the record as heard (``ruling``): the orders, and the reasoning naming the
-    points that decided each."""
-    decision = civil_decision(civil_record(ctx))
-    if ctx.view.stage == "SIT":
-        return _appeal_orders(ctx, decision), _reasoning(ctx, decision)
-    claimant, respondent = ctx.name("plaintiff"), ctx.name("defendant")
-    orders = []
-    if decision.total:
-        orders.append(
-            ctx.say(
-                f"被告{respondent}于本判决生效之日起十日内向原告{claimant}支付{money(decision.total, True)}",
-                f"The defendant {respondent} shall pay the plaintiff {claimant} {money(decision.total, False)} within ten days of this judgment taking effect",
-            )
-        )
-    for ruling in decision.rulings:
-        if ruling.amount is None and ruling.granted >= 0.5 and not _is_money_claim(ruling):
-            orders.append(
-                ctx.say(f"支持原告诉讼请求：{ruling.claim}", f"The plaintiff's claim is granted: {ruling.claim}")
-            )
-    if not orders:
-        orders.append(ctx.say("驳回原告的全部诉讼请求", "The plaintiff's claims are dismissed in full"))
-    elif _anything_refused(decision):
-        orders.append(ctx.say("驳回原告的其他诉讼请求", "The plaintiff's other claims are dismissed"))
-    return orders, _reasoning(ctx, decision)
-
-
-def _is_money_claim(ruling: ClaimRuling) -> bool:
-    return ruling.amount is not None or bool(PAYMENT.search(ruling.claim) and ruling.granted <= 0)
-
-
-def _anything_refused(decision: CivilDecision) -> bool:
-    return decision.share < 1 or any(ruling.granted < 1 for ruling in decision.rulings) or bool(decision.deductions)
-
-
-def _appeal_orders(ctx: Ctx, decision: CivilDecision) -> list[str]:
-    varied = [ruling.claim for ruling in decision.rulings if ruling.granted >= 0.5]
-    if not varied:
-        return [ctx.say("驳回上诉，维持原判", "The appeal is dismissed and the judgment below affirmed")]
-    orders = [ctx.say(f"改判：{request}", f"Varied on appeal: {request}") for request in varied]
-    if len(varied) < len(decision.rulings):
-        orders.append(ctx.say("驳回上诉人的其他上诉请求", "The appellant's other requests are dismissed"))
-    return orders
-
-
-def _reasoning(ctx: Ctx, decision: CivilDecision) -> str:
-    lines = []
-    for ruling in decision.rulings:
-        verdict = (
-            ctx.say("予以支持", "granted")
-            if ruling.granted >= 1
-            else ctx.say("不予支持", "dismissed")
-            if ruling.granted <= 0
-            else ctx.say(f"支持{round(ruling.granted * 100)}%", f"granted as to {round(ruling.granted * 100)} %")
-        )
-        because = ctx.sep().join(ruling.reasons)
-        lines.append(
-            ctx.say(f"关于“{ruling.claim}”：{because}，{verdict}。", f'As to "{ruling.claim}": {because}; {verdict}.')
-        )
-    if decision.share_reason:
-        share = round(decision.share * 100)
-        lines.append(
-            ctx.say(
-                f"关于责任比例：{decision.share_reason}，被告承担{share}%的责任。",
-                f"As to liability: {decision.share_reason}; the defendant bears {share} %.",
-            )
-        )
-    for deduction in decision.deductions:
-        lines.append(
-            ctx.say(
-                f"已经支付的{money(deduction, True)}予以扣除。", f"{money(deduction, False)} already paid is deducted."
-            )
-        )
-    return "\n".join(lines)
-
-
 def pronounce_judgment(ctx: Ctx) -> tuple[str, ArtifactDraft]:
     if ctx.view.procedure == "criminal":
         return criminal.pronounce_judgment(ctx)
     first, second = _first_second(ctx)
-    orders, reason = _civil_orders(ctx)
+    orders, reason = civil_orders(ctx)
     if ctx.first_instance_trial:
         rule, title = (
             ctx.rule("civil_first"),
@@ -378,16 +301,14 @@ def pronounce_judgment(ctx: Ctx) -> tuple[str, ArtifactDraft]:
             ctx.say("民事判决书（二审）", "Civil judgment (second instance)"),
         )
         requested = as_list((ctx.field("appeal") or {}).get("appeal_requests"))
-    retrieved = retrieved_statute(ctx, requested[0]) if requested else None
-    if retrieved is not None:
-        rule = f"{retrieved.citation}；{rule}"
+    rule = civil_basis(ctx, requested, rule)
     found = [ctx.facts(first), ctx.facts(second)]
     evidence = [item["name"] for item in ctx.evidence(first) + ctx.evidence(second)]
     body = ctx.say(
-        f"{title}\n\n一、当事人\n{ctx.name(first)}；{ctx.name(second)}\n\n二、诉讼请求\n{numbered(ctx, requested)}\n\n"
+        f"{title}\n\n一、当事人\n{ctx.name(first)}；{ctx.name(second)}\n\n二、诉讼请求\n{numbered(ctx, claim_items(requested))}\n\n"
         f"三、本院查明\n经庭审举证质证，双方提交的{ctx.sep().join(evidence)}已当庭出示。{found[0]}\n\n"
         f"四、本院认为\n{reason}\n\n五、法律依据\n{rule}\n\n判决如下：\n{numbered(ctx, orders)}\n\n案件受理费按各方胜诉比例负担。",
-        f"{title}\n\n1. Parties\n{ctx.name(first)}; {ctx.name(second)}\n\n2. Claims\n{numbered(ctx, requested)}\n\n"
+        f"{title}\n\n1. Parties\n{ctx.name(first)}; {ctx.name(second)}\n\n2. Claims\n{numbered(ctx, claim_items(requested))}\n\n"
         f"3. Facts found\nThe evidence adduced ({ctx.sep().join(evidence)}) was examined in court. {found[0]}\n\n"
         f"4. Reasoning\n{reason}\n\n5. Legal basis\n{rule}\n\nThe court orders:\n{numbered(ctx, orders)}\n\n"
         "Court fees are borne in proportion to each side's success.",

@@ -15,20 +15,20 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from agents.scripted.context import Ctx, as_list, split_sentences
-from agents.scripted.heard import heard_turns
-from court.legaltext.text import amounts, article_citations, coverage, terms
+from agents.scripted.claims import COSTS as COSTS_KIND
+from agents.scripted.claims import COSTS_WORDS, ClaimItem, claim_items, claim_read
+from agents.scripted.context import Ctx, as_list, disposition_of, split_sentences
+from agents.scripted.heard import heard_turns, struck_exhibits
+from court.legaltext.text import article_citations, coverage, terms
 from court.procedures.seats import COURT
 
 COVERED = 0.5
 """The share of a claim's, a defence's or an item's content terms a side's words must hold."""
+COSTS = COSTS_WORDS
+"""How court costs are named (``claims.COSTS_WORDS``)."""
 EVIDENCE_PHASES = frozenset({"evidence", "prosecution_evidence", "defence_evidence"})
 """Evidence is produced in the evidence phase and examined there (Civil Procedure Law art. 71,
 Criminal Procedure Law art. 195): an item mentioned only in argument is not evidence."""
-COSTS = re.compile(
-    r"诉讼费|受理费|上诉费|(?:litigation|appeal|court|legal) (?:costs|fees)|costs of (?:the )?(?:action|appeal|proceedings|litigation)",
-    re.IGNORECASE,
-)
 GENERIC = frozenset(
     "原告 被告 上诉人 被上诉人 本院 法院 判令 请求 要求 主张 证明 证据 事实 本案 双方 对方 我方 一方 支付 给付 "
     "plaintiff defendant appellant appellee court order claim claimant evidence prove fact case party side "
@@ -61,13 +61,25 @@ SUPERVISION = re.compile(
 
 @dataclass(frozen=True)
 class Claim:
+    """One item of the claims (``claims.claim_items``): ``amount`` is the sum it claims, never
+    the base an accrual runs on."""
+
     text: str
     stated: bool
     amount: float | None = None
 
     @property
+    def reading(self) -> ClaimItem:
+        """What the item asks for, read as a court reads it (``claims.claim_read``)."""
+        return claim_read(self.text)
+
+    @property
+    def kind(self) -> str:
+        return self.reading.kind
+
+    @property
     def costs(self) -> bool:
-        return bool(COSTS.search(self.text))
+        return self.kind == COSTS_KIND
 
 
 @dataclass(frozen=True)
@@ -97,6 +109,12 @@ class CivilRecord:
     defences: tuple[Defence, ...]
     cited: dict[str, frozenset[str]] = field(default_factory=dict)
     appeal: bool = False
+    below: str = ""
+    """On appeal: the orders of the first-instance judgment, the baseline the appeal varies."""
+    claims_below: tuple[Claim, ...] = ()
+    """On appeal: the plaintiff's claims at first instance (what an appeal may not exceed)."""
+    record_below: tuple[Exhibit, ...] = ()
+    """On appeal: the evidence examined at first instance, on which the judgment below rests."""
 
 
 @dataclass(frozen=True)
@@ -146,19 +164,28 @@ def civil_record(ctx: Ctx) -> CivilRecord:
     """The civil hearing the judge's seat has heard so far (FIT or SIT)."""
     turns = heard_turns(ctx.view.dialogue)
     said, produced = words_by_side(turns), words_by_side(turns, phases=EVIDENCE_PHASES)
+    struck = struck_exhibits(ctx.view.dialogue)
     language, claimant = ctx.view.language, ctx.opener()
     respondent = "defendant" if claimant == "plaintiff" else "plaintiff"
-    if ctx.view.stage == "SIT":
-        requested = as_list((ctx.field("appeal") or {}).get("appeal_requests"))
+    appeal = ctx.view.stage == "SIT"
+    if appeal:
+        requested = claim_items(as_list((ctx.field("appeal") or {}).get("appeal_requests")))
         defence_text = ctx.field("appellee_defenses", respondent, "") or ""
         items = [(side, item) for side in (claimant, respondent) for item in ctx.field("new_evidence", side, []) or []]
     else:
-        requested = ctx.claims()
+        requested = claim_items(ctx.claims())
         defence_text = ctx.facts("defendant")
         items = [(side, item) for side in (claimant, respondent) for item in ctx.evidence(side)]
-    claims = tuple(Claim(text, mentioned(text, said.get(claimant, ""), language), _amount(text)) for text in requested)
+    claims = tuple(
+        Claim(text, mentioned(text, said.get(claimant, ""), language), claim_read(text).amount) for text in requested
+    )
     exhibits = tuple(
-        Exhibit(side, item["name"], item.get("purpose", ""), mentioned(item["name"], produced.get(side, ""), language))
+        Exhibit(
+            side,
+            item["name"],
+            item.get("purpose", ""),
+            mentioned(item["name"], produced.get(side, ""), language) and item["name"] not in struck,
+        )
         for side, item in items
     )
     defences = tuple(
@@ -166,18 +193,45 @@ def civil_record(ctx: Ctx) -> CivilRecord:
     )
     cited = {side: _cited(text) for side, text in said.items()}
     return CivilRecord(
-        language, claimant, respondent, claims, exhibits, defences, cited, appeal=ctx.view.stage == "SIT"
+        language,
+        claimant,
+        respondent,
+        claims,
+        exhibits,
+        defences,
+        cited,
+        appeal=appeal,
+        **(_below(ctx, (claimant, respondent)) if appeal else {}),
     )
+
+
+def _below(ctx: Ctx, sides: tuple[str, str]) -> dict:
+    """What an appeal court has from the first instance: the orders it varies, the claims it
+    may not exceed, the evidence the judgment rests on."""
+    judgment = ctx.artifact("first_instance_judgment")
+    return {
+        "below": disposition_of(judgment["text"]) if judgment else "",
+        "claims_below": tuple(Claim(text, False, claim_read(text).amount) for text in claim_items(ctx.claims())),
+        "record_below": tuple(
+            Exhibit(side, item["name"], item.get("purpose", ""), True) for side in sides for item in ctx.evidence(side)
+        ),
+    }
 
 
 def criminal_record(ctx: Ctx) -> CriminalRecord:
     """The criminal trial the judge's seat has heard so far."""
     turns = heard_turns(ctx.view.dialogue)
     said, produced = words_by_side(turns), words_by_side(turns, phases=EVIDENCE_PHASES)
+    struck = struck_exhibits(ctx.view.dialogue)
     indictment = ctx.field("indictment") or {}
     language = ctx.view.language
     exhibits = tuple(
-        Exhibit(side, item["name"], item.get("purpose", ""), mentioned(item["name"], produced.get(side, ""), language))
+        Exhibit(
+            side,
+            item["name"],
+            item.get("purpose", ""),
+            mentioned(item["name"], produced.get(side, ""), language) and item["name"] not in struck,
+        )
         for side in ("prosecution", "defendant")
         for item in ctx.field("evidence", side, []) or []
     )
@@ -199,15 +253,6 @@ def _cited(words: str) -> frozenset[str]:
     """The articles a side's words cite: the scripted parties say the same of the same case
     at every run of it, so a batch of its copies reads them once."""
     return article_citations(words)
-
-
-def _amount(text: str) -> float | None:
-    """The sum a claim asks for: its largest money amount (a claim names its sum once, and a
-    base it is computed on, as in 以200000元为基数, is not a second sum)."""
-    found = amounts(text)
-    if "基数" in text or "basis of" in text.lower():
-        return None
-    return max(found) if found else None
 
 
 def circumstances_in(text: str) -> set[str]:

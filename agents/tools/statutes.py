@@ -21,6 +21,10 @@ query asks about (interest, the penalty, the insurer's liability, economic compe
 ``legal_remedies``), searched by the statutes' own term for it. Of the articles chosen,
 those a line (or a citation, or the charge) answers first are listed first.
 
+A question (one line of ``QUESTION_CHARS`` or fewer) asked without a cause the table knows
+also finds articles by the words of the real questions a lawyer matched them to (STARD's
+train split; ``statute_index``), which a case's lines do not.
+
 A query the search cannot take (empty, not Chinese) raises ``StatuteQueryError``, a
 ValueError whose message says what to give; an overlong one is cut (``MAX_QUERY_CHARS``).
 Figures: docs/retrieval.md, ``benchmarks/retrieval_real.py`` and ``benchmarks/retrieval.py``.
@@ -49,7 +53,7 @@ from agents.tools.governing_laws import (
 from agents.tools.legal_circumstances import charge_article_ids, circumstance_terms
 from agents.tools.legal_remedies import remedy_terms
 from agents.tools.statute_headings import chapter_title
-from agents.tools.statute_index import ranked_articles, statute_index
+from agents.tools.statute_index import RECALL, is_question, ranked_articles, statute_index
 
 jieba.setLogLevel(logging.WARNING)
 
@@ -152,16 +156,6 @@ def article_excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
     return kept if kept == text.strip() else kept + "…"
 
 
-@dataclass(frozen=True)
-class CitationCheck:
-    citation: str
-    exists: bool
-    law: str | None
-    text: str | None
-    message: str
-    corpus: str
-
-
 def statute_query(*, cause: str = "", claims: Iterable[str] = (), points: Iterable[str] = (), facts: str = "") -> str:
     """A search query for a case, one line per part: the cause, each claim, each point in
     dispute, then the facts. Claims about court costs are left out: every case has one and no
@@ -187,6 +181,12 @@ def statute_search(
     text = query_checked(query)
     cause = cause_of_action.strip() if isinstance(cause_of_action, str) else ""
     return list(_search(text, _top_k(top_k), cause, bool(restrict)))
+
+
+def statute_ranking(query: str, *, depth: int = 100) -> list[StatuteHit]:
+    """The ``depth`` best articles for ``query`` over the whole corpus, as ``statute_search``
+    ranks them without a cause (a benchmark's recall@100 reads past the tool's ``MAX_TOP_K``)."""
+    return list(_search(query_checked(query), max(1, depth), "", True))
 
 
 class StatuteQueryError(ValueError):
@@ -238,7 +238,12 @@ def _search(query: str, top_k: int, cause: str, restrict: bool) -> tuple[Statute
     else:
         searches += [(term, scope, REMEDY_WEIGHT) for term in remedy_terms(query)]
     searches = [search for number, search in enumerate(searches) if search[0] not in _firsts(searches, number)]
-    rankings = [ranked_articles(line, scope=line_scope, bonus=bonus) for line, line_scope, _ in searches]
+    depth = max(RECALL, top_k)
+    question = governing is None and is_question(query)
+    rankings = [
+        ranked_articles(line, scope=line_scope, bonus=bonus, limit=depth, expanded=question)
+        for line, line_scope, _ in searches
+    ]
     paragraphs = [governing is None and line in lines and len(line) >= PARAGRAPH_CHARS for line, _, _ in searches]
     fused = fuse(rankings, [weight for _, _, weight in searches], paragraphs)
     articles = {article["id"]: article for ranking in reversed(rankings) for article in ranking}
@@ -416,34 +421,38 @@ def article_number(number: str) -> int | None:
     return int(number) if number.isdigit() else retrieval.cn2num(number)
 
 
+SUB_ARTICLE = re.compile(r"\s*之\s*([一二三四五六七八九十0-9]+)")
+
+
 def _cited_articles(text: str) -> list[dict]:
     cited = []
-    for law_name, number in retrieval.ARTICLE_RE.findall(text):
-        law, arabic = law_resolve(law_name), article_number(number)
-        article = database.find_article(law, arabic) if law and arabic is not None else None
+    for match in retrieval.ARTICLE_RE.finditer(text):
+        law, arabic = law_resolve(match[1]), article_number(match[2])
+        sub = SUB_ARTICLE.match(text, match.end())
+        article = article_find(law, arabic, article_number(sub[1]) if sub else None) if law and arabic else None
         if article is not None:
             cited.append(article)
     return cited
 
 
-def citations_check(text: str) -> list[CitationCheck]:
-    """Every 《law》第N条 citation in ``text``, checked against the corpus (wrong numbers flagged)."""
-    checks, seen = [], set()
-    for law_name, number in retrieval.ARTICLE_RE.findall(text or ""):
-        citation = f"《{law_name}》第{number}条"
-        if citation in seen:
-            continue
-        seen.add(citation)
-        checks.append(_check(citation, law_name, number))
-    return checks
+def article_find(law: str, number: int, sub: int | None = None) -> dict | None:
+    """Article ``number`` of ``law`` (the corpus' name), or its ``sub``-th 之 article: the
+    corpus files 第一百三十三条之一 under 133 beside 第一百三十三条, and the package's
+    ``find_article`` returns whichever it meets first."""
+    return next((dict(row) for row in _articles_numbered(law, number) if _sub_of(row["article_no"]) == sub), None)
 
 
-def _check(citation: str, law_name: str, number: str) -> CitationCheck:
-    full = law_resolve(law_name)
-    if full is None:
-        return CitationCheck(citation, False, None, None, f"no law named {law_name} in the corpus", corpus_version())
-    arabic = article_number(number)
-    article = database.find_article(full, arabic) if arabic is not None else None
-    if article is None:
-        return CitationCheck(citation, False, full, None, f"{full} has no article {number}", corpus_version())
-    return CitationCheck(citation, True, full, article["article_text"], "exists", corpus_version())
+@lru_cache(maxsize=1024)
+def _articles_numbered(law: str, number: int) -> tuple[dict, ...]:
+    with database.get_conn() as conn:
+        rows = conn.execute(
+            f"SELECT {database.ARTICLE_COLS} FROM articles WHERE law_name = ? AND article_no_arabic = ? "
+            f"AND {database.CURRENT} ORDER BY id",
+            (law, number),
+        ).fetchall()
+    return tuple(dict(row) for row in rows)
+
+
+def _sub_of(article_no: str) -> int | None:
+    match = re.search(r"条之(.+)$", article_no or "")
+    return article_number(match[1]) if match else None

@@ -17,7 +17,8 @@ from typing import Any
 
 from agents.memory_budget import memory_shown
 from agents.skills import loaded_skills
-from agents.tools.statutes import citations_check, statute_search
+from agents.tools.citations import citations_check
+from agents.tools.statutes import statute_search
 from court.documents import DOCUMENTS, document_compose, document_missing
 from court.engine.memory import MEMORY_KEYS, MemoryOp, MemoryOperationError, memory_apply
 from court.engine.visibility import SeatView

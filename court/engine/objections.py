@@ -6,7 +6,10 @@ Counsel object to the other side's statement in a hearing while it is made or wi
 grace period after it ends (``LEGALSIM_OBJECTION_GRACE_S``, kept by the driver). A ground is
 chosen from ``GROUNDS``; "other" carries the objector's own words. A ground fits only some
 acts: a question may be leading, an answer may be speculation or hearsay, but the reading of
-the indictment is a formal step no ground reaches.
+the indictment is a formal step no ground reaches. A ground that fits is sustained only when the
+statement shows the defect: the words in ``SIGNS`` for leading, speculation, hearsay and
+argument; for "irrelevant" and "beyond the scope" the court compares the statement with the
+points in dispute and with what it answers (``agents.scripted.objections``).
 """
 
 from __future__ import annotations
@@ -66,7 +69,38 @@ RESUMED = "— "
 """How the rest of a statement begins once the objection that cut it is overruled."""
 SUSTAINED = re.compile(r"^\s*(?:反对有效|反对成立|异议成立|sustained)", re.IGNORECASE)
 """A ruling that sustains the objection; any other ruling overrules it (the scripted court's
-record reads rulings the same way: ``agents.scripted.record.SUSTAINED``)."""
+record reads rulings the same way: ``agents.scripted.heard``)."""
+SIGNS: dict[str, re.Pattern[str]] = {
+    "leading": re.compile(
+        r"(?:^|[.?!:]\s+|,\s*)(?:did|didn't|do|don't|does|doesn't|were|was|weren't|wasn't|is|isn't|are|aren't|"
+        r"had|hadn't|have|haven't|has|hasn't|could|can|would|will)\s+(?:you|he|she|they|it|the defendant|your client)\b[^?]*\?"
+        r"|isn't it true|is it not true|wouldn't you agree|you (?:would )?agree|,\s*(?:right|correct|true)\s*\?"
+        r"|是不是|对不对|对吧|是吧|难道|没错吧|不是吗|是否|有没有|有无|能否|[^。？！?]{1,40}吗[？?]",
+        re.IGNORECASE,
+    ),
+    "speculation": re.compile(
+        r"\b(?:probably|maybe|perhaps|possibly|presumably|likely|might (?:have|be)|may have|must have|could have|"
+        r"I (?:think|guess|suppose|assume|imagine|reckon|suspect)|I'm guessing|it seems|seems to|apparently)\b"
+        r"|可能|大概|也许|估计|应该是|恐怕|想必|猜|似乎|好像|或许|八成|说不定|我觉得|我想",
+        re.IGNORECASE,
+    ),
+    "hearsay": re.compile(
+        r"\b(?:told (?:me|us|him|her|them)|(?:he|she|they|someone|somebody|people|a (?:neighbou?r|friend|colleague))"
+        r" (?:said|says|told)|I (?:was told|heard)|heard (?:from|that|it)|(?:was|were) told|word is|rumou?rs?|second-?hand)\b"
+        r"|听说|听[^，。]{1,8}说|据[^，。]{0,8}(?:说|讲|称)|告诉我|跟我说|对我说|传言|转述",
+        re.IGNORECASE,
+    ),
+    "argumentative": re.compile(
+        r"\b(?:therefore|thus|hence|clearly|obviously|it follows|(?:is|are) (?:liable|guilty|responsible)|"
+        r"must (?:pay|bear|compensate|be (?:held|convicted|acquitted))|should (?:be (?:held|convicted|acquitted|dismissed|ordered)|"
+        r"pay|bear)|the court should|we submit|under article|pursuant to)\b"
+        r"|因此|所以|显然|明显|综上|应当承担|应当判|应予|构成[^，。]{0,10}罪|请求法院|请求法庭|依照|[依根]据[^，。]{0,20}第[^，。]{0,8}条",
+        re.IGNORECASE,
+    ),
+}
+"""ground -> the words that show its defect in a statement: a question put for yes or no or
+with its answer attached; conjecture; someone else's words told out of court; a conclusion of
+law or liability where a question or evidence belongs."""
 
 
 def ruling_sustains(text: str) -> bool:
@@ -75,6 +109,14 @@ def ruling_sustains(text: str) -> bool:
 
 def ground_fits(ground: str, act: str) -> bool:
     return act in FITS.get(ground, frozenset())
+
+
+def defect_shown(ground: str, text: str) -> str | None:
+    """The words of ``text`` that show the defect ``ground`` names, or None (the grounds
+    without ``SIGNS`` are shown by what a statement does not share)."""
+    sign = SIGNS.get(ground)
+    found = sign.search(text) if sign else None
+    return found.group(0).strip(" ,.:") if found else None
 
 
 def objection_text(ground: str, detail: str, language: str) -> str:
@@ -183,8 +225,9 @@ def statement_resumed(state: TrialState, step: Speak) -> str | None:
 
 
 def struck_seqs(turns: list[TurnRecord]) -> set[int]:
-    """The statements a sustained objection struck: each the turn before an objection the
-    judge's next ruling sustained (the scripted court leaves them out of the record it decides on)."""
+    """The statements a sustained objection went to: each the turn before an objection the
+    judge's next ruling sustained. The ruling says what of it is struck, the statement or
+    exhibits it offered (the scripted court reads it so: ``agents.scripted.heard``)."""
     struck = set()
     for at, turn in enumerate(turns):
         if turn.act == RULE_OBJECTION and ruling_sustains(turn.text):

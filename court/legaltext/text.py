@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import re
 import unicodedata
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
@@ -138,16 +139,22 @@ ZH_BARE_LAW_ARTICLES = re.compile(
 name is the longest tail of the characters before 第 that the statute corpus knows, else those
 characters less a leading verb (依照, 根据…)."""
 ZH_ARTICLE_RUN = re.compile(rf"(?P<articles>{_ZH_ARTICLE}(?:{_ZH_JOIN}{_ZH_ARTICLE})*)")
-ZH_ARTICLE_NUMBER = re.compile(rf"第\s*({_ZH_NUMBER})\s*条(?:\s*之\s*({_ZH_NUMBER}))?")
+ZH_PROVISION = re.compile(
+    rf"第\s*(?P<article>{_ZH_NUMBER})\s*条(?:\s*之\s*(?P<sub>{_ZH_NUMBER}))?"
+    rf"(?:\s*第\s*(?P<paragraph>{_ZH_NUMBER})\s*款)?(?:\s*第\s*[(（]?{_ZH_NUMBER}[)）]?\s*项)*"
+)
+"""One article as cited: 第六十七条第三款, 第一百三十三条之一, 第二百六十四条第（二）项."""
 ZH_RANGE = re.compile(rf"第\s*({_ZH_NUMBER})\s*条\s*(?:至|到|—|－|-|~|～)\s*第\s*({_ZH_NUMBER})\s*条")
 ZH_LEADING_VERBS = re.compile(
     r"^(?:依照|依据|根据|按照|参照|适用|违反|援引|对照|符合|结合|即|及|和|与|并|且|由|经|应|按|依|据)+"
 )
 _EN_NUMBER = r"\d+(?:\s*(?:-|–|—|to|through)\s*\d+)?"
 _EN_MARK = r"(?:(?i:articles?|arts?\.?)|§§?)"
+_EN_PARAGRAPH = r"(?:\s*\(\d+\)|\s*,?\s*(?i:paragraph|para\.?)\s*\d+)*"
+"""A paragraph after an article's number: "67(3)", "67, paragraph 3", "67 para. 3"."""
 _EN_LIST = (
-    rf"{_EN_MARK}\s*{_EN_NUMBER}(?:\s*\(\d+\))*"
-    rf"(?:(?:\s*,\s*|\s+and\s+|\s*,\s*and\s+|\s*&\s*)(?:{_EN_MARK}\s*)?{_EN_NUMBER}(?:\s*\(\d+\))*)*"
+    rf"{_EN_MARK}\s*{_EN_NUMBER}{_EN_PARAGRAPH}"
+    rf"(?:(?:\s*,\s*|\s+and\s+|\s*,\s*and\s+|\s*&\s*)(?:{_EN_MARK}\s*)?{_EN_NUMBER}{_EN_PARAGRAPH})*"
 )
 _EN_KNOWN_LAWS = "|".join(
     sorted((re.escape(name).replace(r"\ ", r"\s+") for name in ENGLISH_LAW_NAMES), key=len, reverse=True)
@@ -166,9 +173,7 @@ the form the case files' legal references take, read by the debrief to look one 
 EN_ARTICLES = re.compile(rf"{_EN_LAW},?\s+(?P<numbers>{_EN_LIST})")
 """A law, then its articles: "Civil Code, Articles 1179, 1183 and 1208", "Criminal Law Article
 67", "Civil Code § 585", "PRC Civil Code Arts. 712-713"."""
-EN_ARTICLES_OF = re.compile(
-    rf"(?P<numbers>{_EN_LIST})(?:\s*,?\s*(?:paragraph|para\.?|item|clause)\s*\d+)?,?\s+of\s+{_EN_LAW}"
-)
+EN_ARTICLES_OF = re.compile(rf"(?P<numbers>{_EN_LIST})(?:\s*,?\s*(?:item|clause)\s*\d+)?,?\s+of\s+{_EN_LAW}")
 """Articles, then their law: "Article 585 of the Civil Code", "Arts. 712-713 of the Civil Code
 of the PRC", "Article 67, paragraph 3, of the Criminal Law"."""
 EN_BARE_ARTICLES = re.compile(rf"(?<![\w§])(?P<numbers>{_EN_LIST})")
@@ -177,13 +182,53 @@ MAX_RANGE = 50
 """The longest run of articles a range cites (712-713 cites both); a longer one is a typo."""
 
 
-def _article_numbers(text: str) -> list[tuple[int, int | None]]:
-    """The article numbers of an English citation, ranges expanded: (number, None)."""
+@dataclass(frozen=True)
+class Cited:
+    """One article as a citation names it: its number, the 之 sub-article (第一百三十三条之一
+    is article 133, sub-article 1, an article of its own), the paragraph (款) when one is
+    named, and the words that cite it (第六十七条第三款, "Article 67, paragraph 3")."""
+
+    article: int
+    sub: int | None = None
+    paragraph: int | None = None
+    written: str = ""
+
+
+@dataclass(frozen=True)
+class Provision:
+    """A provision ``text`` cites: the law as written, whether it is a title in 《》, and the
+    article (``Cited``)."""
+
+    law: str
+    titled: bool
+    cited: Cited
+
+    @property
+    def key(self) -> str:
+        """The ``article_citations`` key of the article (its paragraph is not part of it)."""
+        law = _title_key(self.law) if self.titled else _law_key(self.law)
+        return f"{law}#{self.cited.article}" + (f"-{self.cited.sub}" if self.cited.sub else "")
+
+
+EN_NUMBERED = re.compile(rf"(\d+)(?:\s*(?:-|–|—|to|through)\s*(\d+))?(?P<paragraph>{_EN_PARAGRAPH})")
+
+
+def _article_numbers(text: str) -> list[Cited]:
+    """The articles of an English citation, ranges expanded, each with the paragraph named
+    after it ("Article 67, paragraph 3", "67(3)"); "Article 133-1", a "range" running down,
+    is 第一百三十三条之一 as English translations number it."""
     found = []
-    for match in re.finditer(r"(\d+)(?:\s*(?:-|–|—|to|through)\s*(\d+))?", re.sub(r"\(\d+\)", "", text)):
+    for match in EN_NUMBERED.finditer(text):
         first = int(match[1])
         last = int(match[2]) if match[2] else first
-        found += [(number, None) for number in _run(first, last)]
+        paragraph = re.search(r"\d+", match["paragraph"])
+        if last < first:
+            found.append(Cited(first, last, None, f"Article {first}-{last}"))
+            continue
+        if last != first or not paragraph:
+            found += [Cited(number, written=f"Article {number}") for number in _run(first, last)]
+        else:
+            found.append(Cited(first, None, int(paragraph[0]), f"Article {first}, paragraph {paragraph[0]}"))
     return found
 
 
@@ -191,18 +236,24 @@ def _run(first: int, last: int) -> range:
     return range(first, last + 1) if first <= last <= first + MAX_RANGE else range(first, first + 1)
 
 
-def _zh_numbers(articles: str) -> list[tuple[int, int | None]]:
-    """The article numbers of a Chinese citation: 第N条之M as (N, M), runs 第N条至第M条
-    expanded; paragraphs and items (第三款, 第（二）项) are not articles."""
-    found: list[tuple[int, int | None]] = []
+def _zh_numbers(articles: str) -> list[Cited]:
+    """The articles of a Chinese citation: 第N条之M as (N, M), with the paragraph (第三款) named
+    after it; runs 第N条至第M条 expanded. Items (第（二）项) are not told apart."""
+    found: list[Cited] = []
+    ranged: list[tuple[int, int]] = []
     for match in ZH_RANGE.finditer(articles):
         first, last = number_parse(match[1]), number_parse(match[2])
         if first is not None and last is not None:
-            found += [(number, None) for number in _run(int(first), int(last))]
-    for number, sub in ZH_ARTICLE_NUMBER.findall(articles):
-        arabic, after = number_parse(number), number_parse(sub) if sub else None
+            ranged.append(match.span())
+            found += [Cited(number, written=f"第{number}条") for number in _run(int(first), int(last))]
+    for match in ZH_PROVISION.finditer(articles):
+        if any(left <= match.start() < right for left, right in ranged):
+            continue
+        arabic = number_parse(match["article"])
+        sub = number_parse(match["sub"]) if match["sub"] else None
+        paragraph = number_parse(match["paragraph"]) if match["paragraph"] else None
         if arabic is not None:
-            found.append((int(arabic), int(after) if after else None))
+            found.append(Cited(int(arabic), int(sub) if sub else None, int(paragraph) if paragraph else None, match[0]))
     return found
 
 
@@ -216,13 +267,14 @@ def _zh_law_name(before: str) -> str:
     return ZH_LEADING_VERBS.sub("", before) or before
 
 
-def _citations(text: str, default_law: str | None = None) -> list[tuple[str, bool, int, int | None]]:
-    """Every article cited in ``text``: (the law as written, whether it is a title in 《》,
-    article, 之 sub-article). An article whose law is not named beside it (Arts. 712-713,
-    第五百八十五条) belongs to the law named last before it, else the first named after it,
-    else to ``default_law``, else it is left out."""
+def provisions(text: str, default_law: str | None = None) -> list[Provision]:
+    """Every article cited in ``text`` (``Provision``: the law as written, the article with its
+    之 sub-article and paragraph), in the order cited within each form: Chinese titles, Chinese
+    bare names, English, then articles whose law is named elsewhere. An article whose law is
+    not named beside it (Arts. 712-713, 第五百八十五条) belongs to the law named last before it,
+    else the first named after it, else to ``default_law``, else it is left out."""
     text = unicodedata.normalize("NFKC", text or "").replace("’", "'")
-    cited: list[tuple[int, str, bool, list[tuple[int, int | None]]]] = []
+    cited: list[tuple[int, str, bool, list[Cited]]] = []
     taken: list[tuple[int, int]] = []
 
     def free(start: int, end: int) -> bool:
@@ -263,7 +315,7 @@ def _citations(text: str, default_law: str | None = None) -> list[tuple[str, boo
             law = (start, default_law, False)
         if law is not None:
             cited.append((start, law[1], law[2], numbers))
-    return [(law, titled, number, sub) for _, law, titled, numbers in cited for number, sub in numbers]
+    return [Provision(law, titled, number) for _, law, titled, numbers in cited for number in numbers]
 
 
 def article_citations(text: str, *, default_law: str | None = None) -> frozenset[str]:
@@ -274,10 +326,7 @@ def article_citations(text: str, *, default_law: str | None = None) -> frozenset
     them; paragraphs and items are not distinguished (the article is the unit compared).
     Articles cited with no law named anywhere in ``text`` are ``default_law``'s when one is
     given (a statement's "Arts. 712-713" in a case that applies one code)."""
-    return frozenset(
-        f"{_title_key(law) if titled else _law_key(law)}#{number}" + (f"-{sub}" if sub else "")
-        for law, titled, number, sub in _citations(text, default_law)
-    )
+    return frozenset(provision.key for provision in provisions(text, default_law))
 
 
 def _law_key(name: str) -> str:
@@ -330,7 +379,10 @@ def legal_reference_keys(text: str) -> frozenset[str]:
 
 def _cited_articles(text: str) -> set[tuple[str, int]]:
     """(law key, article) of every article cited, sub-articles (第N条之M) as their article N."""
-    return {(_title_key(law) if titled else _law_key(law), number) for law, titled, number, _ in _citations(text)}
+    return {
+        (_title_key(found.law) if found.titled else _law_key(found.law), found.cited.article)
+        for found in provisions(text)
+    }
 
 
 def provision_family(law: str, number: int) -> str | None:

@@ -4,7 +4,9 @@ reasoning names the points that decided it."""
 
 from __future__ import annotations
 
+import copy
 import json
+from dataclasses import replace
 
 from agents.scripted import ScriptedAgent
 from agents.scripted.context import disposition_of
@@ -29,13 +31,14 @@ class Student:
 
     def respond(self, request: TurnRequest, *, on_delta=None) -> Reply:
         act = request.step.act
-        decision = "decline" if act == "answer_mediation" else None
+        decision = "decline" if act in ("answer_mediation", "answer_appeal") else None
         if self.lines is None:
             draft = ArtifactDraft(act, EMPTY) if request.step.artifact else None
             return Reply(text=EMPTY, artifact=draft, decision=decision)
         if act in self.lines:
             return Reply(text=self.lines[act], decision=decision)
-        return ScriptedAgent().respond(request)
+        reply = ScriptedAgent().respond(request)
+        return replace(reply, decision="decline") if act == "answer_appeal" else reply
 
     def update_memory(self, request: MemoryRequest) -> MemoryUpdate:
         return MemoryUpdate()
@@ -44,8 +47,11 @@ class Student:
         return []
 
 
-def judgment(case_id: str, seat: str, student: Student, *, target_side: str, last_stage: str, kind: str) -> str:
-    case = json.loads((DEMO_CASES / f"{case_id}.json").read_text(encoding="utf-8"))
+def judgment(
+    case_id: str | dict, seat: str, student: Student, *, target_side: str, last_stage: str | None, kind: str
+) -> str:
+    """The last judgment of ``kind`` in a trial of a demo case (by id) or of a case file typed fresh."""
+    case = case_id if isinstance(case_id, dict) else json.loads((DEMO_CASES / f"{case_id}.json").read_text("utf-8"))
     state = trial_start(case=case, target_side=target_side, human_seats={seat: "student"}, last_stage=last_stage)
     seats = procedure_for(case["procedure"]).seats
     participants = {other: ScriptedAgent() for other in seats} | {seat: student}
@@ -121,3 +127,176 @@ def test_a_prosecutor_who_produces_no_evidence_loses_the_case():
     play = dict(case_id="en-criminal-telecom-fraud", seat="prosecutor", target_side="defendant", last_stage=None)
     empty = judgment(**play, student=Student(), kind="criminal_judgment")
     assert "acquitted" in disposition_of(empty) and "produced no evidence" in empty
+
+
+def renovation(claims: list[str] | None = None, second: dict | None = None) -> dict:
+    """A case typed fresh in the authoring page (issue 41): a renovation contract, RMB 80,000
+    owed, interest claimed on it, and a defective-work defence deducting RMB 18,000."""
+    case = json.loads((DEMO_CASES / "en-civil-traffic-accident.json").read_text("utf-8"))
+    case.pop("consultation", None)
+    return case | {
+        "id": "typed-renovation",
+        "title": "Zhang Wei Decoration Co. v. Li Na (renovation contract)",
+        "cause_of_action": "Construction contract dispute",
+        "parties": [
+            {"side": "plaintiff", "name": "Zhang Wei Decoration Co.", "kind": "company", "details": "a contractor"},
+            {"side": "defendant", "name": "Li Na", "kind": "person", "details": "the owner of the flat"},
+        ],
+        "first_instance": {
+            "claims": claims
+            or [
+                "Order the defendant to pay the outstanding renovation price of RMB 80,000",
+                "Order the defendant to pay overdue-payment interest on RMB 80,000 from 1 June 2024",
+                "Order the defendant to bear the court fees",
+            ],
+            "facts_and_reasons": "The plaintiff renovated the defendant's flat under a contract of 1 March 2024 for "
+            "RMB 80,000, payable on completion. The work was completed and accepted on 31 May 2024; nothing was paid.",
+            "evidence": [
+                {
+                    "side": "plaintiff",
+                    "name": "Renovation contract of 1 March 2024",
+                    "purpose": "the price of RMB 80,000",
+                },
+                {"side": "plaintiff", "name": "Completion acceptance record", "purpose": "the work was accepted"},
+                {"side": "plaintiff", "name": "Payment demand letters", "purpose": "payment was demanded and refused"},
+                {
+                    "side": "defendant",
+                    "name": "Photographs of the leaking bathroom",
+                    "purpose": "defective waterproofing",
+                },
+                {"side": "defendant", "name": "Repair invoice of RMB 18,000", "purpose": "the defective work repaired"},
+            ],
+            "defenses": "The bathroom waterproofing was defective and leaked into the flat below. RMB 18,000 spent "
+            "repairing the defective work must be deducted from the price.",
+        },
+        "second_instance": second
+        or {
+            "appellant_side": "defendant",
+            "appeal_requests": ["Vary item 1 to reduce the sum payable to RMB 50,000"],
+            "appeal_reasons": "",
+            "appellee_defenses": "",
+            "new_evidence": [],
+        },
+    }
+
+
+RENOVATION_DEFENCE = {
+    "state_defence": "We accept the contract, but the bathroom waterproofing was defective and leaked into the flat "
+    "below. RMB 18,000 spent repairing the defective work must be deducted from the price.",
+    "present_evidence": "We produce the photographs of the leaking bathroom and the repair invoice of RMB 18,000.",
+    "argue": "Under the Civil Code, Article 577, the contractor answers for defective work: RMB 18,000 comes off.",
+}
+OWNER = dict(seat="defendant_lawyer", target_side="defendant", last_stage="FIT", kind="first_instance_judgment")
+
+
+def orders_of(text: str) -> str:
+    return disposition_of(text)
+
+
+def test_a_case_typed_fresh_orders_the_price_less_the_repair_and_interest_on_it_never_a_second_sum():
+    argued = orders_of(judgment(renovation(), student=Student(RENOVATION_DEFENCE), **OWNER))
+    empty = orders_of(judgment(renovation(), student=Student(), **OWNER))
+    assert "160,000" not in argued + empty, "interest on RMB 80,000 is not a second RMB 80,000"
+    assert "shall pay the plaintiff Zhang Wei Decoration Co. RMB 62,000" in argued, "18,000 off the principal"
+    assert "overdue-payment interest on RMB 62,000 at the one-year loan prime rate (LPR) from 1 June 2024" in argued
+    assert "RMB 80,000 within ten days" in empty and "interest on RMB 80,000" in empty
+    assert max(amounts(argued)) < max(amounts(empty)), "the argued defence never fares worse than asdf"
+
+
+def test_claims_in_one_sentence_ending_with_the_court_fees_are_each_answered_in_the_reasoning():
+    sentence = [
+        "Order the defendant to pay the outstanding renovation price of RMB 80,000, overdue-payment interest on "
+        "RMB 80,000 from 1 June 2024, and bear the court fees"
+    ]
+    for student in (Student(RENOVATION_DEFENCE), Student()):
+        text = judgment(renovation(sentence), student=student, **OWNER)
+        reasoning = text.split("4. Reasoning", 1)[1].split("5. Legal basis", 1)[0]
+        assert reasoning.count("As to ") == 3, reasoning
+        assert "dismissed in full" not in orders_of(text), "a stated, proven claim is granted"
+
+
+BOILERPLATE = "Set aside the order"
+REASONED_APPEAL = {
+    "appellant_side": "plaintiff",
+    "appeal_requests": [
+        "Vary item 1 to order the appellee to pay the full price of RMB 80,000 with overdue-payment interest on it",
+        "Order the appellee to bear the appeal costs",
+    ],
+    "appeal_reasons": "The appellee's own plumber moved the drain after completion and caused the leak.",
+    "appellee_defenses": "The judgment below is right and should be affirmed.",
+    "new_evidence": [
+        {
+            "side": "plaintiff",
+            "name": "Plumber's work order of 10 June 2024",
+            "purpose": "the appellee's own plumber moved the drain and caused the leak, so the RMB 18,000 repair "
+            "is not the appellant's liability",
+        }
+    ],
+}
+APPEAL = OWNER | {"last_stage": None, "kind": "second_instance_judgment"}
+
+
+def test_a_boilerplate_appeal_leaves_the_judgment_affirmed_and_a_reasoned_one_varies_it_in_full():
+    """The student won the deduction and declines to appeal; the contractor's agent appeals."""
+    boilerplate = judgment(renovation(), student=Student(RENOVATION_DEFENCE), **APPEAL)
+    assert BOILERPLATE in boilerplate.split("2. Claims", 1)[1], "the appeal drafted from the orders lost"
+    assert "The appeal is dismissed and the judgment below affirmed" in orders_of(boilerplate)
+    assert "borne by the appellant Zhang Wei Decoration Co." in orders_of(boilerplate)
+    assert "produced no new evidence" in boilerplate and ": ; granted" not in boilerplate
+
+    reasoned = orders_of(
+        judgment(renovation(second=copy.deepcopy(REASONED_APPEAL)), student=Student(RENOVATION_DEFENCE), **APPEAL)
+    )
+    assert 'RMB 62,000 within ten days of this judgment taking effect" of the judgment below is set aside' in reasoned
+    assert "shall pay the plaintiff Zhang Wei Decoration Co. RMB 80,000 within ten days" in reasoned
+    assert "overdue-payment interest on RMB 80,000" in reasoned, "the interest follows the principal as varied"
+    assert "costs of the appeal are borne by the appellee Li Na" in reasoned
+
+
+def renovation_zh(claims: list[str]) -> dict:
+    """The renovation case typed fresh in Chinese."""
+    case = json.loads((DEMO_CASES / "zh-civil-private-lending.json").read_text("utf-8"))
+    case.pop("consultation", None)
+    return case | {
+        "id": "typed-renovation-zh",
+        "title": "张某装饰公司诉李某装饰装修合同纠纷",
+        "cause_of_action": "装饰装修合同纠纷",
+        "parties": [
+            {"side": "plaintiff", "name": "张某装饰公司", "kind": "company", "details": "装修公司"},
+            {"side": "defendant", "name": "李某", "kind": "person", "details": "房屋业主"},
+        ],
+        "first_instance": {
+            "claims": claims,
+            "facts_and_reasons": "2024年3月1日双方签订装修合同，约定工程款80000元，竣工后支付。工程于2024年5月31日竣工验收，被告至今未付款。",
+            "evidence": [
+                {"side": "plaintiff", "name": "装修合同", "purpose": "工程款80000元及付款期限"},
+                {"side": "plaintiff", "name": "竣工验收单", "purpose": "工程已竣工验收"},
+                {"side": "defendant", "name": "卫生间漏水照片", "purpose": "防水工程质量不合格"},
+                {
+                    "side": "defendant",
+                    "name": "维修费用发票（18000元）",
+                    "purpose": "因防水质量问题支出维修费用18000元",
+                },
+            ],
+            "defenses": "卫生间防水工程质量不合格，导致漏水。因防水质量问题被告支出维修费用18000元，应从工程款中扣除。",
+        },
+    }
+
+
+RENOVATION_DEFENCE_ZH = {
+    "state_defence": "卫生间防水工程质量不合格，导致漏水。因防水质量问题被告支出维修费用18000元，应从工程款中扣除。",
+    "present_evidence": "被告出示：一、卫生间漏水照片；二、维修费用发票（18000元）。",
+    "argue": "依照《中华人民共和国民法典》第五百七十七条，原告应对质量问题承担责任，维修费用18000元应予扣除。",
+}
+ZH_SENTENCE = ["判令被告支付工程款80000元及逾期付款利息（以80000元为基数，自2024年6月1日起计算），并承担诉讼费"]
+
+
+def test_a_chinese_case_typed_in_one_sentence_is_answered_item_by_item():
+    argued = judgment(renovation_zh(ZH_SENTENCE), student=Student(RENOVATION_DEFENCE_ZH), **OWNER)
+    empty = judgment(renovation_zh(ZH_SENTENCE), student=Student(), **OWNER)
+    assert "支付62000元" in orders_of(argued) and "以62000元为基数" in orders_of(argued), "扣除维修费，利息随本金"
+    assert "支付80000元" in orders_of(empty) and "以80000元为基数" in orders_of(empty)
+    assert "160000" not in orders_of(argued) + orders_of(empty)
+    for text in (argued, empty):
+        reasoning = text.split("四、本院认为", 1)[1].split("五、法律依据", 1)[0]
+        assert reasoning.count("关于“") == 3, reasoning

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from agents.scripted.civil_ruling import civil_decision
+from agents.scripted.civil_court import civil_decision
 from agents.scripted.counterfactuals import what_moved
 from agents.scripted.criminal_ruling import criminal_decision
 from agents.scripted.record import CivilRecord, Claim, CriminalRecord, Defence, Exhibit
@@ -178,3 +178,107 @@ def test_what_moved_names_points_made_and_points_left_on_the_table():
     assert "Insurance payment record" in made, "the insurer's payment record did move the award"
     _, criminal = what_moved(driving(defence=PLEA), "defendant")
     assert {"restitution", "the victims' forgiveness"} & {item.point for item in criminal if not item.made}
+
+
+PRICE = "Order the defendant to pay the outstanding renovation price of RMB 80,000"
+INTEREST = "Order the defendant to pay overdue-payment interest on RMB 80,000 from 1 June 2024"
+FEES = "Order the defendant to bear the court fees"
+DEFECT = "The bathroom waterproofing was defective and leaked into the flat below."
+REPAIR = "RMB 18,000 spent repairing the defective work must be deducted from the price."
+
+
+def renovation(*, raised: bool = True, proved: bool = True, contract: bool = True) -> CivilRecord:
+    return CivilRecord(
+        language="en",
+        claimant="plaintiff",
+        respondent="defendant",
+        claims=(Claim(PRICE, True, 80000.0), Claim(INTEREST, True), Claim(FEES, True)),
+        exhibits=(
+            Exhibit("plaintiff", "Renovation contract", "the price of RMB 80,000 payable on completion", contract),
+            Exhibit("plaintiff", "Completion acceptance record", "the work was completed and accepted", contract),
+            Exhibit("defendant", "Photographs of the leaking bathroom", "the waterproofing was defective", proved),
+            Exhibit(
+                "defendant", "Repair invoice of RMB 18,000", "RMB 18,000 spent repairing the defective work", proved
+            ),
+        ),
+        defences=(Defence(DEFECT, raised), Defence(REPAIR, raised)),
+    )
+
+
+@pytest.mark.parametrize(
+    ("record", "total", "base", "why"),
+    [
+        (renovation(), 62_000, 62_000, "the repair deducted from the price, and interest runs on what is owed"),
+        (renovation(proved=False), 80_000, 80_000, "a defect asserted without evidence deducts nothing"),
+        (renovation(raised=False), 80_000, 80_000, "an 'asdf' defence: the price and interest on it, never 160,000"),
+        (renovation(contract=False), None, None, "no contract produced: neither the price nor interest on it"),
+    ],
+)
+def test_interest_is_a_base_ordered_on_the_principal_as_granted_not_a_second_sum(record, total, base, why):
+    decision = civil_decision(record)
+    assert decision.total == total, why
+    assert [item.base for item in decision.accruals] == ([base] if base else []), why
+    assert decision.costs == (FEES,), "the court fees are answered, not granted or dismissed"
+
+
+def boilerplate_appeal(*requests: str, evidence: bool = False, cited: str = "civil procedure law#67") -> CivilRecord:
+    """The plaintiff appeals a judgment of RMB 62,000 on a claim of RMB 80,000."""
+    below = renovation()
+    return replace(
+        below,
+        appeal=True,
+        claims=tuple(Claim(text, True, None) for text in requests),
+        exhibits=(
+            Exhibit("plaintiff", "Plumber's work order", "the appellee's own plumber caused the leak", evidence),
+        ),
+        defences=(),
+        cited={"plaintiff": frozenset({cited})},
+        below="1. The defendant Li Na shall pay the plaintiff RMB 62,000 within ten days\n"
+        "2. The plaintiff's other claims are dismissed",
+        claims_below=below.claims,
+        record_below=below.exhibits,
+    )
+
+
+SET_ASIDE = 'Set aside the order "The plaintiff\'s other claims are dismissed" of the first-instance judgment and decide it afresh'
+FULL_PRICE = "Vary item 1 to order the appellee to pay RMB 80,000 for the leak was the appellee's own plumber's"
+
+
+@pytest.mark.parametrize(
+    ("record", "total", "varied", "why"),
+    [
+        (boilerplate_appeal(SET_ASIDE), 62_000, False, "boilerplate without evidence or law: affirmed"),
+        (
+            boilerplate_appeal(SET_ASIDE, evidence=True),
+            80_000,
+            True,
+            "the dismissal set aside on new evidence: the claim in full, never more",
+        ),
+        (boilerplate_appeal(FULL_PRICE, evidence=True), 80_000, True, "the sum asked, proved by new evidence"),
+        (
+            boilerplate_appeal(FULL_PRICE.replace("80,000", "100,000"), evidence=True),
+            80_000,
+            True,
+            "nothing above what was claimed at first instance",
+        ),
+        (
+            boilerplate_appeal(FULL_PRICE, cited="civil code#577"),
+            80_000,
+            True,
+            "on the law alone: a substantive article argued and left unanswered",
+        ),
+    ],
+)
+def test_an_appeal_varies_the_judgment_below_only_on_a_ground_and_never_beyond_the_claim(record, total, varied, why):
+    decision = civil_decision(record)
+    assert (decision.total, decision.varied, decision.below) == (total, varied, 62_000), why
+    assert all(ruling.reasons for ruling in decision.rulings), "every request is answered with its reasons"
+
+
+def test_the_appellees_response_proved_by_the_record_below_counts_as_a_defence():
+    unanswered = civil_decision(boilerplate_appeal(FULL_PRICE, evidence=True))
+    response = (Defence("The leak came from the defective waterproofing the repair invoice records.", True),)
+    answered = civil_decision(replace(boilerplate_appeal(FULL_PRICE, evidence=True), defences=response))
+    assert 62_000 < answered.total < unanswered.total, "the appellee's proved response halves the variation"
+    bare = replace(boilerplate_appeal(FULL_PRICE, cited="civil code#577"), defences=response, record_below=())
+    assert not civil_decision(bare).varied, "an answered point of law alone does not move the appeal court"

@@ -58,8 +58,8 @@ def test_the_room_shows_the_checklist_during_the_consultation_and_the_debrief_wh
     Trial.objects.filter(pk=finished.pk).update(live=True)
     page = client.get(reverse("trials:trial_room", args=[finished.pk])).content.decode()
     assert 'id="debrief-interview"' in page and 'id="agenda"' not in page
-    assert CANARY in page and "you drew it out" in page, "the scripted lawyer's advice named the transfer"
-    assert "You asked about every item of the agenda." in page
+    assert CANARY in page and "the agent drew it out" in page and "Your interview" not in page
+    assert "The agent asked about every item of the agenda." in page
 
 
 @pytest.mark.django_db

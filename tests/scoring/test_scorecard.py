@@ -18,12 +18,16 @@ from tests.users import person
 from trials.models import Trial
 
 pytestmark = pytest.mark.django_db(transaction=True)
-CANARY = "CANARY-FINDINGS-7731 the court finds the loan proved"
+CANARY = "Return the pledged violin CANARY-CLAIM-7731"
+FINDINGS = "CANARY-FINDINGS-7731 the court finds the loan proved"
 
 
 def seed_with_canary() -> dict:
+    """A claim of the plaintiff's that no agent states (the student drafts the complaint), and
+    court findings that are never a point the student failed to raise."""
     seed = copy.deepcopy(CIVIL_CASE)
-    seed["first_instance"]["court_findings"] = f"{CANARY}. The defendant repaid nothing."
+    seed["first_instance"]["claims"].append(CANARY)
+    seed["first_instance"]["court_findings"] = f"{FINDINGS}. The defendant repaid nothing."
     return seed
 
 
@@ -37,9 +41,9 @@ def page(path: str, username: str = "student") -> str:
 
 
 async def test_the_scorecard_links_every_deduction_and_reveals_only_after_the_end():
-    trial = await make_trial({"plaintiff_lawyer": "student"}, seed=seed_with_canary())
+    trial = await make_trial({"plaintiff_lawyer": "student"}, stages=("CD", "FIT"), seed=seed_with_canary())
     early = await page(f"/trials/{trial.pk}/scorecard/")
-    assert 'id="reveal"' not in early and "CANARY-FINDINGS" not in early
+    assert 'id="reveal"' not in early and "CANARY" not in early
 
     communicator = await connect(trial, "student")
     await play(communicator, {"plaintiff_lawyer"})
@@ -49,7 +53,7 @@ async def test_the_scorecard_links_every_deduction_and_reveals_only_after_the_en
 
     card = await page(f"/trials/{trial.pk}/scorecard/")
     assert "Rule-based scorer" in card
-    assert "Legal consultation: played by an agent" in card and "Drafting the complaint: played by an agent" in card
+    assert "Legal consultation: played by an agent" in card and "Drafting the complaint: played by an agent" not in card
     deductions = re.findall(r'<li class="deduction">(.*?)</li>', card, re.DOTALL)
     assert deductions, "a student who says the same line everywhere loses points"
     transcript = await page(f"/trials/{trial.pk}/transcript/")
@@ -58,6 +62,7 @@ async def test_the_scorecard_links_every_deduction_and_reveals_only_after_the_en
         assert links, deduction
         assert all(f'id="{anchor[1:]}"' in transcript for anchor in links)
     assert 'id="reveal"' in card and CANARY in card
+    assert FINDINGS not in card, "the court's findings are not a point the student failed to raise"
 
     history = await page("/scorecards/")
     assert f"/trials/{trial.pk}/scorecard/" in history and "<svg" in history

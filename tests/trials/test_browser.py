@@ -228,35 +228,40 @@ class ObjectionsInTheBrowser(RoomPlayer, WithChromium, LiveRoomServer, ChannelsL
         self.scorecard_from_the_debrief("defendant_lawyer", "As counsel you are scored")
 
     def test_defence_counsel_objects_in_a_criminal_trial_and_the_rulings_take_effect(self) -> None:
-        """Issue 32 items 2, 3 and 9: a sustained objection strikes the prosecution's evidence
-        (marked in the record), an overruled one lets the prosecutor's answer finish where it
-        was cut, the trial never pauses, and the room keeps the latest turn in view."""
+        """Issue 32 items 2, 3 and 9, with the rulings of issue 41 item 2: a leading question the
+        record shows is sustained and struck (marked in the record), "leading" against the
+        reading of the indictment is overruled and the reading finishes where it was cut, the
+        trial never pauses, and the room keeps the latest turn in view."""
         page = self.page
-        trial_started(page, self.live_server_url, "en-criminal-telecom-fraud", "attorney", "evidence")
-        plans = {"The prosecution's evidence": "speculation", "The defence's evidence": "leading"}
+        trial_started(page, self.live_server_url, "en-criminal-telecom-fraud", "attorney", "investigation")
+        plans = {"The indictment": "leading", "Examination of the defendant": "leading"}
+        rulings_expected = {"The indictment": "Overruled", "Examination of the defendant": "Sustained"}
         said = 0
         while not page.locator("#banner-stage:has-text('The trial has ended')").count():
             page.wait_for_function(
                 "() => document.getElementById('composer-text')?.disabled === false"
-                " || document.querySelector('li.turn.streaming')"
+                " || document.getElementById('object')?.disabled === false"
                 " || document.getElementById('banner-stage').textContent.includes('ended')"
             )
             assert "Paused" not in page.inner_text("#banner-stage"), page.inner_text("#banner")
-            # Read the streaming statement in one step: it may end between two locator calls.
-            streaming = page.evaluate(
-                "() => { const turn = document.querySelector('li.turn.streaming');"
+            # Read the latest statement in one step: it may end between two locator calls.
+            latest = page.evaluate(
+                "() => { const turns = document.querySelectorAll('li.turn'); const turn = turns[turns.length - 1];"
                 " return turn ? [turn.innerText, turn.querySelector('.text')?.innerText || ''] : null; }"
             )
-            if streaming and page.locator("#object:enabled").count():
-                where, words = streaming
+            if latest and page.locator("#object:enabled").count():
+                where, words = latest
                 phase = next((phase for phase in plans if phase in where and "Public prosecutor" in where), None)
-                if phase and len(words) > 10:
+                # The question is objected to once it is put; the indictment while it is read.
+                ready = phase and ("?" in words if phase.startswith("Examination") else len(words) > 10)
+                if ready:
                     ground = plans.pop(phase)
                     page.click("#object")
                     page.click(f"#objection-grounds [data-ground={ground}]")
-                    ruling = "Sustained" if ground == "speculation" else "Overruled"
-                    page.wait_for_selector(f"li.turn .text:text-matches('^{ruling}')")
-                    screenshot(page, f"room-objection-{ground}", phone=True)
+                    page.wait_for_selector(f"li.turn .text:text-matches('^{rulings_expected[phase]}')")
+                    screenshot(page, f"room-objection-{phase.split()[0].lower()}", phone=True)
+                else:
+                    page.wait_for_timeout(100)
                 continue
             if page.locator("#composer-text:enabled").count():
                 assert page.get_attribute("#composer-text", "placeholder").startswith("Say it to the court"), (
@@ -276,12 +281,12 @@ class ObjectionsInTheBrowser(RoomPlayer, WithChromium, LiveRoomServer, ChannelsL
         assert trial.status == Trial.Status.FINISHED
         turns = trial.engine_state.turns
         rulings = [index for index, turn in enumerate(turns) if turn.act == "rule_objection"]
-        sustained, overruled = rulings
+        overruled, sustained = rulings
         assert turns[sustained].text.startswith("Sustained") and turns[overruled].text.startswith("Overruled")
         struck = page.locator(f"#turn-{turns[sustained - 2].seq}")
         assert "struck" in struck.get_attribute("class") and "struck by the court" in struck.inner_text()
         resumed = turns[overruled + 1]
-        assert (resumed.seat, resumed.act) == ("prosecutor", "cross_examine") and resumed.text.startswith("— ")
+        assert (resumed.seat, resumed.act) == ("prosecutor", "read_indictment") and resumed.text.startswith("— ")
         assert page.locator(f"#turn-{resumed.seq}").inner_text().count("— ") >= 1
         screenshot(page, "room-objections-criminal-ended", phone=True)
 

@@ -52,7 +52,8 @@ async def test_an_objection_stops_the_stream_and_the_judge_rules(settings):
         and objection["author"] == "human"
         and objection["text"] == "Objection: irrelevant. This goes beyond the points in dispute."
     )
-    assert ruling["seq"] == objected_seq + 2 and ruling["text"].startswith("Sustained")
+    assert ruling["seq"] == objected_seq + 2 and ruling["text"].startswith("Overruled"), "the defence is on the point"
+    assert "goes to a point in dispute" in ruling["text"] or "barely begun" in ruling["text"], "the ruling says why"
     stored = await database_sync_to_async(lambda: list(Turn.objects.filter(trial=trial).values_list("seq", "text")))()
     assert [seq for seq, _ in stored] == list(range(1, len(stored) + 1))
     full = await database_sync_to_async(lambda: Turn.objects.get(trial=trial, seq=objected_seq).text)()
@@ -248,16 +249,54 @@ def _prosecutor_words(trial: Trial, seq: int) -> str:
             step_apply(state, step, MemoryUpdate() if isinstance(step, UpdateMemory) else None)
 
 
-async def test_a_sustained_objection_ends_the_statement_and_the_record_shows_what_was_struck(settings):
-    settings.LEGALSIM_SCRIPTED_TOKENS_PER_S = 40
-    frames, cut_seq, trial = await criminal_objection(
-        "speculation", "prosecutor", "present_evidence", "prosecution_evidence"
-    )
-    ends = {f["seq"]: f for f in frames if f["type"] == "turn.end"}
-    assert ends[cut_seq]["text"].endswith("—") and ends[cut_seq + 2]["ruling"] == "sustained"
-    assert ends[cut_seq + 3]["seat"] == "attorney", "the struck statement is not made again"
-    stored = await database_sync_to_async(lambda: Trial.objects.get(pk=trial.pk).engine_state)()
-    from agents.scripted.heard import heard_turns
+HEARSAY_AND_BANK = (
+    "The prosecution presents:\n"
+    "1. Bank statements of the three accounts: a bank clerk told me they show the money passing through.\n"
+    "2. Victims' statements and transfer records, to prove that three victims were defrauded."
+)
 
-    dialogue = [{"seq": t.seq, "act": t.act, "text": t.text} for t in stored.turns if t.stage == "evidence"]
-    assert cut_seq not in {turn["seq"] for turn in heard_turns(dialogue)}, "the court leaves struck words out"
+
+async def test_a_sustained_objection_strikes_the_exhibit_it_goes_to_and_the_record_leaves_only_that_out(settings):
+    """Issue 41 item 2: a student prosecutor offers one exhibit on what a bank clerk said and
+    one on its own; defence counsel (a student) objects "hearsay" just after. The court
+    strikes the first, says so, lets the second stand, and the record keeps the second."""
+    settings.LEGALSIM_SCRIPTED_TOKENS_PER_S = 200
+    settings.LEGALSIM_OBJECTION_GRACE_S = 2.0
+    trial = await make_trial(
+        {"prosecutor": "pros", "attorney": "def"}, stages=("evidence",), case_id="en-criminal-telecom-fraud"
+    )
+    prosecutor, defence = await connect(trial, "pros"), await connect(trial, "def")
+    offered, ruling = None, None
+    while (frame := await prosecutor.receive_json_from(timeout=20))["type"] != "end":
+        if frame["type"] == "turn.end" and frame["act"] == "present_evidence" and frame["seat"] == "prosecutor":
+            offered = frame
+            await defence.send_json_to({"type": "objection", "ground": "hearsay"})
+            while (heard := await defence.receive_json_from(timeout=20))["type"] != "turn.end" or heard[
+                "act"
+            ] != "object":
+                assert heard["type"] != "error", heard
+        elif frame["type"] == "turn.end" and frame["act"] == "rule_objection":
+            ruling = frame
+        elif frame["type"] == "await" and (offered is None or ruling is not None):
+            seat, text = frame["seat"], "The defence has its say."
+            if seat == "prosecutor":
+                text = HEARSAY_AND_BANK if frame["act"] == "present_evidence" else "Nothing to add."
+            await (prosecutor if seat == "prosecutor" else defence).send_json_to(
+                {"type": "say", "text": text, "client_id": f"{seat}{frame['seq']}"}
+            )
+    await prosecutor.disconnect()
+    await defence.disconnect()
+    assert ruling["ruling"] == "sustained" and ruling["seq"] == offered["seq"] + 2
+    assert "The court strikes “Bank statements of the three accounts”." in ruling["text"], ruling["text"]
+    assert "“Victims' statements and transfer records” stands" in ruling["text"]
+    stored = await database_sync_to_async(lambda: Trial.objects.get(pk=trial.pk).engine_state)()
+    from agents.scripted.heard import heard_turns, struck_exhibits
+
+    dialogue = [
+        {"seq": t.seq, "phase": t.phase, "act": t.act, "seat": t.seat, "text": t.text}
+        for t in stored.turns
+        if t.stage == "evidence"
+    ]
+    heard = next(turn["text"] for turn in heard_turns(dialogue) if turn["seq"] == offered["seq"])
+    assert "Victims' statements" in heard and "Bank statements" not in heard, "only the struck exhibit is left out"
+    assert struck_exhibits(dialogue) == {"Bank statements of the three accounts"}

@@ -2,12 +2,12 @@ from __future__ import annotations
 
 import json
 
+from agents.tools.citations import citations_check
 from agents.tools.governing_laws import CHAPTER_OF_CHARGE, CIVIL_CAUSES, CRIMINAL_RELATED, full_name, governing_laws
 from agents.tools.statute_index import statute_index
 from agents.tools.statutes import (
     EXCERPT_CHARS,
     article_excerpt,
-    citations_check,
     fuse,
     statute_query,
     statute_search,

@@ -3,7 +3,8 @@ from __future__ import annotations
 import json
 
 from agents.scripted import ScriptedAgent
-from agents.tools.statutes import citations_check, corpus_version, statute_search
+from agents.tools.citations import citations_check
+from agents.tools.statutes import corpus_version, statute_search
 from agents.tools.toolbox import MAX_TOOL_CALLS, ToolBox
 from court.documents import DOCUMENTS
 from court.engine.machine import trial_start

@@ -170,3 +170,16 @@ def test_a_person_starting_at_the_appeal_gets_the_stage_the_judgment_gives_their
 
     assert isinstance(stopped, StageStart) and stopped.stage == "AR", "stopped where the student's side comes in"
     assert state.appellant_side == "defendant"
+
+
+def test_an_appeal_drafted_from_the_orders_lost_without_evidence_leaves_the_judgment_affirmed(civil_seed):
+    """Boilerplate ("set aside the order ... and decide it afresh", no new evidence, no ground of
+    law) does not move an appeal court: a complete order, not a bare "varied" without a sum."""
+    civil_seed["second_instance"]["appellant_side"] = "plaintiff"
+    state = play(unopposed(civil_seed), target_side="defendant", seat="defendant_lawyer", student=Student("appeal"))
+    judgment = state.artifacts_of("second_instance_judgment")[-1].text
+    orders = judgment.split("The court orders:", 1)[1]
+    assert "The appeal is dismissed and the judgment below affirmed" in orders
+    assert "costs of the appeal are borne by the appellant" in orders
+    reasoning = judgment.split("Reasoning", 1)[1].split("Legal basis", 1)[0]
+    assert "produced no new evidence" in reasoning and ": ; granted" not in reasoning

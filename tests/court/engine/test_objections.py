@@ -62,7 +62,10 @@ def test_reading_the_indictment_is_no_leading_question():
 def test_a_leading_question_to_the_defendant_is_sustained_with_the_reason():
     state = played_until("en-criminal-telecom-fraud", "question_defendant", human_seats={"attorney": "ann"})
     said = ruling(state, seat="attorney", ground="leading")
-    assert said == "Sustained: the question suggests its own answer. Counsel will put it open-ended."
+    assert said == (
+        "Sustained: the question suggests its own answer (‘Did you understand the nature of what you were doing?’). "
+        "Counsel will put it open-ended. The question is struck."
+    )
 
 
 def test_the_chinese_court_rules_in_chinese():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from court.legaltext.text import article_citations, legal_reference_keys, party_roles
+from court.legaltext.text import article_citations, legal_reference_keys, party_roles, provisions
 
 
 def test_a_judicial_interpretation_is_its_own_law_not_the_code_it_embeds_table_11():
@@ -137,3 +137,31 @@ def test_legal_reference_keys_read_the_same_forms_table_11():
     assert legal_reference_keys("Article 585 of the Civil Code") >= {"law:civil code", "article:civil code#585"}
     assert legal_reference_keys("依照民法典第五百八十五条") >= {"law:民法典", "article:民法典#585"}
     assert "article:刑法#133" in legal_reference_keys("《刑法》第一百三十三条之一"), "a sub-article is its article"
+
+
+@pytest.mark.parametrize(
+    ("text", "cited"),
+    [
+        ("《刑法》第一百三十三条之一", [("刑法", 133, 1, None)]),
+        ("《刑法》第六十七条第三款", [("刑法", 67, None, 3)]),
+        ("依照刑法第六十七条第三款", [("刑法", 67, None, 3)]),
+        ("《刑法》第二百六十四条第（二）项", [("刑法", 264, None, None)]),
+        (
+            "依照《刑法》第一百三十三条之一、第六十七条第三款、第五十二条",
+            [("刑法", 133, 1, None), ("刑法", 67, None, 3), ("刑法", 52, None, None)],
+        ),
+        ("Criminal Law, Article 67, paragraph 3", [("Criminal Law", 67, None, 3)]),
+        ("Article 67, paragraph 3, of the Criminal Law", [("Criminal Law", 67, None, 3)]),
+        ("Criminal Law Art. 67(3)", [("Criminal Law", 67, None, 3)]),
+        ("Criminal Law, Article 133-1", [("Criminal Law", 133, 1, None)]),
+        ("Civil Code, Arts. 712-713", [("Civil Code", 712, None, None), ("Civil Code", 713, None, None)]),
+    ],
+)
+def test_a_provision_cited_keeps_its_sub_article_and_paragraph(text, cited):
+    found = [(item.law, item.cited.article, item.cited.sub, item.cited.paragraph) for item in provisions(text)]
+    assert found == cited
+
+
+def test_a_paragraph_is_not_part_of_the_article_compared():
+    assert article_citations("《刑法》第六十七条第三款") == article_citations("《刑法》第六十七条第一款") == {"刑法#67"}
+    assert article_citations("Criminal Law, Article 133-1") == {"criminal law#133-1"}
