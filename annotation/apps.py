@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class AnnotationConfig(AppConfig):
     name = "annotation"
-    verbose_name = "Annotation"
+    verbose_name = _("Annotation")
 
     def ready(self) -> None:
         from annotation.services import trajectory_from_trial

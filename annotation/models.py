@@ -35,8 +35,9 @@ class Trajectory(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("trajectory")
+        verbose_name_plural = _("trajectories")
         ordering = ["id"]
-        verbose_name_plural = "trajectories"
 
     def __str__(self) -> str:
         return self.id
@@ -77,6 +78,8 @@ class Rubric(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        verbose_name = _("rubric")
+        verbose_name_plural = _("rubrics")
         ordering = ["id"]
 
     def __str__(self) -> str:
@@ -124,6 +127,8 @@ class Rating(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
         ordering = ["rubric", "trajectory_id", "item", "rater"]
         constraints = [
             models.UniqueConstraint(
@@ -159,6 +164,8 @@ class JudgeFlag(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("judge flag")
+        verbose_name_plural = _("judge flags")
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
@@ -203,8 +210,9 @@ class Study(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("study")
+        verbose_name_plural = _("studies")
         ordering = ["-created_at"]
-        verbose_name_plural = "studies"
 
     def __str__(self) -> str:
         return self.name
@@ -263,6 +271,8 @@ class Assignment(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("rating assignment")
+        verbose_name_plural = _("rating assignments")
         ordering = ["study", "trajectory_id", "created_at"]
         constraints = [
             models.UniqueConstraint(

@@ -56,6 +56,8 @@ class Course(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("course")
+        verbose_name_plural = _("courses")
         ordering = ["-created_at", "slug"]
 
     def __str__(self) -> str:
@@ -68,6 +70,8 @@ class Enrolment(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("enrolment")
+        verbose_name_plural = _("enrolments")
         ordering = ["course", "id"]
         constraints = [models.UniqueConstraint(fields=["course", "user"], name="one_enrolment_per_course_and_user")]
 
@@ -96,6 +100,8 @@ class Assignment(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("assignment")
+        verbose_name_plural = _("assignments")
         ordering = ["course", "opens_at", "id"]
 
     def __str__(self) -> str:
@@ -113,6 +119,8 @@ class Attempt(models.Model):
     submitted_at = models.DateTimeField(null=True, blank=True, help_text="when the trial finished")
 
     class Meta:
+        verbose_name = _("attempt")
+        verbose_name_plural = _("attempts")
         ordering = ["assignment", "student", "number"]
         constraints = [
             models.UniqueConstraint(fields=["assignment", "student", "number"], name="attempt_numbers_per_student")
@@ -197,6 +205,8 @@ class Extension(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("extension")
+        verbose_name_plural = _("extensions")
         ordering = ["assignment", "student"]
         constraints = [
             models.UniqueConstraint(fields=["assignment", "student"], name="one_extension_per_assignment_and_student")

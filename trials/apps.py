@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class TrialsConfig(AppConfig):
     name = "trials"
-    verbose_name = "Trials"
+    verbose_name = _("Trials")
 
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_out

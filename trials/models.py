@@ -36,6 +36,8 @@ class Case(models.Model):
     )
 
     class Meta:
+        verbose_name = _("case")
+        verbose_name_plural = _("cases")
         ordering = ["id"]
 
     def __str__(self) -> str:
@@ -90,6 +92,8 @@ class Trial(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("trial")
+        verbose_name_plural = _("trials")
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
@@ -114,6 +118,8 @@ class Seat(models.Model):
     reading the trial through it (an overseer's removal keeps nothing)."""
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         constraints = [models.UniqueConstraint(fields=["trial", "seat"], name="unique_seat_per_trial")]
 
     def __str__(self) -> str:

@@ -7,7 +7,7 @@ from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
@@ -295,10 +295,12 @@ def _trial_for_member(request: HttpRequest, trial_id: int) -> tuple[Trial, bool,
 
 
 def _objection_grounds(trial: Trial, my_seats: list[str]) -> list[tuple[str, str]]:
-    """The grounds a seated counsel objects on, named in the case's language (none for others)."""
+    """The grounds a seated counsel objects on, named in the interface's language like the
+    rest of the composer (none for others); the record names it in the case's (``objection_text``)."""
     if not any(seat_info(trial.procedure, seat).role in OBJECTING_ROLES for seat in my_seats):
         return []
-    return [(ground, ground_name(ground, trial.case.language)) for ground in GROUNDS]
+    language = "zh" if (get_language() or "").startswith("zh") else "en"
+    return [(ground, ground_name(ground, language)) for ground in GROUNDS]
 
 
 def _questionable_seats(trial: Trial) -> list[str]:

@@ -175,9 +175,11 @@ def _defences(record: CivilRecord) -> tuple[list, float, str, list[float]]:
                 f"对方提出“{point.text}”，并以{exhibit_names(proof, zh)}证明，本院予以采纳",
                 f'the respondent argued "{point.text}" and proved it with {exhibit_names(proof, zh)}; the court accepts it',
             )
-        elif kind == "paid" and proof:
+        elif kind == "paid" and _naming(proof, value):
             deductions.append(value)
             measuring.update((item.name, point.text) for item in proof)
+        elif kind == "paid":
+            points.append((point, []))  # a payment no paper states is a bare assertion
         else:
             points.append((point, proof))
     contests = [(point, proof, bool(proof) and _measured(point, proof, measuring, record)) for point, proof in points]
@@ -208,12 +210,12 @@ def _claim_ruling(
         return ClaimRuling(claim.text, 0.0, None, tuple(reasons), kind)
     amount = claim.amount if kind == SUM else None
     for point, items, _ in against:
-        reduction = _sum_named(point.text, claim.amount)
-        if items and reduction and amount is not None:
+        reduction = _proved_sum(point.text, items, claim.amount)
+        if reduction and amount is not None:
             amount -= reduction
     rebuttal = sum(RAISED + PER_EXHIBIT * len(items) for point, items, measured in against if items and not measured)
     granted = 1.0
-    if rebuttal and not any(items and _sum_named(point.text, claim.amount) for point, items, _ in against):
+    if rebuttal and not any(_proved_sum(point.text, items, claim.amount) for point, items, _ in against):
         granted = _share_granted(support, rebuttal)
     if kind != SUM or amount is None:
         granted = 1.0 if granted >= 0.5 else 0.0
@@ -359,6 +361,18 @@ def _point_kind(text: str) -> tuple[str, float]:
     if PAID.search(text) and amounts(text):
         return "paid", min(amounts(text))
     return "contest", 0.0
+
+
+def _naming(proof: list[Exhibit], value: float) -> list[Exhibit]:
+    """The exhibits of ``proof`` that name ``value``: a sum is proved by a paper that states it
+    (the insurer's record of RMB 18,000), not by one that proves another part of the point."""
+    return [item for item in proof if value in amounts(exhibit_text(item))]
+
+
+def _proved_sum(text: str, proof: list[Exhibit], claimed: float | None) -> float | None:
+    """A sum a contest names that is part of the claim's, when an exhibit of its proof names it."""
+    named = _sum_named(text, claimed)
+    return named if named and _naming(proof, named) else None
 
 
 def _sum_named(text: str, claimed: float | None) -> float | None:

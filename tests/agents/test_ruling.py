@@ -282,3 +282,20 @@ def test_the_appellees_response_proved_by_the_record_below_counts_as_a_defence()
     assert 62_000 < answered.total < unanswered.total, "the appellee's proved response halves the variation"
     bare = replace(boilerplate_appeal(FULL_PRICE, cited="civil code#577"), defences=response, record_below=())
     assert not civil_decision(bare).varied, "an answered point of law alone does not move the appeal court"
+
+
+def test_a_sum_off_the_claim_needs_a_paper_that_states_it():
+    """The insurer's record names the RMB 10,000 it paid: deducted. A paper proving another part
+    of the same point (the insurer was notified) does not prove the sum: nothing comes off."""
+    named = civil_decision(traffic(video=False))
+    unnamed = replace(
+        traffic(video=False),
+        exhibits=tuple(
+            replace(item, purpose="the insurer was notified of the accident")
+            if item.name.startswith("Insurance")
+            else item
+            for item in traffic(video=False).exhibits
+        ),
+    )
+    assert named.deductions == (10_000,) and named.total == 90_000
+    assert civil_decision(unnamed).deductions == () and civil_decision(unnamed).total == 100_000

@@ -3,10 +3,13 @@ decides, over the websocket contract; a side's decision is an explicit choice wi
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from tests.conftest import DEMO_CASES
 from tests.trials.test_room import connect, make_trial, stop_drivers  # noqa: F401 (stop_drivers: autouse)
 from trials.models import Trial
 
@@ -50,13 +53,22 @@ PROVED_DIVISION = {
 }
 
 
+def division_won() -> dict:
+    """The post-divorce case with the ex-husband producing nothing: his premarital RMB 200,000
+    and the rest of his defence argued but unproved, the offline court grants the ex-wife's
+    whole claim on the evidence her counsel produces (with his deposit slip it takes the
+    200,000 off, as the rule says)."""
+    case = json.loads((DEMO_CASES / "zh-civil-post-divorce-property.json").read_text(encoding="utf-8"))
+    evidence = case["first_instance"]["evidence"]
+    case["first_instance"]["evidence"] = [item for item in evidence if item["side"] != "defendant"]
+    return case
+
+
 async def test_counsel_whose_claims_were_all_granted_is_not_asked_and_answers_the_other_sides_appeal():
     """The real ex-wife appealed, but this trial granted her claim on the evidence her counsel
     produced: the ex-husband's agent counsel appeals and the student responds (the bug: they
     were told to draft an appeal)."""
-    trial = await make_trial(
-        {"plaintiff_lawyer": "student"}, stages=("FIT", "AR"), case_id="zh-civil-post-divorce-property"
-    )
+    trial = await make_trial({"plaintiff_lawyer": "student"}, stages=("FIT", "AR"), seed=division_won())
     student = await connect(trial, "student")
     frames = await follow(
         student, "plaintiff_lawyer", lines=PROVED_DIVISION, until=lambda frame: frame["type"] == "end"
@@ -118,9 +130,7 @@ async def test_counsel_who_lost_and_appeals_drafts_the_appeal():
 async def test_counsel_not_asked_about_the_appeal_is_told_who_appealed():
     """Issue 32 item 8: "Deciding whether to appeal" passed with no message for counsel whose
     side won; the court's determination (who appealed) now reaches their room."""
-    trial = await make_trial(
-        {"plaintiff_lawyer": "student"}, stages=("FIT", "AR"), case_id="zh-civil-post-divorce-property"
-    )
+    trial = await make_trial({"plaintiff_lawyer": "student"}, stages=("FIT", "AR"), seed=division_won())
     student = await connect(trial, "student")
     frames = await follow(
         student, "plaintiff_lawyer", lines=PROVED_DIVISION, until=lambda frame: frame["type"] == "notice"
