@@ -29,7 +29,7 @@ from court.engine.tokens import estimate_tokens
 from court.engine.visibility import SeatView
 from court.procedures import procedure_for
 from court.procedures.civil import APPEAL_ANSWER, DECISIONS, MEDIATION_ANSWER
-from court.procedures.names import SEATS, act_name, field_name, phase_name, seat_name, stage_name
+from court.procedures.names import SEATS, act_name, field_name, phase_name, seat_name, sentence_words, stage_name
 
 PROMPT_VERSION = "legalsim-prompts/9"
 """Raised when what a prompt says changes, so runs compare only with runs of the same prompts
@@ -126,6 +126,9 @@ DATA_KEYS = {
 """Chinese names of the case data's keys that are no heading of a case file (``names.FIELDS``)."""
 LEVELS = {"high": "高", "medium": "中", "low": "低"}
 WITHHELD_MODES = {"omit": "不提", "vague": "含糊"}
+SENTENCE_KEYS = frozenset({"sentencing_recommendation", "sentence"})
+"""Case data holding a sentence object, shown as the court writes a sentence (拘役2个月，缓刑3个月，
+罚金人民币5000元), not as its keys."""
 
 
 def case_data(value: Any, language: str) -> Any:
@@ -151,6 +154,8 @@ def case_data(value: Any, language: str) -> Any:
 def _data_value(key: Any, value: Any, language: str) -> Any:
     if key == "side" and isinstance(value, str):
         return field_name(value, language)
+    if key in SENTENCE_KEYS and isinstance(value, dict):
+        return sentence_words(value, language)
     if key == "mode" and value in WITHHELD_MODES:
         return WITHHELD_MODES[value]
     if isinstance(value, str) and value in LEVELS:
