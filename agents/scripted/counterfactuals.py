@@ -106,18 +106,21 @@ def _supports(record: Record, exhibit: Variant, point: Variant) -> bool:
 def _variants(record: Record, side: str) -> Iterator[Variant]:
     for index, item in enumerate(record.exhibits):
         if item.side == side:
-            yield Variant("exhibit", item.name, item.produced, _exhibit_flip(index), exhibit_text(item))
+            yield Variant("exhibit", item.name, item.produced, _flip("exhibits", index, "produced"), exhibit_text(item))
     if isinstance(record, CivilRecord):
         yield from _civil_variants(record, side)
     elif side in ("defendant", "prosecution"):
         yield from _criminal_variants(record, side)
 
 
-def _exhibit_flip(index: int) -> Callable[[Record], Record]:
+def _flip(items: str, index: int, made: str) -> Callable[[Record], Record]:
+    """The record with the ``index``-th of its ``items`` (exhibits, claims, defences) made the
+    other way (``made``: produced, stated, raised)."""
+
     def flip(record: Record) -> Record:
-        exhibits = list(record.exhibits)
-        exhibits[index] = replace(exhibits[index], produced=not exhibits[index].produced)
-        return replace(record, exhibits=tuple(exhibits))
+        changed = list(getattr(record, items))
+        changed[index] = replace(changed[index], **{made: not getattr(changed[index], made)})
+        return replace(record, **{items: tuple(changed)})
 
     return flip
 
@@ -125,28 +128,10 @@ def _exhibit_flip(index: int) -> Callable[[Record], Record]:
 def _civil_variants(record: CivilRecord, side: str) -> Iterator[Variant]:
     if side == record.claimant:
         for index, claim in enumerate(record.claims):
-            yield Variant("claim", claim.text, claim.stated, _claim_flip(index))
+            yield Variant("claim", claim.text, claim.stated, _flip("claims", index, "stated"))
     else:
         for index, point in enumerate(record.defences):
-            yield Variant("defence", point.text, point.raised, _defence_flip(index))
-
-
-def _claim_flip(index: int) -> Callable[[Record], Record]:
-    def flip(record: Record) -> Record:
-        claims = list(record.claims)
-        claims[index] = replace(claims[index], stated=not claims[index].stated)
-        return replace(record, claims=tuple(claims))
-
-    return flip
-
-
-def _defence_flip(index: int) -> Callable[[Record], Record]:
-    def flip(record: Record) -> Record:
-        defences = list(record.defences)
-        defences[index] = replace(defences[index], raised=not defences[index].raised)
-        return replace(record, defences=tuple(defences))
-
-    return flip
+            yield Variant("defence", point.text, point.raised, _flip("defences", index, "raised"))
 
 
 def _criminal_variants(record: CriminalRecord, side: str) -> Iterator[Variant]:
