@@ -30,7 +30,7 @@ from agents.scripted.civil_ruling import (
     _ties,
     _ties_point,
 )
-from agents.scripted.claims import ACCRUAL, RATE, SUM, ClaimItem, OrdersBelow, orders_below
+from agents.scripted.claims import ACCRUAL, DISMISSAL, RATE, SUM, ClaimItem, OrdersBelow, orders_below
 from agents.scripted.record import CivilRecord, Claim, Defence, Exhibit, shared_terms
 from agents.scripted.wording import exhibit_text, said
 from court.legaltext.text import amounts
@@ -43,7 +43,6 @@ NEGATE = re.compile(
     re.IGNORECASE,
 )
 QUOTED = re.compile(r"[“\"]([^”\"]+)[”\"]")
-DISMISSAL = re.compile(r"驳回|dismiss", re.IGNORECASE)
 
 
 def appeal_decision(record: CivilRecord) -> CivilDecision:
