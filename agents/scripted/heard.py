@@ -12,6 +12,7 @@ without them is left out too.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from court.engine.machine import RULE_OBJECTION
 from court.engine.objections import OBJECT_ACT, ruling_sustains
@@ -46,15 +47,12 @@ CLAUSE = re.compile(r"(?<=[，、])|(?<=,)\s+")
 CRIMINAL_SEATS = frozenset({"prosecutor", "attorney", "defendant", "stenographer"})
 
 
-def heard_turns(dialogue: list[dict]) -> list[dict]:
-    """The stage's statements without objections and rulings, less what a sustained
-    objection struck and no foundation has since cured."""
-    return _hearing(dialogue)[0]
-
-
-def struck_exhibits(dialogue: list[dict]) -> frozenset[str]:
+class Heard(NamedTuple):
+    turns: list[dict]
+    """The stage's statements without objections and rulings, less what a sustained objection
+    struck and no foundation has since cured."""
+    struck: frozenset[str]
     """The names of the exhibits a sustained objection struck and no re-offer has cured."""
-    return _hearing(dialogue)[1]
 
 
 def struck_names(ruling: str, statement: str) -> list[str]:
@@ -104,7 +102,8 @@ def side_of(seat: str) -> str:
     return seat_info("criminal" if seat in CRIMINAL_SEATS else "civil", seat).side
 
 
-def _hearing(dialogue: list[dict]) -> tuple[list[dict], frozenset[str]]:
+def heard_of(dialogue: list[dict]) -> Heard:
+    """What the court heard of ``dialogue`` and which exhibits stand struck, read in one pass."""
     whole, in_part, known = _rulings(dialogue)
     pending: dict[str, str] = {}
     heard = []
@@ -121,7 +120,7 @@ def _hearing(dialogue: list[dict]) -> tuple[list[dict], frozenset[str]]:
         struck = in_part.get(turn.get("seq"), [])
         pending |= dict.fromkeys(struck, side)
         heard.append({**turn, "text": _without(text, struck, known)})
-    return heard, frozenset(pending)
+    return Heard(heard, frozenset(pending))
 
 
 def _rulings(dialogue: list[dict]) -> tuple[set[int], dict[int, list[str]], list[str]]:

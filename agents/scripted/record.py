@@ -18,7 +18,7 @@ from functools import lru_cache
 from agents.scripted.claims import COSTS as COSTS_KIND
 from agents.scripted.claims import COSTS_WORDS, ClaimItem, claim_items, claim_read
 from agents.scripted.context import Ctx, as_list, disposition_of, split_sentences
-from agents.scripted.heard import heard_turns, struck_exhibits
+from agents.scripted.heard import heard_of
 from court.legaltext.text import article_citations, coverage, terms
 from court.procedures.seats import COURT
 
@@ -162,9 +162,8 @@ def mentioned(reference: str, words: str, language: str) -> bool:
 
 def civil_record(ctx: Ctx) -> CivilRecord:
     """The civil hearing the judge's seat has heard so far (FIT or SIT)."""
-    turns = heard_turns(ctx.view.dialogue)
+    turns, struck = heard_of(ctx.view.dialogue)
     said, produced = words_by_side(turns), words_by_side(turns, phases=EVIDENCE_PHASES)
-    struck = struck_exhibits(ctx.view.dialogue)
     language, claimant = ctx.view.language, ctx.opener()
     respondent = "defendant" if claimant == "plaintiff" else "plaintiff"
     appeal = ctx.view.stage == "SIT"
@@ -220,9 +219,8 @@ def _below(ctx: Ctx, sides: tuple[str, str]) -> dict:
 
 def criminal_record(ctx: Ctx) -> CriminalRecord:
     """The criminal trial the judge's seat has heard so far."""
-    turns = heard_turns(ctx.view.dialogue)
+    turns, struck = heard_of(ctx.view.dialogue)
     said, produced = words_by_side(turns), words_by_side(turns, phases=EVIDENCE_PHASES)
-    struck = struck_exhibits(ctx.view.dialogue)
     indictment = ctx.field("indictment") or {}
     language = ctx.view.language
     exhibits = tuple(

@@ -11,7 +11,7 @@ import pytest
 
 from agents.scripted import ScriptedAgent
 from agents.scripted.context import Ctx, disposition_of
-from agents.scripted.heard import heard_turns, struck_exhibits
+from agents.scripted.heard import heard_of
 from agents.scripted.objections import rule_objection
 from court.engine.machine import next_step, step_apply, trial_start
 from court.engine.objections import apply_objection, objection_text
@@ -144,13 +144,13 @@ def test_the_court_sustains_a_ground_only_on_the_record_and_strikes_only_what_sh
     text = rule_objection(judge(dialogue))
     assert text.startswith(ruling), (why, text)
     if struck == STATEMENT:
-        heard = [turn["seq"] for turn in heard_turns([*dialogue, ruled(text)])]
+        heard = [turn["seq"] for turn in heard_of([*dialogue, ruled(text)]).turns]
         assert text.endswith(" is struck.") and heard == [turn["seq"] for turn in dialogue[:-2]], why
         return
     heard = [*dialogue, ruled(text)]
-    assert struck_exhibits(heard) == frozenset(struck), why
+    assert heard_of(heard).struck == frozenset(struck), why
     assert ("The court strikes" in text) == bool(struck), text
-    record = heard_turns(heard)[-1]["text"]
+    record = heard_of(heard).turns[-1]["text"]
     assert all((name in record) == (name not in struck) for name in (IOU, RECEIPT, PHOTO) if name in said), why
 
 
@@ -180,10 +180,10 @@ def test_a_struck_exhibit_counts_again_only_when_its_side_reoffers_it_with_its_f
         objection_text("speculation", "", "en"),
     )
     dialogue.append(ruled(rule_objection(judge(dialogue))))
-    assert struck_exhibits(dialogue) == {IOU}
+    assert heard_of(dialogue).struck == {IOU}
     later = {"seq": 100, "phase": phase, "act": "cross_examine", "seat": seat, "text": said}
-    assert (IOU not in struck_exhibits([*dialogue, later])) == cured, why
-    heard = heard_turns([*dialogue, later])[-1]["text"]
+    assert (IOU not in heard_of([*dialogue, later]).struck) == cured, why
+    heard = heard_of([*dialogue, later]).turns[-1]["text"]
     offered_again = phase == "evidence" and seat == "plaintiff_lawyer"
     assert (IOU in heard) == (cured or not offered_again), "a mention without its foundation is left out"
 
@@ -194,8 +194,8 @@ def test_a_ruling_that_names_no_exhibit_strikes_the_whole_statement():
         {"act": "present_evidence", "text": OFFER_ALL, "seat": "plaintiff_lawyer"},
         objection_text("irrelevant", "", "en"),
     )
-    assert [turn["seq"] for turn in heard_turns([*dialogue, ruled("Sustained.")])] == [1]
-    assert heard_turns([*dialogue, ruled("Overruled.")])[-1]["text"] == OFFER_ALL
+    assert [turn["seq"] for turn in heard_of([*dialogue, ruled("Sustained.")]).turns] == [1]
+    assert heard_of([*dialogue, ruled("Overruled.")]).turns[-1]["text"] == OFFER_ALL
 
 
 def judgment(state: TrialState, kind: str) -> str:
@@ -267,7 +267,7 @@ def test_a_struck_exhibit_reoffered_with_its_foundation_counts_and_convicts():
     state = criminal_trial(CURED)
     assert "convicted" in disposition_of(judgment(state, "criminal_judgment"))
     heard = build_view(state, "judge", phase="pronouncement").dialogue
-    assert struck_exhibits(heard) == {
+    assert heard_of(heard).struck == {
         "Bank statements of the three accounts",
         "Victims' statements and transfer records",
         "The defendant's statements",
@@ -299,4 +299,4 @@ def test_the_chinese_court_strikes_only_the_exhibit_offered_on_hearsay_and_says_
     assert ruling.startswith("反对有效") and "本庭排除《血液酒精含量检验鉴定书》。" in ruling
     assert "《道路交通事故认定书》予以保留" in ruling
     heard = build_view(state, "judge", phase="pronouncement").dialogue
-    assert struck_exhibits(heard) == {"血液酒精含量检验鉴定书"}
+    assert heard_of(heard).struck == {"血液酒精含量检验鉴定书"}

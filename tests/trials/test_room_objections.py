@@ -290,13 +290,13 @@ async def test_a_sustained_objection_strikes_the_exhibit_it_goes_to_and_the_reco
     assert "The court strikes “Bank statements of the three accounts”." in ruling["text"], ruling["text"]
     assert "“Victims' statements and transfer records” stands" in ruling["text"]
     stored = await database_sync_to_async(lambda: Trial.objects.get(pk=trial.pk).engine_state)()
-    from agents.scripted.heard import heard_turns, struck_exhibits
+    from agents.scripted.heard import heard_of
 
     dialogue = [
         {"seq": t.seq, "phase": t.phase, "act": t.act, "seat": t.seat, "text": t.text}
         for t in stored.turns
         if t.stage == "evidence"
     ]
-    heard = next(turn["text"] for turn in heard_turns(dialogue) if turn["seq"] == offered["seq"])
+    heard = next(turn["text"] for turn in heard_of(dialogue).turns if turn["seq"] == offered["seq"])
     assert "Victims' statements" in heard and "Bank statements" not in heard, "only the struck exhibit is left out"
-    assert struck_exhibits(dialogue) == {"Bank statements of the three accounts"}
+    assert heard_of(dialogue).struck == {"Bank statements of the three accounts"}
