@@ -18,7 +18,9 @@ prints how many have:
   runs on is not a sum claimed).
 
 MASER's cases hold the plaintiff's side only (no defence, no defendant's evidence), so the
-undefended claim is the case the court meets most; the goal is 0 of each.
+undefended claim is the case the court meets most; the goal is 0 of each. The figures are
+printed for all cases and for the held-out half (odd record ids): a rule is fixed on what the
+even half shows, never on a judgment of the odd half.
 """
 
 from __future__ import annotations
@@ -67,19 +69,29 @@ def main() -> None:
     report(tally, examples, time.perf_counter() - started)
 
 
+def held_out(case_id: str) -> bool:
+    """The held-out half: the odd record ids (``maser-N``)."""
+    number = case_id.removeprefix("maser-")
+    return number.isdigit() and int(number) % 2 == 1
+
+
 def play_all(cases: list) -> tuple[Counter, dict[str, list[str]]]:
+    """Each case played; every problem counted over all cases and, prefixed ``held-out``, over
+    the odd half."""
     from trials.services import trial_simulate
 
     tally: Counter = Counter()
     examples: dict[str, list[str]] = {}
     for case in cases:
         trial = trial_simulate(case=case, target_side="plaintiff", backend="scripted")
-        tally["cases"] += 1
+        problems = judgment_problems(trial.engine_state)
+        judgments = sum(1 for turn in trial.engine_state.turns if turn.act == "pronounce_judgment")
         tally[f"status {trial.status}"] += 1
-        for problem, stage in judgment_problems(trial.engine_state):
-            tally[problem] += 1
+        for prefix in ("", "held-out ") if held_out(case.pk) else ("",):
+            tally.update({f"{prefix}cases": 1, f"{prefix}judgments": judgments})
+            tally.update(prefix + problem for problem, _ in problems)
+        for problem, stage in problems if not held_out(case.pk) else ():
             examples.setdefault(problem, []).append(f"{case.pk} {stage}")
-        tally["judgments"] += sum(1 for turn in trial.engine_state.turns if turn.act == "pronounce_judgment")
     return tally, examples
 
 
@@ -127,19 +139,24 @@ def claimed_ceiling(case: dict) -> float:
     from court.legaltext.text import amounts
 
     text = BASE.sub("", "\n".join((case.get("first_instance") or {}).get("claims") or []))
+    text = re.sub(r"(?<=\d) (?=\d{3}(?!\d))", "", text)  # 110 000.00元 is one number
     totals = [max(amounts(found[0]) or {0.0}) for found in TOTAL.finditer(text)]
     named = sum(sum(amounts(part)) for part in re.split(r"[，、；;。\n]|,(?!\d)", TOTAL.sub("", text)))
     return max(named, *totals, 0.0)
 
 
 def report(tally: Counter, examples: dict[str, list[str]], seconds: float) -> None:
+    """The counts over all cases and over the held-out half, with examples from the even half
+    only (what a rule may be fixed on)."""
     print(f"offline_court_maser: {tally['cases']} MASER cases, {tally['judgments']} judgments, {seconds:.0f} s")
     for key in sorted(key for key in tally if key.startswith("status ")):
         print(f"  trials {key[7:]:<12} {tally[key]}")
+    print(f"  {'':<58} {'all':>5} {'odd':>5}   (held out: {tally['held-out cases']} cases, odd record ids)")
     dismissed = [f"stated, proven, undefended claim dismissed ({kind})" for kind in ("sum", "accrual", "declaration")]
     for problem in ("empty reasoning", *dismissed, "order above the claim"):
         shown = ", ".join(examples.get(problem, [])[:5])
-        print(f"  {problem:<58} {tally[problem]}{'   e.g. ' + shown if shown else ''}")
+        counts = f"{tally[problem]:>5} {tally['held-out ' + problem]:>5}"
+        print(f"  {problem:<58} {counts}{'   e.g. (even) ' + shown if shown else ''}")
 
 
 if __name__ == "__main__":

@@ -2,8 +2,10 @@
 consultation: the client's and the other side's particulars, the facts, the points in dispute,
 the claims and the evidence, and the details the client withheld (court/engine/withheld.py).
 
-An item counts as asked when one of the lawyer's consultation turns holds one of its words
-(``said``: case-insensitive, an English word as a whole word); a withheld detail counts as found once the client has said it.
+An item counts as asked when one of the lawyer's questions to the client in the consultation
+(``QUESTION_ACT``: not the answers, the advice or the record written after) holds one of its
+words (``said``: case-insensitive, an English word as a whole word); a withheld detail counts as
+found once the client has said it.
 The room ticks the list as the consultation goes; the debrief lists what was never asked.
 """
 
@@ -18,6 +20,7 @@ from court.procedures.names import agenda_name
 from court.procedures.seats import seat_info
 
 CONSULTATION = "LC"
+QUESTION_ACT = "ask_follow_up"
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,7 @@ def checklist(state: TrialState, seat: str) -> Checklist | None:
         return None
     if info.role != "lawyer" or state.procedure != "civil" or not _consults(state):
         return None
-    played = [turn for turn in state.turns if turn.stage == CONSULTATION and turn.seat == seat]
+    played = [turn for turn in state.turns if (turn.stage, turn.seat, turn.act) == (CONSULTATION, seat, QUESTION_ACT)]
     lawyer = [turn.text for turn in ([turn for turn in played if turn.author == "human"] or played)]
     client = [turn.text for turn in state.turns if turn.seat == f"{info.side}_client"]
     asked = [item for item in AGENDA if any(item.asked_in(text) for text in lawyer)]

@@ -17,8 +17,7 @@ from django.conf import settings
 
 from agents.skills import skill_for
 from court.documents import DOCUMENTS
-from court.engine.machine import RULE_OBJECTION
-from court.engine.objections import GROUNDS, ruling_sustains
+from court.engine.objections import GROUNDS, RULE_OBJECTION, ruling_sustains
 from court.engine.state import TurnRecord
 from court.engine.steps import Speak
 from court.procedures.civil import DECISIONS
@@ -285,6 +284,8 @@ class Say:
     client_id: str = ""
     decision: str | None = None
     sections: dict[str, str] | None = None
+    last: bool = False
+    """The speaker's last turn of a phase they may close (a consultation's last question)."""
 
 
 @dataclass(frozen=True)
@@ -367,11 +368,14 @@ def _say(content: dict) -> Say:
     known = sorted({choice for choices in DECISIONS.values() for choice in choices})
     if decision is not None and decision not in known:
         raise BadMessage(f"decision must be one of {', '.join(known)}")
+    if not isinstance(content.get("last", False), bool):
+        raise BadMessage("last must be true or false")
     return Say(
         text=_text(content, "text", limit=limit),
         client_id=_text(content, "client_id", limit=CLIENT_ID_MAX),
         decision=decision,
         sections=sections or None,
+        last=content.get("last", False),
     )
 
 

@@ -10,9 +10,3 @@ against which LLM agents are compared. The same view and case always give the sa
 criminal trial shares with them), ``criminal`` and ``objections``; ``context`` is what they
 all read.
 """
-
-from __future__ import annotations
-
-from agents.scripted.agent import ScriptedAgent
-
-__all__ = ["ScriptedAgent"]

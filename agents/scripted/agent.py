@@ -14,7 +14,7 @@ from court.engine.tokens import estimate_tokens
 from court.engine.visibility import SeatView
 from court.procedures.names import stage_name
 
-ActResult = str | tuple[str, ArtifactDraft] | tuple[str, str]
+ActResult = str | tuple[str, ArtifactDraft] | tuple[str, str] | consultation.Closing
 ACTS: dict[str, Callable[[Ctx], ActResult]] = {
     function.__name__: function
     for function in (
@@ -88,7 +88,8 @@ class ScriptedAgent:
     def respond(self, request: TurnRequest, *, on_delta: DeltaSink | None = None) -> Reply:
         ctx = Ctx(request.view)
         result = ACTS[request.step.act](ctx)
-        text, artifact, decision = result, None, None
+        closes = isinstance(result, consultation.Closing)
+        text, artifact, decision = result.text if closes else result, None, None
         if isinstance(result, tuple):
             text, extra = result
             if isinstance(extra, ArtifactDraft):
@@ -97,7 +98,7 @@ class ScriptedAgent:
                 decision = extra
         text = with_disclosure(ctx, text)
         tokens = estimate_tokens(text) + (estimate_tokens(artifact.text) if artifact else 0)
-        return Reply(text=text, artifact=artifact, decision=decision, tokens=tokens)
+        return Reply(text=text, artifact=artifact, decision=decision, ends_phase=closes, tokens=tokens)
 
     def update_memory(self, request: MemoryRequest) -> MemoryUpdate:
         return MemoryUpdate(tuple(memory_ops_for(request.view)))

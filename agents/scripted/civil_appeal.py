@@ -6,13 +6,14 @@ its table.
 **Second instance**: the first-instance orders (``claims.orders_below``) stand unless a request
 is made out by new evidence, or on the law alone (a substantive article, argued, unanswered);
 a request granted in a share moves the sum payable that share of the way to the sum asked,
-never beyond the claim below; the appellee's response is weighed as a defence is.
+never beyond the claim below; the appellee's response is weighed as a defence is. When both
+sides appealed, each side's requests are answered so, and the sum moves by both.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from agents.scripted.civil_ruling import (
     CITED,
@@ -46,36 +47,27 @@ QUOTED = re.compile(r"[“\"]([^”\"]+)[”\"]")
 
 
 def appeal_decision(record: CivilRecord) -> CivilDecision:
-    """Second instance: the first-instance orders stand unless the appellant shows them wrong.
+    """Second instance: the first-instance orders stand unless an appellant shows them wrong.
     A request is made out by new evidence tied to it, or on the law alone (a substantive
     article cited, argued, and left unanswered by the appellee); boilerplate moves nothing.
-    A money request granted varies the sum payable toward the sum asked (all of the way when
-    granted in full), never beyond what was claimed at first instance nor below nothing."""
+    A money request granted moves the sum payable toward the sum asked (all of the way when
+    granted in full), never beyond what was claimed at first instance nor below nothing. When
+    both sides appealed (``record.cross``), each side's requests are answered the same way and
+    the sum payable moves by both."""
     below = orders_below(record.below)
     baseline = below.payable or 0.0
-    requests = [claim for claim in record.claims if not claim.costs]
-    own = _produced(record, record.claimant)
-    cited = any(not PROCEDURAL.search(key) for key in record.cited.get(record.claimant, frozenset()))
-    contests = [(point, _proof_of(point, record), False) for point in record.defences if point.raised]
     ceiling = sum(claim.amount or 0 for claim in record.claims_below if claim.kind == SUM) or None
-    rulings, payable, accruals, set_aside = [], baseline, list(below.accruals), []
-    for request in requests:
-        target = _target(request, record, below, ceiling)
-        ruling = _request_ruling(request, requests, own, contests, cited, target, record)
-        if ruling.granted > 0 and target is not None:
-            payable += ruling.granted * (target - baseline)
-            set_aside.extend(order for order in below.orders if _pays(order) or _quoted(request.text, order))
-        elif ruling.granted > 0 and request.kind == ACCRUAL:
-            accruals = [replace(item, rate=_rate(request.text) or item.rate) for item in accruals]
-            set_aside.extend(item.text for item in below.accruals)
-        elif ruling.granted > 0:
-            set_aside.extend(order for order in below.orders if _quoted(request.text, order))
-        rulings.append(ruling)
-    payable = max(0.0, min(payable, ceiling) if ceiling and record.claimant == "plaintiff" else payable)
-    for index, ruling in enumerate(rulings):
-        if ruling.granted > 0 and ruling.amount is not None:
-            rulings[index] = replace(ruling, amount=round(payable, 2))
-    accruals = [_rebased(item, baseline, payable) for item in accruals]
+    answered = [_answered(heard, below, ceiling) for heard in (record, record.cross) if heard is not None]
+    rulings = [ruling for part in answered for ruling in part.rulings]
+    appellants = tuple(heard.claimant for heard in (record, record.cross) if heard is not None)
+    payable = baseline + sum(part.payable - baseline for part in answered)
+    payable = max(0.0, min(payable, ceiling) if ceiling and "plaintiff" in appellants else payable)
+    rulings = [
+        replace(ruling, amount=round(payable, 2)) if ruling.granted > 0 and ruling.amount is not None else ruling
+        for ruling in rulings
+    ]
+    accruals = next((part.accruals for part in answered if part.accruals != below.accruals), below.accruals)
+    set_aside = tuple(dict.fromkeys(order for part in answered for order in part.set_aside))
     return CivilDecision(
         record.language,
         tuple(rulings),
@@ -83,12 +75,51 @@ def appeal_decision(record: CivilRecord) -> CivilDecision:
         (),
         round(payable, 2) if payable or below.payable is not None else None,
         appeal=True,
-        accruals=tuple(item for item in accruals if item.base),
-        costs=tuple(claim.text for claim in record.claims if claim.costs),
+        accruals=tuple(item for item in (_rebased(item, baseline, payable) for item in accruals) if item.base),
+        costs=tuple(
+            dict.fromkeys(
+                claim.text for heard in (record, record.cross) if heard for claim in heard.claims if claim.costs
+            )
+        ),
         below=below.payable,
-        below_orders=tuple(dict.fromkeys(set_aside)),
+        below_orders=set_aside,
         kept_orders=tuple(order for order in below.orders if _pays(order) and order not in set_aside),
+        appellants=appellants,
     )
+
+
+@dataclass(frozen=True)
+class _Answered:
+    """One appellant's requests answered: the rulings, the sum payable they alone would leave,
+    the accruals as they would vary them, the orders below they set aside."""
+
+    rulings: tuple[ClaimRuling, ...]
+    payable: float
+    accruals: tuple[ClaimItem, ...]
+    set_aside: tuple[str, ...]
+
+
+def _answered(record: CivilRecord, below: OrdersBelow, ceiling: float | None) -> _Answered:
+    """One appellant's requests (``record.claims``) against the orders below."""
+    baseline = below.payable or 0.0
+    requests = [claim for claim in record.claims if not claim.costs]
+    own = _produced(record, record.claimant)
+    cited = any(not PROCEDURAL.search(key) for key in record.cited.get(record.claimant, frozenset()))
+    contests = [(point, _proof_of(point, record), False) for point in record.defences if point.raised]
+    rulings, payable, accruals, set_aside = [], baseline, below.accruals, []
+    for request in requests:
+        target = _target(request, record, below, ceiling)
+        ruling = _request_ruling(request, requests, own, contests, cited, target, record)
+        if ruling.granted > 0 and target is not None:
+            payable += ruling.granted * (target - baseline)
+            set_aside.extend(order for order in below.orders if _pays(order) or _quoted(request.text, order))
+        elif ruling.granted > 0 and request.kind == ACCRUAL:
+            accruals = tuple(replace(item, rate=_rate(request.text) or item.rate) for item in accruals)
+            set_aside.extend(item.text for item in below.accruals)
+        elif ruling.granted > 0:
+            set_aside.extend(order for order in below.orders if _quoted(request.text, order))
+        rulings.append(ruling)
+    return _Answered(tuple(rulings), payable, tuple(accruals), tuple(set_aside))
 
 
 def _proof_of(point: Defence, record: CivilRecord) -> list[Exhibit]:

@@ -88,6 +88,13 @@ def _appeal_orders(ctx: Ctx, decision: CivilDecision) -> list[str]:
     """A complete appellate order: affirmed; or each order below affirmed or set aside, the
     sum as varied ordered paid (with interest on its base), and who bears the costs of the appeal."""
     appellant = ctx.name(ctx.opener())
+    if not decision.varied and len(decision.appellants) > 1:
+        return [
+            ctx.say("驳回双方上诉，维持原判", "Both appeals are dismissed and the judgment below affirmed"),
+            ctx.say(
+                "二审案件受理费由双方上诉人各自负担", "The costs of each appeal are borne by the side that brought it"
+            ),
+        ]
     if not decision.varied:
         return [
             ctx.say("驳回上诉，维持原判", "The appeal is dismissed and the judgment below affirmed"),
@@ -114,7 +121,11 @@ def _appeal_orders(ctx: Ctx, decision: CivilDecision) -> list[str]:
         and not QUOTED.search(ruling.claim)
     )
     if not decision.granted_all:
-        orders.append(ctx.say("驳回上诉人的其他上诉请求", "The appellant's other requests are dismissed"))
+        orders.append(
+            ctx.say("驳回双方的其他上诉请求", "The appellants' other requests are dismissed")
+            if len(decision.appellants) > 1
+            else ctx.say("驳回上诉人的其他上诉请求", "The appellant's other requests are dismissed")
+        )
         orders.append(
             ctx.say(
                 "二审案件受理费由双方按上诉请求得到支持的比例负担",

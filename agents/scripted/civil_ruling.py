@@ -7,14 +7,16 @@ and ``civil_decision``, which answers a record at either.
 **First instance** (each claim item on its own; court costs follow the outcome):
 
 * support = 2 per exhibit of the claimant's produced in the evidence phase and tied to the item
-  (its name or purpose shares a term with it; an exhibit tied to no item proves the
+  (it names the item's sum, or its name or purpose shares a term with it, or it is the contract
+  or note creating the debt the item claims; an exhibit tied to no item proves the
   relationship the whole action rests on and supports every item) + 1 if the claimant stated
   the item at the hearing + 1 if the claimant cited an article;
 * rebuttal = for each defence point the respondent raised against the item (tied to it, or
   to no item at all): 1 + 2 per exhibit of the respondent's produced and tied to the point.
   A point no exhibit proves is a bare denial: noted, and it moves nothing.
 * No exhibit of the claimant's tied to it: dismissed, the burden of proof unmet (Interpretation
-  of the Civil Procedure Law art. 90).
+  of the Civil Procedure Law art. 90). Interest, a computed penalty and the security for a debt
+  (joint liability, priority) stand on the exhibits proving the principal.
 * Proven rebuttal: a sum granted in the share support / (support + rebuttal), to the nearest
   tenth; all of it from nine tenths up, dismissed under three tenths; an accrual or a
   declaration all or nothing. A proven point naming a sum (RMB 9,800 of the expenses were
@@ -29,7 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from agents.scripted.claims import ACCRUAL, SUM, ClaimItem
+from agents.scripted.claims import ACCESSORY, ACCRUAL, SUM, ClaimItem
 from agents.scripted.record import CivilRecord, Claim, Defence, Exhibit, shared_terms
 from agents.scripted.wording import exhibit_names, exhibit_text, money, said
 from court.legaltext.text import amounts
@@ -45,6 +47,15 @@ RESPONSIBILITY = {"次要责任": 0.7, "同等责任": 0.5, "主要责任": 0.3,
 RESPONDENT_WORDS = re.compile(r"被告|我方|被上诉人|defendant|our|appellee", re.IGNORECASE)
 SHARE_WORDS = re.compile(r"责任|比例|承担|过错|share|liab|fault|responsib|\bbear", re.IGNORECASE)
 """A percentage names a share of liability only beside these words (3.45 % interest does not)."""
+CONTRACT = re.compile(r"合同|协议|契约|借条|欠条|借据|欠据|\b(?:contract|agreement|lease|IOU)\b", re.IGNORECASE)
+"""An exhibit that is the parties' contract or the debtor's note."""
+CONTRACT_DEBT = re.compile(
+    r"违约金|租金|价款|货款|购车款|借款|本金|利息|欠款|工资|劳务费|报酬"
+    r"|\b(?:rent|price|loan|principal|interest|penalty|liquidated damages|wages)\b",
+    re.IGNORECASE,
+)
+"""What a contract or a note itself proves owed: the price, rent, loan, wages, and the interest
+and penalty it agrees (not damages, which need proof of the loss)."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +96,9 @@ class CivilDecision:
     """On appeal: the first-instance orders varied (set aside) by the requests granted."""
     kept_orders: tuple[str, ...] = ()
     """On appeal: the first-instance orders to pay that the appeal leaves standing."""
+    appellants: tuple[str, ...] = ()
+    """On appeal: the sides whose requests the rulings answer, the appellant first (both when
+    both sides appealed)."""
 
     @property
     def summary(self) -> str:
@@ -198,7 +212,7 @@ def _claim_ruling(
 ) -> ClaimRuling:
     zh, language, kind = record.language == "zh", record.language, claim.kind
     proof = [item for item in own if _ties(item, claim, claims, language)]
-    if not proof and (kind == ACCRUAL or (kind == SUM and claim.reading.head)):
+    if not proof and (kind == ACCRUAL or (kind == SUM and claim.reading.head) or ACCESSORY.search(claim.text)):
         proof = _principal_proof(claims, own, language)
     elif not proof and kind == SUM:
         proof = _accessory_proof(claims, own, language)
@@ -234,7 +248,7 @@ def _accessory_proof(claims: list[Claim], own: list[Exhibit], language: str) -> 
     """The exhibits proving the interest or penalty on a debt prove the debt it accrues on (the
     loan contract the court reads the overdue interest from proves the loan)."""
     accessories = [claim for claim in claims if claim.kind == ACCRUAL or (claim.kind == SUM and claim.reading.head)]
-    return [item for item in own if any(_ties(item, claim, claims, language) for claim in accessories)]
+    return [item for item in own if any(_ties(item, claim, claims, language, contract=False) for claim in accessories)]
 
 
 def _share_granted(support: int, rebuttal: int) -> float:
@@ -318,11 +332,16 @@ def _principal_for(claimed_base: float | None, sums: list[ClaimRuling], total: f
     return round(min(principal, claimed_base) if claimed_base else principal, 2)
 
 
-def _ties(item: Exhibit, claim: Claim, claims: list[Claim], language: str) -> bool:
+def _ties(item: Exhibit, claim: Claim, claims: list[Claim], language: str, *, contract: bool = True) -> bool:
     """An exhibit supports the sum it names (a note for RMB 28,900 proves the RMB 28,900
-    claimed), the claims it shares most terms with (at least half as many as the closest), or
-    every claim when it shares none (it proves the relationship the action rests on)."""
+    claimed), a debt the contract it is creates (the loan agreement proves the loan, its agreed
+    interest and penalty; the lease the rent), the claims it shares most terms with (at least
+    half as many as the closest), or every claim when it shares none (it proves the
+    relationship the action rests on). ``contract=False``: by the sum or the terms alone (an
+    agreed penalty proved by the contract says nothing of a loss claimed beside it)."""
     if claim.amount and claim.amount in amounts(exhibit_text(item)):
+        return True
+    if contract and CONTRACT.search(item.name) and CONTRACT_DEBT.search(claim.text):
         return True
     return _closest(exhibit_text(item), claim.text, _texts(claims), language, fallback=True)
 

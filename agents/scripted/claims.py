@@ -60,6 +60,13 @@ DECLARE = re.compile(
     r"|\b(?:declare|terminate|rescind|confirm|vacate|deliver|perform|apolog|restore|retain)",
     re.IGNORECASE,
 )
+ACCESSORY = re.compile(
+    r"连带(?:清偿|偿还|给付|支付|赔偿)?责任|共同(?:清偿|偿还)责任|担保责任|保证责任|优先受偿|优先权"
+    r"|jointly and severally|joint and several|(?:right of |in )priority|guarantee liability",
+    re.IGNORECASE,
+)
+"""An item that secures the debt claimed above it: another's joint and several liability for
+it, a guarantor's, a mortgagee's priority over the proceeds. It asks for no sum of its own."""
 PAY = re.compile(
     r"支付|偿还|归还|赔偿|返还|给付|退还|补偿|分得|\bpay|repay|compensat|refund|reimburse|payment", re.IGNORECASE
 )
@@ -104,9 +111,28 @@ def claim_items(claims: list[str]) -> list[str]:
         for piece in _numbered(claim):
             for strong in _outside_brackets(piece, STRONG_BREAK):
                 items.extend(_weak_split(strong))
-    cleaned = [_tidy(item) for item in items]
+    cleaned = _qualifiers_joined([_tidy(item) for item in items])
     kept = [item for index, item in enumerate(cleaned) if not _total_of(item, cleaned[:index])]
     return list(dict.fromkeys(item for item in kept if _meaningful(item)))
+
+
+QUALIFIER = re.compile(r"利率|[\d.]+\s*[%％]|万分之|千分之|\brate\b", re.IGNORECASE)
+
+
+def _qualifiers_joined(items: list[str]) -> list[str]:
+    """An item that only says how the accrual before it runs (支付利息；月利率0.5%，自2020年10月24日起算)
+    asks for nothing of its own: it is joined to that accrual."""
+    joined: list[str] = []
+    for item in items:
+        if joined and ACCRUAL_WORDS.search(joined[-1]) and _qualifies(item):
+            joined[-1] = f"{joined[-1]}，{item}"
+        else:
+            joined.append(item)
+    return joined
+
+
+def _qualifies(item: str) -> bool:
+    return bool(QUALIFIER.search(item) or SINCE.search(item)) and not _is_claim(item)
 
 
 def _without_totals(item: str) -> str:
@@ -167,7 +193,7 @@ def _weak_split(text: str) -> list[str]:
             continue
         before, after = text[last : match.start()], text[match.end() :].lstrip()
         following = _until_break(after)
-        if (
+        if _principal_then_accrual(before, after) or (
             len(before.strip()) > 3
             and (STARTS_ITEM.match(after) or (match[0] == "、" and amounts(before) and amounts(following)))
             and _is_claim(before)
@@ -180,6 +206,19 @@ def _weak_split(text: str) -> list[str]:
             last = match.end()
     pieces.append(text[last:])
     return pieces
+
+
+def _principal_then_accrual(before: str, after: str) -> bool:
+    """A sum and the interest that runs on it in one sentence (偿还借款本金5万元，并自2017年3月20日起按月利率2分
+    给付利息; 工资14万元及自…起按…利率计算的利息): two items, the sum and the accrual on it."""
+    if before[-1:].isdigit() and after[:1].isdigit():
+        return False
+    return (
+        claim_read(before.strip()).kind == SUM
+        and claim_read(before.strip()).amount is not None
+        and claim_read(after.strip()).kind == ACCRUAL
+        and _accrual(after)
+    )
 
 
 def _unfinished_accrual(text: str) -> bool:
@@ -217,7 +256,9 @@ TOTAL_PHRASE = re.compile(
 )
 """A total inside an item (…罚息及复利1354.25元，合计2394644.21元，并自…起计算): it adds up the sums
 before it."""
-TOTAL_ONLY = re.compile(r"(?:以上|上述|前述)?(?:各项|款项|费用)?(?:合计|共计|总计)")
+TOTAL_ONLY = re.compile(
+    r"(?:以上|上述|前述)?(?:各项|款项|费用)?(?:合计|共计|总计)|(?:以上|上述|前述|各项)[^\d，,；;。]{0,6}?(?:合计|共计|总计)"
+)
 SUMMARY = re.compile(
     r"[，,]\s*(?:以上|上述|前述)?(?:各项|款项|费用)?(?:合计|共计|总计)(?:[^，,；;。]|(?<=\d),(?=\d))*$"
 )
@@ -225,8 +266,12 @@ SUMMARY = re.compile(
 total, not a claim or a sum of its own."""
 
 
+DIGIT_GROUP = re.compile(r"(?<=\d) (?=\d{3}(?!\d))")
+"""A thousands separator written as a space (借款本金110 000.00元): one number."""
+
+
 def _tidy(item: str) -> str:
-    item = item.strip().strip("，,、；;。. ")
+    item = DIGIT_GROUP.sub("", item).strip().strip("，,、；;。. ")
     total = SUMMARY.search(item)
     if total and amounts(item[: total.start()]):
         item = item[: total.start()]
@@ -243,6 +288,8 @@ def claim_read(text: str) -> ClaimItem:
     """What one claim item asks for (its kind, its sum or its base, rate and start)."""
     if COSTS_WORDS.search(text) and not _money_beside_costs(text):
         return ClaimItem(text, COSTS)
+    if ACCESSORY.search(text) and not amounts(_without_percent(text)):
+        return ClaimItem(text, DECLARATION)
     accrual = ACCRUAL_WORDS.search(text)
     base = BASE.search(text)
     rate, since = RATE.search(text), SINCE.search(text)

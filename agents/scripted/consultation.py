@@ -4,6 +4,7 @@ writes the consultation record."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from agents.scripted.context import (
     Ctx,
@@ -15,7 +16,9 @@ from agents.scripted.context import (
 )
 from agents.scripted.record import COSTS, shared_terms
 from agents.scripted.voice import in_own_voice
+from court.agenda import AGENDA
 from court.engine.steps import ArtifactDraft
+from court.engine.withheld import cut, undisclosed
 
 CLAIMING = re.compile(
     r"claim|compensat|entitled|recover|what can (?:i|we) (?:get|ask)|能要|可以要|赔偿|要求|主张|能不能要", re.IGNORECASE
@@ -31,29 +34,123 @@ def describe_dispute(ctx: Ctx) -> str:
     )
 
 
-def ask_follow_up(ctx: Ctx) -> str:
-    """The lawyer's questions follow MASER's legal agenda (Appendix A.2): the parties'
-    particulars, the facts, the points in dispute, the claims and the evidence."""
-    return ctx.say(
-        "谢谢您的介绍。为了准确判断，请您补充几点：一是您和对方的基本情况（姓名、住址、联系方式）；"
-        "二是双方之间有没有书面约定，事情的时间和金额；三是对方对哪些事实有争议；四是您手里现有哪些证据；"
-        "五是您希望通过诉讼达到什么结果。",
-        "Thank you. To assess this properly I need a few things: your and the other side's particulars (names, "
-        "addresses, contact details); whether there is any written agreement between you, with the dates and "
-        "amounts; which facts the other side disputes; what evidence you have in hand; and what outcome you want "
-        "from litigation.",
+FOLLOW_UPS = (
+    (
+        "请先说一下您和对方的基本情况：双方的姓名、住址和联系电话，对方有没有法定代表人？",
+        "First, your name, address and phone number, and the other side's: who is the other party, and do they "
+        "have a representative?",
+    ),
+    (
+        "请讲讲事情的经过：双方有没有书面约定，事情是什么时候发生的、金额多少？哪些事实有争议，可能会有什么抗辩？",
+        "Now tell me what happened: is there a written agreement, when was it, and for what amount? Which facts "
+        "are in dispute, and what defence do you expect?",
+    ),
+    (
+        "您手里现有哪些证据，比如合同、转账记录、收据或证人？您希望通过诉讼达到什么结果？",
+        "What evidence do you have, such as a contract, a receipt, a record or a witness? And what outcome do you "
+        "want from litigation?",
+    ),
+)
+"""The lawyer's questions after the client's account, one at a time, through MASER's legal
+agenda (Appendix A.2; ``court.agenda``): the parties' particulars, the facts and the points in
+dispute, the evidence and the claims."""
+
+
+@dataclass(frozen=True)
+class Closing:
+    """A turn that closes its phase: the lawyer has no more questions for the client."""
+
+    text: str
+
+
+def ask_follow_up(ctx: Ctx) -> str | Closing:
+    """The next of the lawyer's questions, each answered before the next is put; once all are
+    asked, the lawyer closes the interview and invites the client's own questions."""
+    asked = ctx.own_turns("follow_up")
+    if asked < len(FOLLOW_UPS):
+        return ctx.say(*FOLLOW_UPS[asked])
+    return Closing(
+        ctx.say(
+            "好的，我需要了解的基本清楚了。您有什么想问我的吗？",
+            "Thank you, that is all for now. What would you like to ask me?",
+        )
     )
 
 
 def answer_follow_up(ctx: Ctx) -> str:
+    """The client answers what the lawyer just asked, item by item of the agenda it touches,
+    from the client's own file (what they withhold stays out until asked: ``with_disclosure``);
+    in the first answer the client also says what they want. A question touching no item
+    gets what the client has and wants."""
+    question = ctx.view.dialogue[-1]["text"] if ctx.view.dialogue else ""
+    touched = [item.key for item in AGENDA if item.asked_in(question)]
+    answers = {
+        "client": _particulars,
+        "defendant": _other_side,
+        "facts": _dates_and_amounts,
+        "dispute": _disputed,
+        "evidence": _evidence_held,
+        "claims": client_wants,
+    }
+    if not touched:
+        touched = ["evidence", "claims"]
+    elif "claims" not in touched and not ctx.own_turns("follow_up"):
+        touched.append("claims")
+    parts = [answers[key](ctx).strip() for key in touched]
+    return ("" if ctx.zh else " ").join(_ended(ctx, part) for part in parts if part)
+
+
+def _ended(ctx: Ctx, sentence: str) -> str:
+    return sentence if sentence[-1] in "。！？.!?" else sentence + ctx.say("。", ".")
+
+
+def _particulars(ctx: Ctx) -> str:
+    return _party(ctx, ctx.view.side, "我叫{name}，{details}。", "My name is {name}; {details}.")
+
+
+def _other_side(ctx: Ctx) -> str:
+    return _party(ctx, ctx.other, "对方是{name}，{details}。", "The other side is {name}; {details}.")
+
+
+def _party(ctx: Ctx, side: str, zh: str, en: str) -> str:
+    party = next((party for party in ctx.view.case.get("parties") or [] if party["side"] == side), {})
+    details = party.get("details") or ctx.say("其他情况我回头再告诉您", "I can give you the rest later")
+    return ctx.say(zh, en).format(name=ctx.name(side), details=details.rstrip("。."))
+
+
+def _dates_and_amounts(ctx: Ctx) -> str:
+    """The sentences of the client's own account that give a date or an amount (all of it when
+    none does), less what the client withholds."""
+    held = [item.detail for item in undisclosed(ctx.view.persona, _told(ctx))]
+    sentences = split_sentences(cut(ctx.facts(), held))
+    dated = [sentence for sentence in sentences if re.search(r"\d|[一二三四五六七八九十百千万]+元", sentence)]
+    told = ("" if ctx.zh else " ").join(dated or sentences)
+    voiced = in_own_voice(
+        told, side=ctx.view.side, parties=ctx.view.case.get("parties") or [], language=ctx.view.language
+    )
+    return ctx.say(f"时间和金额是这样的：{voiced}", f"The dates and amounts: {voiced}") if voiced else ""
+
+
+def _told(ctx: Ctx) -> list[str]:
+    return [turn["text"] for turn in ctx.view.dialogue if turn["seat"] == ctx.view.seat]
+
+
+def _disputed(ctx: Ctx) -> str:
+    goal = (ctx.field("goals", ctx.view.side, {}) or {}).get("goal")
+    if not goal:
+        return ctx.say("对方到底不认哪些，我也说不准。", "I can't say exactly what they will deny.")
+    return ctx.say(
+        f"我们争的就是这一点：{goal.rstrip('。')}，对方到现在都不认。",
+        f"What we are at odds over: {goal.rstrip('.')}. They have not accepted it so far.",
+    )
+
+
+def _evidence_held(ctx: Ctx) -> str:
     evidence = [item["name"] for item in ctx.evidence()]
     if ctx.persona("disclosure_willingness") == "low":
         evidence = evidence[:1]
     listed = ctx.sep().join(evidence) or ctx.say("暂时没有整理", "nothing organised yet")
-    return ctx.say(
-        f"我手里有：{listed}。{client_wants(ctx)}",
-        f"What I have is: {listed}. {client_wants(ctx)}",
-    )
+    return ctx.say(f"我手里有：{listed}。", f"What I have is: {listed}.")
 
 
 def ask_question(ctx: Ctx) -> str:

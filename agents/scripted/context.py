@@ -92,6 +92,17 @@ class Ctx:
         """The side that opens a trial: plaintiff at FIT, appellant at SIT."""
         return self.view.appellant_side if self.view.stage == "SIT" and self.view.appellant_side else "plaintiff"
 
+    def appeal(self, side: str | None = None) -> dict:
+        """The appeal of ``side`` (by default the appellant heard): its own when the view keeps
+        one per side (both sides appealed), else the appeal the trial hears, which is the
+        appellant's alone."""
+        side = side or self.opener()
+        own = self.field("appeal", side)
+        return own or (self.field("appeal") if side == self.opener() else None) or {}
+
+    def appeal_requests(self, side: str | None = None) -> list[str]:
+        return as_list(self.appeal(side).get("appeal_requests"))
+
     def rule(self, key: str) -> str:
         zh, en = GENERAL_RULES[key]
         return self.say(zh, en)

@@ -8,6 +8,11 @@ and the plea of forgiveness), and a defence only with the evidence that proves i
 each point alone, every pair of one exhibit the side left out and one point it did not make
 that the exhibit supports is replayed (``_pairs``), at most ``MAX_PAIRS`` of them, and only
 when neither step alone already changes the outcome.
+
+The appeal is replayed as the first instance is, on its own record: the appellant's requests
+stated, its new evidence produced, and its ground of law (a substantive article argued, which
+alone makes out a request the appellee leaves unanswered); the appellee's response raised;
+and, when both sides appealed, each side's own requests beside its answer to the other's.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
+from agents.scripted.civil_appeal import PROCEDURAL
 from agents.scripted.civil_court import civil_decision
 from agents.scripted.criminal_ruling import CIRCUMSTANCE_NAMES, RATES, criminal_decision
 from agents.scripted.record import (
@@ -22,6 +28,7 @@ from agents.scripted.record import (
     PROBATION,
     CivilRecord,
     CriminalRecord,
+    Exhibit,
     circumstances_in,
     shared_terms,
 )
@@ -32,12 +39,16 @@ MAX_PAIRS = 40
 """The most pairs of missing steps replayed for one side (``tests/agents/test_counterfactuals.py``
 counts the replays): a case file lists a handful of exhibits and points, and the whole
 debrief of the demo fraud case, pairs included, replays in about 60 ms."""
+SUBSTANTIVE = "substantive law"
+"""A substantive article argued, as a replay adds it to a side's citations (any key the
+procedural pattern does not match counts)."""
 
 
 @dataclass(frozen=True)
 class Counterfactual:
     kind: str
-    """``exhibit`` (produced), ``claim`` (stated), ``defence`` or ``circumstance`` (raised), ``probation`` (asked)."""
+    """``exhibit`` (produced), ``claim`` (stated: a claim, or an appeal request), ``defence`` or
+    ``circumstance`` (raised), ``probation`` (asked), ``law`` (an appellant's substantive article argued)."""
     point: str
     """The point, in the case's language: the exhibit's name, the claim, the defence, the circumstance."""
     made: bool
@@ -106,11 +117,65 @@ def _supports(record: Record, exhibit: Variant, point: Variant) -> bool:
 def _variants(record: Record, side: str) -> Iterator[Variant]:
     for index, item in enumerate(record.exhibits):
         if item.side == side:
-            yield Variant("exhibit", item.name, item.produced, _flip("exhibits", index, "produced"), exhibit_text(item))
+            flip = _exhibit_flip(item) if isinstance(record, CivilRecord) else _flip("exhibits", index, "produced")
+            yield Variant("exhibit", item.name, item.produced, flip, exhibit_text(item))
     if isinstance(record, CivilRecord):
         yield from _civil_variants(record, side)
+        if record.cross is not None and side == record.cross.claimant:
+            yield from (
+                replace(variant, flip=_in_cross(variant.flip)) for variant in _civil_variants(record.cross, side)
+            )
+        yield from _law_variants(record, side)
     elif side in ("defendant", "prosecution"):
         yield from _criminal_variants(record, side)
+
+
+def _exhibit_flip(item: Exhibit) -> Callable[[Record], Record]:
+    """The civil record with ``item`` produced the other way, in the appeal heard and in the
+    other side's own appeal alike (both read the same new evidence)."""
+
+    def flip(record: Record) -> Record:
+        exhibits = tuple(
+            replace(other, produced=not other.produced) if (other.side, other.name) == (item.side, item.name) else other
+            for other in record.exhibits
+        )
+        cross = flip(record.cross) if record.cross is not None else None
+        return replace(record, exhibits=exhibits, cross=cross)
+
+    return flip
+
+
+def _in_cross(flip: Callable[[Record], Record]) -> Callable[[Record], Record]:
+    """A flip of the other side's own appeal (``CivilRecord.cross``), applied there."""
+    return lambda record: replace(record, cross=flip(record.cross))
+
+
+def _law_variants(record: CivilRecord, side: str) -> Iterator[Variant]:
+    """On appeal, an appellant's ground of law: a substantive article argued, which alone can
+    make out a request the appellee leaves unanswered (``civil_appeal``)."""
+    appeals = [heard for heard in (record, record.cross) if heard is not None and heard.appeal]
+    if side not in {heard.claimant for heard in appeals}:
+        return
+    cited = {key for key in record.cited.get(side, frozenset()) if not PROCEDURAL.search(key)}
+    point = said(
+        record.language == "zh",
+        "上诉请求所依据的实体法条文",
+        "an article of substantive law on which the appeal requests rest",
+    )
+    yield Variant("law", point, bool(cited), _law_flip(side, cited))
+
+
+def _law_flip(side: str, cited: set[str]) -> Callable[[Record], Record]:
+    """The record with ``side``'s substantive articles taken out, or, when it cited none, one
+    argued (``SUBSTANTIVE``), in the appeal heard and the other side's own appeal alike."""
+
+    def flip(record: Record) -> Record:
+        keys = record.cited.get(side, frozenset())
+        changed = keys - cited if cited else keys | {SUBSTANTIVE}
+        cross = flip(record.cross) if record.cross is not None else None
+        return replace(record, cited={**record.cited, side: frozenset(changed)}, cross=cross)
+
+    return flip
 
 
 def _flip(items: str, index: int, made: str) -> Callable[[Record], Record]:

@@ -45,8 +45,8 @@ def provide_materials(ctx: Ctx) -> str:
 
 def confirm_position(ctx: Ctx) -> str:
     if ctx.view.unit == "AD_AR":
-        requests = as_list((ctx.field("appeal") or {}).get("appeal_requests"))
         appellant = ctx.view.side == ctx.view.appellant_side
+        requests = ctx.appeal_requests(ctx.view.side if appellant else None)
         if appellant:
             return ctx.say(
                 f"根据一审判决和您的意见，上诉请求拟定为：{ctx.sep().join(requests)}。您确认吗？",
@@ -155,9 +155,10 @@ def answer_appeal(ctx: Ctx) -> tuple[str, str]:
         return ctx.say(
             "一审判决没有对我方不利的判项，我方不上诉。", "The judgment took nothing from us; we do not appeal."
         ), "decline"
+    orders = ctx.sep().join(order.rstrip("。.") for order in lost)
     return ctx.say(
-        f"我方不服一审判决中的以下判项，决定提起上诉：{ctx.sep().join(lost)}。",
-        f"We do not accept these orders of the judgment and appeal: {ctx.sep().join(lost)}.",
+        f"我方不服一审判决中的以下判项，决定提起上诉：{orders}。",
+        f"We do not accept these orders of the judgment and appeal: {orders}.",
     ), "appeal"
 
 
@@ -172,7 +173,8 @@ def review_judgment(ctx: Ctx) -> str:
 
 
 def draft_appeal(ctx: Ctx) -> tuple[str, ArtifactDraft]:
-    appeal = ctx.field("appeal") or {}
+    """The notice of appeal: this side's own appeal when both sides appealed, else the one heard."""
+    appeal = ctx.appeal(ctx.view.side) or ctx.appeal()
     new = ctx.field("new_evidence", ctx.view.side, []) or []
     appellee = opposite(ctx.view.side)
     body = ctx.say(
@@ -191,7 +193,7 @@ def draft_appeal(ctx: Ctx) -> tuple[str, ArtifactDraft]:
 
 
 def draft_appeal_response(ctx: Ctx) -> tuple[str, ArtifactDraft]:
-    appeal = ctx.field("appeal") or {}
+    appeal = ctx.appeal(opposite(ctx.view.side))
     defenses = ctx.field("appellee_defenses", ctx.view.side, "") or ctx.say(
         "一审判决认定事实清楚，适用法律正确，上诉理由不能成立。",
         "The judgment below is correct in fact and law; the grounds of appeal do not stand.",

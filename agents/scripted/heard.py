@@ -14,8 +14,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from court.engine.machine import RULE_OBJECTION
-from court.engine.objections import OBJECT_ACT, ruling_sustains
+from court.engine.objections import OBJECT_ACT, RULE_OBJECTION, ruling_sustains
 from court.legaltext.text import coverage
 from court.procedures.seats import seat_info
 

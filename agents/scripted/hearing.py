@@ -68,7 +68,7 @@ def invite_statement(ctx: Ctx) -> str:
 
 def state_claims(ctx: Ctx) -> str:
     if ctx.view.stage == "SIT":
-        appeal = ctx.field("appeal") or {}
+        appeal = ctx.appeal()
         return ctx.say(
             f"上诉请求：{ctx.sep().join(as_list(appeal.get('appeal_requests')))}。上诉理由：{appeal.get('appeal_reasons', '')}",
             f"Appeal requests: {ctx.sep().join(as_list(appeal.get('appeal_requests')))}. Grounds: {appeal.get('appeal_reasons', '')}",
@@ -88,8 +88,25 @@ def state_defence(ctx: Ctx) -> str:
         return ctx.say(
             f"被上诉人答辩如下：{defenses}请求驳回上诉，维持原判。",
             f"The appellee answers: {defenses} We ask the court to dismiss the appeal.",
-        )
+        ) + _own_appeal(ctx)
     return ctx.say(f"被告答辩如下：{ctx.facts()}", f"The defendant answers: {ctx.facts()}")
+
+
+def _own_appeal(ctx: Ctx) -> str:
+    """The appellee's own requests when it appealed too (both sides did): stated as the
+    appellant states them, or the court does not hear them."""
+    requests = _cross_requests(ctx) if ctx.view.side != ctx.opener() else []
+    if not requests:
+        return ""
+    return ctx.say(
+        f"我方亦提起上诉，上诉请求：{ctx.sep().join(requests)}。",
+        f" We appeal too; our requests: {ctx.sep().join(requests)}.",
+    )
+
+
+def _cross_requests(ctx: Ctx) -> list[str]:
+    """The appellee's own appeal requests (both sides appealed), none when it only answers."""
+    return ctx.appeal_requests(opposite(ctx.opener()))
 
 
 def invite_evidence(ctx: Ctx) -> str:
@@ -138,7 +155,7 @@ def cross_examine(ctx: Ctx) -> str:
 def question_party_first(ctx: Ctx) -> str:
     first, _ = _first_second(ctx)
     if ctx.view.stage == "SIT":
-        requests = as_list((ctx.field("appeal") or {}).get("appeal_requests")) or [ctx.say("上诉请求", "the appeal")]
+        requests = ctx.appeal_requests() or [ctx.say("上诉请求", "the appeal")]
         return ctx.say(
             f"请{ctx.name(first)}本人回答：你提出“{requests[0]}”，认为一审判决错在哪里？有无新的事实？",
             f'{ctx.name(first)}, in person: you ask that "{requests[0]}". Where did the first-instance judgment go wrong, '
@@ -166,7 +183,7 @@ def answer_judge(ctx: Ctx) -> str:
 def summarise_disputes(ctx: Ctx) -> str:
     claims = ctx.claims()
     if ctx.view.stage == "SIT":
-        claims = as_list((ctx.field("appeal") or {}).get("appeal_requests")) or claims
+        claims = ctx.appeal_requests() or claims
     focus = numbered(
         ctx,
         [
@@ -300,7 +317,7 @@ def pronounce_judgment(ctx: Ctx) -> tuple[str, ArtifactDraft]:
             ctx.rule("civil_second"),
             ctx.say("民事判决书（二审）", "Civil judgment (second instance)"),
         )
-        requested = as_list((ctx.field("appeal") or {}).get("appeal_requests"))
+        requested = ctx.appeal_requests() + _cross_requests(ctx)
     rule = civil_basis(ctx, requested, rule)
     found = [ctx.facts(first), ctx.facts(second)]
     evidence = [item["name"] for item in ctx.evidence(first) + ctx.evidence(second)]

@@ -11,7 +11,8 @@ The mapping's shape was learnt from the even-numbered cases of SimCourt's releas
 (*Chinese Court Simulation with LLM-Based Agent System*, arXiv 2508.17322) whose released
 judgment text shows its legal basis (11 cases): an item's articles are listed when citing them
 wherever the item holds raised the cited-article F1 on those cases (surrender and confession
-art. 67, probation arts. 72-73, a fine arts. 52-53, recidivism art. 65, a plea with the
+art. 67, probation arts. 72-73, a fine arts. 52-53, recidivism art. 65 (only when 累犯 is said
+and not denied: a bare prior record, 前科, is no recidivism), a plea with the
 prosecution's recommendation before the court Criminal Procedure Law art. 201). The plea's own
 Criminal Procedure Law art. 15 lowered it (cited beside art. 201 in 3 of the 11), as would
 restitution, forgiveness and a first offence, which judgments weigh without an article of
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from agents.scripted.civil_court import civil_decision
 from agents.scripted.context import Ctx, retrieved_statute
 from agents.scripted.criminal_ruling import CriminalDecision, recommendation_clause
-from agents.scripted.record import CriminalRecord, civil_record
+from agents.scripted.record import RECIDIVIST_ZH, CriminalRecord, civil_record
 from agents.tools.citations import zh_numeral
 from agents.tools.precedent_words import GLOSSARY
 from agents.tools.statute_headings import charge_articles, charge_names
@@ -74,6 +75,9 @@ CRIMINAL_ITEMS: tuple[tuple[str, tuple[Article, ...]], ...] = (
 )
 """Each item of a criminal sentence and the articles deciding it (module docstring)."""
 ACQUITTAL = Article(PROCEDURE_LAW, "200")
+RECIDIVIST = re.compile(rf"{RECIDIVIST_ZH}|recidivis", re.IGNORECASE)
+"""Art. 65 is the recidivist's article: a prior record that is no recidivism (前科, 虽不构成累犯)
+aggravates the sentence without it."""
 
 
 def _sub_number(sub: str) -> int:
@@ -85,6 +89,8 @@ def criminal_items(decision: CriminalDecision, record: CriminalRecord) -> tuple[
     """The items of ``decision`` that carry an article of their own (``CRIMINAL_ITEMS``)."""
     sentence = decision.sentence
     items = set(decision.counted) & {"surrender", "confession", "recidivism"}
+    if not RECIDIVIST.search("\n".join((record.indictment, record.prosecution_words, record.defence_words))):
+        items.discard("recidivism")
     if "surrender" in items:
         items.discard("confession")
     if sentence.get("probation"):

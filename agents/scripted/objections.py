@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from agents.scripted.context import Ctx, as_list, split_sentences
 from agents.scripted.heard import EVIDENCE_PHASES, offered_in, offers, parts, side_of
 from agents.scripted.record import GENERIC, circumstances_in, shared_terms
-from court.engine.machine import RULE_OBJECTION
-from court.engine.objections import CUT, OBJECT_ACT, defect_shown, ground_fits, objection_ground
+from court.engine.objections import CUT, OBJECT_ACT, RULE_OBJECTION, defect_shown, ground_fits, objection_ground
 from court.legaltext.text import terms
 from court.procedures.names import act_name, ground_name
 from court.procedures.seats import COURT
@@ -164,7 +163,7 @@ def points_in_dispute(ctx: Ctx) -> list[str]:
         indictment = ctx.field("indictment") or {}
         return as_list(indictment.get("charges")) + split_sentences(indictment.get("indictment", ""))
     if ctx.view.stage == "SIT":
-        appeal = ctx.field("appeal") or {}
+        appeal = ctx.appeal()
         defences = [ctx.field("appellee_defenses", side, "") or "" for side in ("plaintiff", "defendant")]
         return as_list(appeal.get("appeal_requests")) + [
             sentence for text in [appeal.get("appeal_reasons", ""), *defences] for sentence in split_sentences(text)

@@ -12,7 +12,8 @@ at least ``COVERED`` of its terms (an evidence item's name, or a numbered line t
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from agents.scripted.claims import COSTS as COSTS_KIND
@@ -35,6 +36,8 @@ GENERIC = frozenset(
     "pay rmb yuan".split()
 )
 """Words every claim, defence and exhibit shares: they tie nothing to anything."""
+RECIDIVIST_ZH = r"(?<!不构成)(?<!不属于)(?<!不是)(?<!不系)(?<!非)累犯"
+"""累犯 said of the defendant, not denied (虽不构成累犯: a prior record, no recidivism)."""
 CIRCUMSTANCE_WORDS = {
     "surrender": re.compile(r"自首|投案|surrender|turned (?:him|her)self in|gave (?:him|her)self up", re.IGNORECASE),
     "confession": re.compile(r"坦白|如实供述|如实交代|confess|truthful|told the police everything", re.IGNORECASE),
@@ -48,7 +51,7 @@ CIRCUMSTANCE_WORDS = {
         re.IGNORECASE,
     ),
     "recidivism": re.compile(
-        r"累犯|(?<!无)(?<!没有)前科|recidiv|(?<!no )previous convictions?|prior convictions?", re.IGNORECASE
+        rf"{RECIDIVIST_ZH}|(?<!无)(?<!没有)前科|recidiv|(?<!no )previous convictions?|prior convictions?", re.IGNORECASE
     ),
 }
 """How a sentencing circumstance is named in court, in either language (``ruling.RATES`` weighs it)."""
@@ -115,6 +118,9 @@ class CivilRecord:
     """On appeal: the plaintiff's claims at first instance (what an appeal may not exceed)."""
     record_below: tuple[Exhibit, ...] = ()
     """On appeal: the evidence examined at first instance, on which the judgment below rests."""
+    cross: CivilRecord | None = None
+    """On appeal, when both sides appealed: the other side's appeal as heard (its requests,
+    its new evidence, the first appellant's answer to it), the first appellant its respondent."""
 
 
 @dataclass(frozen=True)
@@ -161,47 +167,67 @@ def mentioned(reference: str, words: str, language: str) -> bool:
 
 
 def civil_record(ctx: Ctx) -> CivilRecord:
-    """The civil hearing the judge's seat has heard so far (FIT or SIT)."""
+    """The civil hearing the judge's seat has heard so far (FIT or SIT); on appeal, when the
+    appellee appealed too, its appeal as ``cross``."""
     turns, struck = heard_of(ctx.view.dialogue)
-    said, produced = words_by_side(turns), words_by_side(turns, phases=EVIDENCE_PHASES)
-    language, claimant = ctx.view.language, ctx.opener()
+    heard = _Heard(ctx, words_by_side(turns), words_by_side(turns, phases=EVIDENCE_PHASES), struck)
+    claimant = ctx.opener()
     respondent = "defendant" if claimant == "plaintiff" else "plaintiff"
-    appeal = ctx.view.stage == "SIT"
-    if appeal:
-        requested = claim_items(as_list((ctx.field("appeal") or {}).get("appeal_requests")))
-        defence_text = ctx.field("appellee_defenses", respondent, "") or ""
-        items = [(side, item) for side in (claimant, respondent) for item in ctx.field("new_evidence", side, []) or []]
-    else:
-        requested = claim_items(ctx.claims())
-        defence_text = ctx.facts("defendant")
-        items = [(side, item) for side in (claimant, respondent) for item in ctx.evidence(side)]
-    claims = tuple(
-        Claim(text, mentioned(text, said.get(claimant, ""), language), claim_read(text).amount) for text in requested
-    )
-    exhibits = tuple(
-        Exhibit(
-            side,
-            item["name"],
-            item.get("purpose", ""),
-            mentioned(item["name"], produced.get(side, ""), language) and item["name"] not in struck,
+    if ctx.view.stage != "SIT":
+        return heard.record(claimant, claim_items(ctx.claims()), ctx.facts("defendant"), ctx.evidence)
+    new = _new_evidence(ctx)
+    record = heard.record(claimant, claim_items(ctx.appeal_requests(claimant)), _answer(ctx, respondent), new)
+    cross = claim_items(ctx.appeal_requests(respondent))
+    below = _below(ctx, (claimant, respondent))
+    if cross:
+        below["cross"] = replace(heard.record(respondent, cross, _answer(ctx, claimant), new), appeal=True, **below)
+    return replace(record, appeal=True, **below)
+
+
+def _answer(ctx: Ctx, side: str) -> str:
+    return ctx.field("appellee_defenses", side, "") or ""
+
+
+def _new_evidence(ctx: Ctx) -> Callable[[str], list[dict]]:
+    return lambda side: ctx.field("new_evidence", side, []) or []
+
+
+@dataclass(frozen=True)
+class _Heard:
+    """What the court's seat heard, read for one claimant at a time."""
+
+    ctx: Ctx
+    said: dict[str, str]
+    produced: dict[str, str]
+    struck: frozenset[str]
+
+    def record(
+        self, claimant: str, requested: list[str], defence_text: str, evidence: Callable[[str], list[dict]]
+    ) -> CivilRecord:
+        """The record with ``claimant`` asking ``requested``, ``defence_text`` its answer and
+        ``evidence(side)`` each side's items."""
+        language = self.ctx.view.language
+        respondent = "defendant" if claimant == "plaintiff" else "plaintiff"
+        claims = tuple(
+            Claim(text, mentioned(text, self.said.get(claimant, ""), language), claim_read(text).amount)
+            for text in requested
         )
-        for side, item in items
-    )
-    defences = tuple(
-        Defence(point, mentioned(point, said.get(respondent, ""), language)) for point in split_sentences(defence_text)
-    )
-    cited = {side: _cited(text) for side, text in said.items()}
-    return CivilRecord(
-        language,
-        claimant,
-        respondent,
-        claims,
-        exhibits,
-        defences,
-        cited,
-        appeal=appeal,
-        **(_below(ctx, (claimant, respondent)) if appeal else {}),
-    )
+        exhibits = tuple(
+            Exhibit(
+                side,
+                item["name"],
+                item.get("purpose", ""),
+                mentioned(item["name"], self.produced.get(side, ""), language) and item["name"] not in self.struck,
+            )
+            for side in (claimant, respondent)
+            for item in evidence(side)
+        )
+        defences = tuple(
+            Defence(point, mentioned(point, self.said.get(respondent, ""), language))
+            for point in split_sentences(defence_text)
+        )
+        cited = {side: _cited(text) for side, text in self.said.items()}
+        return CivilRecord(language, claimant, respondent, claims, exhibits, defences, cited)
 
 
 def _below(ctx: Ctx, sides: tuple[str, str]) -> dict:

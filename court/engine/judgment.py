@@ -37,7 +37,10 @@ OBLIGED = re.compile(
 SIDE = re.compile(r"原告|被告|\bplaintiff|\bdefendant", re.IGNORECASE)
 GLOSS = re.compile(r"（[^）]*）|\([^)]*\)")
 """Parenthesised glosses (被告（反诉原告）) that would name the wrong side."""
-CLAUSE_BREAK = re.compile(r"[；;。\n]|(?<=[.!?])\s+(?=[A-Z])")
+ABBREVIATIONS = "".join(rf"(?<!\b{word}\.)" for word in ("Co", "Ltd", "Inc", "Corp", "No", "Art", "Mr", "Ms", "Dr"))
+"""A full stop that ends an abbreviation (Co., Ltd., No.) ends no clause: a company's name is
+no sentence's end."""
+CLAUSE_BREAK = re.compile(rf"[；;。\n]|(?<=[.!?]){ABBREVIATIONS}\s+(?=[A-Z])")
 ITEM_MARK = re.compile(r"^(?:[一二三四五六七八九十]+、|\d+[.、)]\s*)")
 
 

@@ -9,14 +9,17 @@ same rules.
 from __future__ import annotations
 
 from court.documents import document_title
+from court.engine.errors import EngineError
 from court.engine.memory import (
     MemoryOperationError,
     empty_memory,
     has_memory,
     memory_apply,
 )
+from court.engine.objections import ruling_sustains
+from court.engine.rounds import phase_rounds
 from court.engine.speakers import resolve_seat, stage_participants
-from court.engine.stage_order import enter_next_stage
+from court.engine.stage_order import current_stage, enter_next_stage
 from court.engine.state import ArtifactRecord, MemoryLogEntry, TrialState, TurnRecord
 from court.engine.steps import (
     End,
@@ -29,9 +32,10 @@ from court.engine.steps import (
     UpdateMemory,
 )
 from court.engine.transitions import appeal_close, appeal_open
-from court.procedures import Phase, Slot, Stage, procedure_for
+from court.procedures import procedure_for
 from court.procedures.civil import MEDIATION_ANSWER
 from court.procedures.seats import seat_info, speaker_title
+from court.procedures.structure import Phase, Slot, Stage
 
 MEDIATION_CLOSING = Slot("judge", "write_mediation_record")
 CLOSING_PHASES = {"trial": "pronouncement"}
@@ -42,10 +46,6 @@ def closing_phase(stage: Stage) -> str:
     """The phase of a stage's closing slot: a hearing's judgment is pronounced; a consultation
     or a drafting stage writes its document."""
     return CLOSING_PHASES.get(stage.kind, DOCUMENT_PHASE)
-
-
-class EngineError(RuntimeError):
-    """A step was applied that the engine did not ask for."""
 
 
 def trial_start(
@@ -75,7 +75,6 @@ def trial_start(
 
 
 JUDGE_SEAT = "judge"
-RULE_OBJECTION = "rule_objection"
 ANSWER_JUDGE = "answer_judge"
 JUDGE_CONTROLS = ("advance", "mediation", "pronounce")
 ADVICE = {MEDIATION_ANSWER: "summarise_advice"}
@@ -163,7 +162,7 @@ def apply_reply(state: TrialState, step: Speak, reply: Reply) -> TurnRecord:
             tokens=reply.tokens,
             client_id=reply.client_id,
         )
-        if owed.get("cut") and _sustains(reply.text):
+        if owed.get("cut") and ruling_sustains(reply.text):
             _statement_ends(state)
         _counsel_advises(state)
         return turn
@@ -262,12 +261,6 @@ def apply_interjection(
     return turn
 
 
-def _sustains(ruling: str) -> bool:
-    from court.engine.objections import ruling_sustains
-
-    return ruling_sustains(ruling)
-
-
 def _statement_ends(state: TrialState) -> None:
     """A statement cut by an objection the judge sustained: it ends where it was cut and the
     procedure moves past it, as if it had been made (overruled, it is made again from there:
@@ -311,7 +304,7 @@ def apply_judge_control(state: TrialState, action: str) -> None:
 
 
 def _steerable(state: TrialState) -> Stage:
-    stage = procedure_for(state.procedure).stages[state.stage_index] if not state.finished else None
+    stage = current_stage(state)
     if stage is None or stage.kind != "trial" or state.stage_status != "running":
         raise EngineError("the judge steers a hearing only while it is in progress")
     if state.pending:
@@ -351,12 +344,6 @@ def apply_stage_end(state: TrialState, step: StageEnd) -> None:
     enter_next_stage(state, procedure)
 
 
-def current_stage(state: TrialState) -> Stage | None:
-    if state.finished:
-        return None
-    return procedure_for(state.procedure).stages[state.stage_index]
-
-
 def _speak(state: TrialState, stage: Stage, phase: str, slot: Slot, artifact: str | None = None) -> Speak:
     seat = resolve_seat(state, slot.seat)
     info = seat_info(state.procedure, seat)
@@ -377,16 +364,6 @@ def _speak(state: TrialState, stage: Stage, phase: str, slot: Slot, artifact: st
         act=slot.act,
         artifact=artifact or slot.artifact,
     )
-
-
-def _rounds(state: TrialState, phase: Phase) -> int:
-    if phase.repeat_per == "consultation_questions":
-        from court.engine.visibility import consultation_questions_for
-
-        return max(1, len(consultation_questions_for(state.case, state.target_side)))
-    if phase.repeat_per == "appeal_deciders":
-        return len(state.appeal_deciders)
-    return phase.rounds
 
 
 def _current_slot(state: TrialState, stage: Stage) -> tuple[Phase, Slot]:
@@ -417,7 +394,7 @@ def _advance_cursor(state: TrialState, *, ends_phase: bool) -> None:
         return
     state.slot_index = 0
     state.round_index += 1
-    if state.round_index < _rounds(state, phase) and not ends_phase:
+    if state.round_index < phase_rounds(state, phase) and not ends_phase:
         return
     if phase.decision == "mediation":
         accepted = [decision == "accept" for decision in state.decisions.values()]

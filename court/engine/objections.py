@@ -16,15 +16,8 @@ from __future__ import annotations
 
 import re
 
-from court.engine.machine import (
-    JUDGE_SEAT,
-    RULE_OBJECTION,
-    EngineError,
-    apply_interjection,
-    current_stage,
-    next_step,
-    stage_participants,
-)
+from court.engine.speakers import stage_participants
+from court.engine.stage_order import current_stage
 from court.engine.state import TrialState, TurnRecord
 from court.engine.steps import Speak
 from court.procedures.names import ground_name
@@ -33,6 +26,7 @@ from court.procedures.seats import COURT, seat_info
 OBJECTING_ROLES = ("lawyer", "attorney", "prosecutor")
 GROUNDS = ("leading", "speculation", "irrelevant", "hearsay", "argumentative", "beyond_scope", "other")
 OBJECT_ACT = "object"
+RULE_OBJECTION = "rule_objection"
 
 _QUESTIONS = frozenset({"question_defendant", "ask_follow_up", "ask_question"})
 _ASSERTIONS = frozenset(
@@ -164,42 +158,6 @@ def objectors(state: TrialState, turn: TurnRecord) -> list[str]:
     if not state.turns or state.turns[-1] is not turn or turn.act in (OBJECT_ACT, RULE_OBJECTION):
         return []
     return [seat for seat in state.human_seats if objection_refusal(state, seat=seat, speaker_seat=turn.seat) is None]
-
-
-def apply_objection(state: TrialState, *, seat: str, ground: str, detail: str, speaker_seat: str) -> TurnRecord:
-    """Counsel objects: the objection is on the record and the judge must rule before the
-    procedure goes on (``next_step`` asks the judge seat, agent or person, for the ruling)."""
-    refusal = objection_refusal(state, seat=seat, speaker_seat=speaker_seat)
-    if refusal is not None:
-        raise EngineError(refusal)
-    if ground not in GROUNDS:
-        raise EngineError(f"the ground must be one of {', '.join(GROUNDS)}")
-    text = objection_text(ground, detail, state.language)
-    turn = apply_interjection(state, seat=seat, act=OBJECT_ACT, text=text, author="human")
-    state.pending.append({"seat": JUDGE_SEAT, "act": RULE_OBJECTION})
-    return turn
-
-
-def apply_objection_cut(
-    state: TrialState, step: Speak, *, shown: str, seat: str, ground: str, detail: str
-) -> tuple[TurnRecord, TurnRecord]:
-    """Counsel objects while ``step`` is being made: what was shown of it stays on the record,
-    cut (``CUT``), then the objection. The procedure stays at that statement until the judge
-    rules: sustained, the statement ends there (``machine.apply_reply`` moves on); overruled,
-    its speaker resumes where they were cut (``statement_resumed``). Nothing is recorded
-    when the objection is refused (``EngineError``)."""
-    if next_step(state) != step:
-        raise EngineError(f"{step.seat} is not making a statement now")
-    refusal = objection_refusal(state, seat=seat, speaker_seat=step.seat)
-    if refusal is not None:
-        raise EngineError(refusal)
-    if ground not in GROUNDS:
-        raise EngineError(f"the ground must be one of {', '.join(GROUNDS)}")
-    author = "human" if step.seat in state.human_seats else "agent"
-    cut = apply_interjection(state, seat=step.seat, act=step.act, text=f"{shown.rstrip()}{CUT}", author=author)
-    objection = apply_objection(state, seat=seat, ground=ground, detail=detail, speaker_seat=step.seat)
-    state.pending[-1]["cut"] = str(cut.seq)
-    return cut, objection
 
 
 def statement_resumed(state: TrialState, step: Speak) -> str | None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from functools import lru_cache
 
 from court.engine.state import TrialState
-from court.procedures import Stage
 from court.procedures.civil import APPEAL_DECIDER
 from court.procedures.seats import opposite
+from court.procedures.structure import Stage
 
 
 def resolve_seat(state: TrialState, symbol: str) -> str:

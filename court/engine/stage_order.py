@@ -7,7 +7,15 @@ ahead, and where a run that stops early (``last_stage``) ends. The machine
 from __future__ import annotations
 
 from court.engine.state import TrialState
-from court.procedures import Procedure, Stage, procedure_for
+from court.procedures import procedure_for
+from court.procedures.structure import Procedure, Stage
+
+
+def current_stage(state: TrialState) -> Stage | None:
+    """The stage the trial is at, or None once it has finished."""
+    if state.finished:
+        return None
+    return procedure_for(state.procedure).stages[state.stage_index]
 
 
 def conditions_hold(state: TrialState, conditions: tuple[str, ...]) -> bool:

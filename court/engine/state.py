@@ -63,14 +63,17 @@ class TrialState:
     decisions: dict[str, str] = field(default_factory=dict)
     memory_done: list[str] = field(default_factory=list)
     appellant_side: str | None = None
+    cross_appellant_side: str | None = None
+    """The appellee's side when it appealed too (both sides appealed): its appeal is heard at
+    the second instance with the appellant's, and the court answers each."""
     appeal_deciders: list[str] = field(default_factory=list)
     """The seats asked at AD-Det whether their side appeals, in order (a trial with a person
     seated: ``engine.transitions``)."""
     judgment_final: bool = False
+    """Nobody appealed the first-instance judgment: the case ends there."""
     seated: bool = False
     """People play in this trial: who appeals follows its judgment, also while agents play
     its earlier stages for them (``human_seats`` is empty then)."""
-    """Nobody appealed the first-instance judgment: the case ends there."""
     mediated: bool = False
     finished: bool = False
     turns: list[TurnRecord] = field(default_factory=list)

@@ -65,7 +65,8 @@ class Reply:
     """How a model's decision was reached (``agents.decisions.SOURCES``): its ``DECISION:``
     line, its words, or the conservative default; blank for a person's buttons."""
     ends_phase: bool = False
-    """The judge closes the current phase early (a human judge's *advance*)."""
+    """The speaker closes the current phase early: the lawyer who has no more questions for
+    the client (the consultation's follow-ups)."""
     tokens: int = 0
     author: str = "agent"
     client_id: str = ""

@@ -5,7 +5,8 @@ Two rules (issue #17). A benchmark run (``simulate``, batches: nobody seated) fo
 real case's appeal, as LegalWorld does, so runs compare with the case file. A trial with a
 person seated follows the first-instance judgment the trial produced: each side it went
 against in anything is asked (through the seat a person holds, else its agent counsel), and
-a side that won everything is never asked; if nobody appeals, the judgment becomes final.
+a side that won everything is never asked; if nobody appeals, the judgment becomes final;
+if both sides appeal, both appeals are heard at the second instance.
 """
 
 from __future__ import annotations
@@ -48,9 +49,10 @@ def _voice(state: TrialState, side: str) -> str:
 def appeal_close(state: TrialState) -> ArtifactRecord:
     """Every side asked has decided (``state.decisions``): the appellant, or the judgment final.
 
-    When both sides appeal, one appeal is heard (the procedure has one appellant): a side a
-    person holds first, so a student's appeal is never turned into a response; then the side
-    that appealed in the real case; then the plaintiff."""
+    When both sides appeal, both appeals are heard: one side opens the second instance as the
+    appellant (a side a person holds first, so a student's appeal is never turned into a
+    response; then the side that appealed in the real case; then the plaintiff), and the
+    other, the appellee, is its cross-appellant (``state.cross_appellant_side``)."""
     appealing = [side for side in CIVIL_SIDES if state.decisions.get(side) == APPEAL]
     if not appealing:
         state.judgment_final = True
@@ -59,6 +61,7 @@ def appeal_close(state: TrialState) -> ArtifactRecord:
     people = {seat.rpartition("_")[0] for seat in state.human_seats}
     appellant = min(appealing, key=lambda side: (side not in people, side != real, CIVIL_SIDES.index(side)))
     state.appellant_side = appellant
+    state.cross_appellant_side = next((side for side in appealing if side != appellant), None)
     return _determination(state, appellant)
 
 
@@ -69,6 +72,7 @@ def _names(state: TrialState) -> dict[str, str]:
 def _determination(state: TrialState, appellant: str) -> ArtifactRecord:
     appellee = opposite(appellant)
     names = _names(state)
+    cross = state.cross_appellant_side == appellee
     if state.language == "zh":
         side_names = {"plaintiff": "原审原告", "defendant": "原审被告"}
         title = "上诉审查决定"
@@ -77,6 +81,8 @@ def _determination(state: TrialState, appellant: str) -> ArtifactRecord:
             f"本案进入第二审程序：{names.get(appellant, '')}为上诉人，"
             f"{side_names[appellee]}{names.get(appellee, '')}为被上诉人。"
         )
+        if cross:
+            text += f"{names.get(appellee, '')}亦在法定期间内提起上诉，双方的上诉请求一并审理。"
     else:
         title = "Appeal determination"
         text = (
@@ -85,6 +91,8 @@ def _determination(state: TrialState, appellant: str) -> ArtifactRecord:
             f"second instance with {names.get(appellant, '')} as appellant and the original {appellee} "
             f"{names.get(appellee, '')} as appellee."
         )
+        if cross:
+            text += f" {names.get(appellee, '')} appealed too, within the period; both appeals are heard together."
     return _court_record(title, text)
 
 

@@ -8,15 +8,20 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable, Mapping
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from court.documents import document_without
-
-if TYPE_CHECKING:
-    from court.engine.state import TrialState
-    from court.engine.visibility import Rule
+from court.engine.state import TrialState
 
 Sources = dict[str, dict[str | None, Any]]
+
+
+class Rule(Protocol):
+    """A row of a visibility matrix, as far as a cache reads it: the field it governs
+    (``court.engine.visibility.Rule``)."""
+
+    @property
+    def field(self) -> str: ...
 
 
 class Sight:
@@ -46,13 +51,14 @@ class Sight:
 def sources_of(state: TrialState, compute: Callable[[Mapping[str, Any], TrialState], Sources]) -> Sources:
     """``compute(state.case, state)``, worked out again only when what the sources are read
     from changed: the case (by identity: nothing changes a trial's case in place), the target
-    side, the appeal (the appellant, whether people play, the judgment) and the documents (the
+    side, the appeal (the appellants, whether people play, the judgment) and the documents (the
     engine's lists only grow, so their length tells). Views share the values, read only."""
     return _sources(
         _Same(state.case),
         compute,
         state.target_side,
         state.appellant_side,
+        state.cross_appellant_side,
         bool(state.human_seats),
         state.judgment_final,
         len(state.artifacts),

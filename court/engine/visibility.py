@@ -15,12 +15,14 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from court.engine.judgment import appeal_from_judgment
-from court.engine.machine import stage_participants, trial_start
+from court.engine.rounds import consultation_questions_for
+from court.engine.speakers import stage_participants
 from court.engine.state import ArtifactRecord, TrialState
 from court.engine.view_cache import Sight, document_read, sources_of
 from court.engine.withheld import cut, undisclosed, withheld_of
-from court.procedures import Stage, procedure_for
-from court.procedures.seats import CIVIL_SIDES, COURT, opposite, seat_info
+from court.procedures import procedure_for
+from court.procedures.seats import COURT, opposite, seat_info
+from court.procedures.structure import Stage
 
 EVALUATION_ONLY = {
     "civil": frozenset(
@@ -88,7 +90,7 @@ CIVIL_FIELD_RULES = (
         "claims",
         _units(CD_DD=PARTIES, FIT=PARTIES | JUDGE, AD_AR=PARTIES, SIT=PARTIES | JUDGE),
     ),
-    Rule("appeal", _units(AD_AR=PARTIES, SIT=PARTIES | JUDGE)),
+    Rule("appeal", _units(AD_AR=PARTIES | OWN | OTHERS, SIT=PARTIES | OWN | OTHERS | JUDGE)),
     Rule("appellee_defenses", _units(AD_AR=OWN, SIT=OWN | OTHERS | JUDGE)),
     Rule("new_evidence", _units(AD_AR=OWN, SIT=OWN | OTHERS | JUDGE)),
 )
@@ -150,15 +152,6 @@ CRIMINAL_ARTIFACT_RULES = (
 )
 
 
-def consultation_questions_for(case: Mapping[str, Any], side: str) -> list[str]:
-    """The questions ``side``'s client brings to LC; unsided ones belong to the target side."""
-    return [
-        item["question"]
-        for item in case.get("consultation") or []
-        if item.get("side", side) == side and item.get("question")
-    ]
-
-
 def _by_side(items: list[dict[str, Any]]) -> dict[str | None, list[dict[str, Any]]]:
     grouped: dict[str | None, list[dict[str, Any]]] = {}
     for item in items:
@@ -196,28 +189,32 @@ def _civil_sources(case: Mapping[str, Any], state: TrialState) -> dict[str, dict
 
 
 def _appeal_sources(second: Mapping[str, Any], state: TrialState) -> dict[str, dict[str | None, Any]]:
-    """The appeal this trial hears. The real case's (requests, reasons, the appellee's
-    defences, new evidence) when the trial's appellant is the real one; an appeal drafted from
-    the orders the appellant lost when a person's trial took another turn (the real appeal
-    belongs to the other side); nothing while a person's trial has no appellant yet."""
+    """The appeals this trial hears: the appellant's, and the appellee's too when both sides
+    appealed (then each under its side). A side's appeal is the real case's (requests,
+    reasons, the appellee's defences, new evidence) when it appealed in the real case, else
+    one drafted from the orders it lost (a person's trial took another turn); nothing while a
+    person's trial has no appellant yet."""
     real = second.get("appellant_side")
     appellant = state.appellant_side or (None if state.human_seats or state.judgment_final else real)
     if appellant is None:
         return {}
-    if appellant != real:
-        judgments = state.artifacts_of("first_instance_judgment")
-        text = judgments[-1].text if judgments else ""
-        return {"appeal": {None: appeal_from_judgment(text, appellant, state.language)}}
-    return {
-        "appeal": {
-            None: {
-                "appeal_requests": second.get("appeal_requests", []),
-                "appeal_reasons": second.get("appeal_reasons", ""),
-            }
-        },
-        "appellee_defenses": {opposite(appellant): second.get("appellee_defenses", "")},
-        "new_evidence": {appellant: list(_by_side(second.get("new_evidence") or []).get(appellant, []))},
-    }
+    heard = [side for side in (appellant, state.cross_appellant_side) if side]
+    appeals = {side: _appeal_of(second, state, side) for side in heard}
+    sources: dict[str, dict[str | None, Any]] = {"appeal": appeals if len(heard) > 1 else {None: appeals[appellant]}}
+    if real in heard:
+        sources["appellee_defenses"] = {opposite(real): second.get("appellee_defenses", "")}
+        sources["new_evidence"] = {real: list(_by_side(second.get("new_evidence") or []).get(real, []))}
+    return sources
+
+
+def _appeal_of(second: Mapping[str, Any], state: TrialState, side: str) -> dict[str, Any]:
+    if side == second.get("appellant_side"):
+        return {
+            "appeal_requests": second.get("appeal_requests", []),
+            "appeal_reasons": second.get("appeal_reasons", ""),
+        }
+    judgments = state.artifacts_of("first_instance_judgment")
+    return appeal_from_judgment(judgments[-1].text if judgments else "", side, state.language)
 
 
 def _criminal_sources(case: Mapping[str, Any], state: TrialState) -> dict[str, dict[str | None, Any]]:
@@ -418,25 +415,6 @@ def stage_audience(state: TrialState, stage: Stage) -> frozenset[str]:
 def stage_heard(state: TrialState, stage_id: str) -> frozenset[str]:
     """The seats that hear the dialogue of the stage ``stage_id`` (``stage_audience``)."""
     return stage_audience(state, procedure_for(state.procedure).stage(stage_id))
-
-
-def case_brief(case: Mapping[str, Any], seat: str, *, target_side: str | None = None) -> dict[str, Any]:
-    """What a person choosing ``seat`` may read before the trial: the fields and persona that
-    seat sees at the first stage it takes part in, by the same matrix every prompt goes through.
-
-    ``target_side`` is the side under evaluation (which side's consultation is played), as a
-    person typed it; anything but a civil side means the seat's own side, as a student
-    choosing a side's seat usually plays it (the plaintiff for the judge)."""
-    procedure = procedure_for(case["procedure"])
-    own_side = seat_info(procedure.id, seat).side
-    if target_side not in CIVIL_SIDES:
-        target_side = own_side if own_side in CIVIL_SIDES else "plaintiff"
-    if procedure.id == "criminal":
-        target_side = "defendant"
-    state = trial_start(case=dict(case), target_side=target_side)
-    first = next(stage for stage in procedure.stages if seat in stage_participants(state, stage))
-    view = build_view(state, seat, stage=first.id)
-    return {"seat": seat, "stage": first.id, "fields": view.fields, "persona": view.persona}
 
 
 def public_header(case: Mapping[str, Any], *, withheld: list[str] | None = None) -> dict[str, Any]:

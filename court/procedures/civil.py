@@ -9,7 +9,7 @@ person seated, the sides the judgment went against decide first (``engine.transi
 
 from __future__ import annotations
 
-from court.procedures import Phase, Procedure, Slot, Stage
+from court.procedures.structure import Phase, Procedure, Slot, Stage
 
 MEDIATION_ANSWER = "answer_mediation"
 """The act that carries a decision (accept or decline), stated with the words."""
@@ -20,6 +20,13 @@ DECISIONS = {MEDIATION_ANSWER: ("accept", "decline"), APPEAL_ANSWER: ("appeal", 
 APPEAL_DECIDER = "appeal_decider"
 """The symbolic seat of the appeal decision: in turn, each seat the engine asks
 (``TrialState.appeal_deciders``: a side that lost anything, through the seat a person holds)."""
+
+FOLLOW_UPS = 6
+"""The most questions the lawyer puts to the client after the client's account, each answered
+in turn (one per item of the interview agenda, ``court.agenda``); the lawyer closes the
+interview sooner by a question turn that ends the phase (``Reply.ends_phase``)."""
+CLOSING_ACTS = frozenset({"ask_follow_up"})
+"""The acts whose speaker may end their phase early (a person ticks "last question")."""
 
 CIVIL_SEATS = (
     "plaintiff_client",
@@ -106,13 +113,14 @@ CIVIL_LIFE_CYCLE = Procedure(
             unit="LC",
             kind="dialogue",
             phases=(
+                Phase("intake", (Slot("target_client", "describe_dispute"),)),
                 Phase(
-                    "intake",
+                    "follow_up",
                     (
-                        Slot("target_client", "describe_dispute"),
                         Slot("target_lawyer", "ask_follow_up"),
                         Slot("target_client", "answer_follow_up"),
                     ),
+                    rounds=FOLLOW_UPS,
                 ),
                 Phase(
                     "questions",

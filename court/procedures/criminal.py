@@ -3,7 +3,7 @@ statement and judgment, with judge, prosecutor, attorney, defendant and stenogra
 
 from __future__ import annotations
 
-from court.procedures import Phase, Procedure, Slot, Stage
+from court.procedures.structure import Phase, Procedure, Slot, Stage
 
 CRIMINAL_SEATS = ("judge", "prosecutor", "attorney", "defendant", "stenographer")
 

@@ -28,6 +28,7 @@ STAGES = {
 }
 PHASES = {
     "intake": ("Hearing the client", "了解案情"),
+    "follow_up": ("The lawyer's questions", "律师询问"),
     "interview": ("Interview", "询问"),
     "questions": ("The client's questions", "当事人提问"),
     "advice": ("Advice", "法律意见"),

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from agents.scripted import ScriptedAgent
+from agents.scripted.agent import ScriptedAgent
 from agents.scripted.criminal_ruling import criminal_decision
 from agents.scripted.legal_basis import basis_text, criminal_basis
 from agents.scripted.record import CriminalRecord, Exhibit

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.scripted import ScriptedAgent
+from agents.scripted.agent import ScriptedAgent
 from court.engine.machine import trial_start
 from court.engine.runner import End, trial_run
 from court.procedures.civil import CIVIL_SEATS

@@ -9,12 +9,13 @@ import json
 
 import pytest
 
-from agents.scripted import ScriptedAgent
+from agents.scripted.agent import ScriptedAgent
 from agents.scripted.context import Ctx, disposition_of
 from agents.scripted.heard import heard_of
 from agents.scripted.objections import rule_objection
 from court.engine.machine import next_step, step_apply, trial_start
-from court.engine.objections import apply_objection, objection_text
+from court.engine.objecting import apply_objection
+from court.engine.objections import objection_text
 from court.engine.participants import MemoryRequest, TurnRequest
 from court.engine.state import TrialState
 from court.engine.steps import MemoryUpdate, Speak, UpdateMemory

@@ -8,7 +8,7 @@ import copy
 import json
 from dataclasses import replace
 
-from agents.scripted import ScriptedAgent
+from agents.scripted.agent import ScriptedAgent
 from agents.scripted.context import disposition_of
 from court.engine.machine import trial_start
 from court.engine.participants import MemoryRequest, TurnRequest

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import copy
 
-from agents.scripted import ScriptedAgent
+from agents.scripted.agent import ScriptedAgent
 from court.engine.machine import trial_start
 from court.engine.runner import trial_run
 from court.engine.state import TrialState

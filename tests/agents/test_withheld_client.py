@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from agents.prompts import turn_messages
-from agents.scripted import ScriptedAgent
+from agents.scripted.agent import ScriptedAgent
 from agents.supervisor import supervisor_messages
 from court.engine.machine import trial_start
 from court.engine.participants import MemoryRequest, TurnRequest

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from agents.scripted import ScriptedAgent
+from agents.scripted.agent import ScriptedAgent
 from classroom.assignments import assignment_create, assignment_start
 from classroom.services import course_create, course_enrol
 from court.agenda import AGENDA, checklist
@@ -41,6 +41,32 @@ def test_a_checklist_after_an_interview_that_asked_only_about_the_money():
     assert [item.key for item in result.asked] == ["defendant", "evidence"], "对方 and 转账记录 in the one question"
     assert [item.key for item in result.never_asked] == ["client", "facts", "dispute", "claims"]
     assert result.found == [CANARY] and result.missed == []
+
+
+def test_only_the_lawyers_questions_tick_items_not_the_answers_the_advice_or_the_record():
+    """Issue #44 item 2: a consultation record that named the points in dispute ticked them,
+    though the lawyer never asked about them."""
+    state = trial_start(case=maser_case(), target_side="plaintiff", last_stage="LC")
+    lines = {
+        "ask_follow_up": ASKS,
+        "answer_question": "争议焦点在于利息；您的诉求可以得到支持。",
+        "summarise_advice": "我们要准备好证人和合同。",
+        "write_consultation_record": "咨询记录：争议焦点、诉讼请求、证据清单；当事人姓名、住址。",
+    }
+    participants = {seat: ScriptedAgent() for seat in procedure_for("civil").seats}
+    participants["plaintiff_lawyer"] = Recording(lines)
+    trial_run(state, participants)
+    result = checklist(state, "plaintiff_lawyer")
+    assert [item.key for item in result.asked] == ["defendant", "evidence"]
+    assert [item.key for item in result.never_asked] == ["client", "facts", "dispute", "claims"]
+
+
+def test_the_scripted_lawyer_works_through_the_whole_agenda_one_question_at_a_time():
+    state = trial_start(case=maser_case(), target_side="plaintiff", last_stage="LC")
+    trial_run(state, {seat: ScriptedAgent() for seat in procedure_for("civil").seats})
+    questions = [turn.text for turn in state.turns if turn.act == "ask_follow_up"]
+    assert checklist(state, "plaintiff_lawyer").never_asked == []
+    assert all(sum(item.asked_in(text) for item in AGENDA) < len(AGENDA) for text in questions), "none crams it all"
 
 
 @pytest.mark.django_db

@@ -14,7 +14,7 @@ import string
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agents.scripted import ScriptedAgent
+from agents.scripted.agent import ScriptedAgent
 from court.documents import DOCUMENTS, document_compose
 from court.engine.machine import trial_start
 from court.engine.participants import MemoryRequest, TurnRequest

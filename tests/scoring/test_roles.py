@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from agents.scripted import ScriptedAgent
+from agents.scripted.agent import ScriptedAgent
 from court.engine.machine import trial_start
 from court.engine.runner import trial_run
 from court.engine.state import TrialState

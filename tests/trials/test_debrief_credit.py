@@ -13,7 +13,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from agents.scripted import ScriptedAgent
+from agents.scripted.agent import ScriptedAgent
 from agents.scripted.counterfactuals import Counterfactual
 from court.engine.machine import trial_start
 from court.engine.runner import trial_run

@@ -4,7 +4,7 @@ stored with the engine's rules (``court.engine.objections``) checked again under
 
 A statement cut by an objection keeps on the record what was shown, then the objection, and
 the procedure waits at it: sustained, the statement ends there; overruled, its speaker
-resumes where they were cut (``court.engine.objections.apply_objection_cut``), and
+resumes where they were cut (``court.engine.objecting.apply_objection_cut``), and
 ``Resumption`` keeps an agent from saying again what it had said. An objection in the grace
 period leaves the statement whole. Either way the judge's ruling is the trial's next step.
 An objection the engine refuses when it is stored (the moment passed, the hearing moved on)
@@ -18,13 +18,8 @@ from dataclasses import dataclass, replace
 from django.db import transaction
 
 from court.engine.machine import EngineError
-from court.engine.objections import (
-    RESUMED,
-    apply_objection,
-    apply_objection_cut,
-    objection_refusal,
-    words_after,
-)
+from court.engine.objecting import apply_objection, apply_objection_cut
+from court.engine.objections import RESUMED, objection_refusal, words_after
 from court.engine.state import TurnRecord
 from court.engine.steps import Reply, Speak
 from trials.models import Trial

@@ -25,7 +25,7 @@ from court.engine.state import TrialState, TurnRecord
 from court.engine.steps import ArtifactDraft, Reply, Speak
 from court.engine.visibility import build_view, stage_heard, stage_participants
 from court.procedures import procedure_for
-from court.procedures.civil import DECISIONS
+from court.procedures.civil import CLOSING_ACTS, DECISIONS
 from court.procedures.seats import PLAYABLE_SEATS, target_seat
 from trials.access import (
     BadInvitation,
@@ -34,8 +34,8 @@ from trials.access import (
     seats_of,
     trial_overseer,
 )
+from trials.leases import preparation_enqueue
 from trials.models import Seat, Trial, Turn
-from trials.preparation import preparation_enqueue
 from trials.protocol import ErrorCode
 from trials.services import agent_model_name
 from trials.store import progress_store
@@ -63,10 +63,13 @@ def human_say(
     client_id: str = "",
     decision: str | None = None,
     sections: dict[str, str] | None = None,
+    last: bool = False,
 ) -> SayResult:
     """Record what a person says in the seat the trial is waiting for; a retried message
     (same ``client_id``) returns the turn it already recorded. A document written in the
-    sectioned editor arrives as ``sections`` and is assembled here, under its headings."""
+    sectioned editor arrives as ``sections`` and is assembled here, under its headings.
+    ``last`` closes a phase its speaker may close (the lawyer's last follow-up question);
+    elsewhere it is ignored, as the procedure decides when other phases end."""
     text = text.strip()
     if not text and not sections:
         raise LiveError(ErrorCode.BAD_MESSAGE, "say needs some text")
@@ -104,6 +107,7 @@ def human_say(
             client_id=client_id,
             decision=decision if choices is not None else None,
             artifact=ArtifactDraft(text.splitlines()[0][:300], text) if step.artifact else None,
+            ends_phase=last and step.act in CLOSING_ACTS,
         )
         turn = apply_reply(state, step, reply)
         progress_store(trial, state)

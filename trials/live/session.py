@@ -162,6 +162,7 @@ class LiveSession:
             client_id=message.client_id,
             decision=message.decision,
             sections=message.sections,
+            last=message.last,
         )
         frame = turn_end(result.turn)
         if not result.duplicate:

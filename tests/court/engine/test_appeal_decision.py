@@ -8,12 +8,13 @@ from dataclasses import replace
 
 import pytest
 
-from agents.scripted import ScriptedAgent
+from agents.scripted.agent import ScriptedAgent
 from court.engine.machine import trial_start
 from court.engine.participants import MemoryRequest, TurnRequest
 from court.engine.runner import End, trial_run
 from court.engine.state import TrialState
 from court.engine.steps import MemoryUpdate, Reply, StageStart
+from court.engine.visibility import build_view
 from court.procedures.civil import APPEAL_ANSWER, CIVIL_SEATS
 from tests.conftest import CIVIL_CASE
 from tests.court.engine.test_visibility import plant
@@ -130,6 +131,30 @@ def test_when_both_sides_lost_the_persons_decision_comes_first(civil_seed, answe
 
     assert decisions(state) == {seat: answer, "defendant_lawyer": "appeal"}
     assert state.appellant_side == appellant and stage in state.stage_history
+
+
+def test_when_both_sides_appeal_both_appeals_are_heard_and_each_is_before_the_court(civil_seed):
+    """The lease case (issue #44 item 3): the student appealed and so did the other side's
+    counsel; only the student's appeal was heard. Now the other side is the cross-appellant:
+    the determination says both appeals are heard, and at the second instance the court and
+    both parties have each side's requests, the real defendant's among them."""
+    state = play(civil_seed, target_side="plaintiff", seat="plaintiff_client", student=Student(appeal="appeal"))
+
+    assert (state.appellant_side, state.cross_appellant_side) == ("plaintiff", "defendant")
+    assert "both appeals are heard together" in state.artifacts_of("appeal_determination")[-1].text
+    for seat in ("judge", "plaintiff_lawyer", "defendant_lawyer"):
+        appeals = build_view(state, seat, stage="SIT").fields["appeal"]
+        assert appeals.keys() == {"plaintiff", "defendant"}, seat
+        assert REAL_APPEAL in appeals["defendant"]["appeal_requests"], seat
+        assert appeals["plaintiff"]["appeal_requests"], seat
+
+
+def test_one_side_appealing_has_no_cross_appeal(civil_seed):
+    state = play(civil_seed, target_side="plaintiff", seat="plaintiff_lawyer", student=Student(appeal="decline"))
+
+    assert (state.appellant_side, state.cross_appellant_side) == ("defendant", None)
+    assert "appealed too" not in state.artifacts_of("appeal_determination")[-1].text
+    assert build_view(state, "judge", stage="SIT").fields["appeal"].keys() == {"shared"}
 
 
 def test_a_mediated_first_instance_has_no_appeal(civil_seed):

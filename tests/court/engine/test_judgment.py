@@ -7,7 +7,7 @@ import copy
 
 import pytest
 
-from agents.scripted import ScriptedAgent
+from agents.scripted.agent import ScriptedAgent
 from court.engine.judgment import appeal_from_judgment, orders_lost, sides_that_lost
 from court.engine.machine import trial_start
 from court.engine.runner import trial_run
@@ -94,3 +94,18 @@ def test_an_appeal_drafted_from_the_judgment_contests_the_orders_the_side_lost()
     appeal = appeal_from_judgment(orders, "defendant", "zh")
     assert appeal["appeal_requests"] == ["撤销一审判决“支持原告诉讼请求：判令被告归还借款本金200000元”一项，依法改判"]
     assert appeal_from_judgment(orders, "plaintiff", "en")["appeal_requests"] == []
+
+
+def test_a_company_name_with_co_ltd_is_not_cut_from_the_order_it_is_in():
+    """The lease case's agent appealed "...shall pay the plaintiff Harbour View Property
+    Management Co., Ltd.." when the full stop of "Ltd." was read as the order's end."""
+    judgment = (
+        "The court orders:\n"
+        "1. The defendant Green Leaf Cafe Co., Ltd. shall pay the plaintiff Harbour View Property Management"
+        " Co., Ltd. RMB 86,400 within ten days of this judgment taking effect\n"
+        "2. The plaintiff's other claims are dismissed"
+    )
+    assert orders_lost(judgment)["defendant"] == [
+        "The defendant Green Leaf Cafe Co., Ltd. shall pay the plaintiff Harbour View Property Management"
+        " Co., Ltd. RMB 86,400 within ten days of this judgment taking effect"
+    ]

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from agents.scripted import ScriptedAgent
+from agents.scripted.agent import ScriptedAgent
 from court.engine.machine import (
     EngineError,
     apply_judge_control,
@@ -15,14 +15,15 @@ from court.engine.machine import (
     step_apply,
     trial_start,
 )
-from court.engine.objections import apply_objection_cut, objection_refusal, statement_resumed, words_after
+from court.engine.objecting import apply_objection_cut
+from court.engine.objections import objection_refusal, statement_resumed, words_after
 from court.engine.participants import HumanParticipant
 from court.engine.runner import Awaiting, trial_run
 from court.engine.state import TrialState
 from court.engine.steps import End, MemoryUpdate, Reply, Speak, UpdateMemory
-from court.procedures import DIALOGUE_TURN_BUDGET, TRIAL_TURN_BUDGET
-from court.procedures.civil import CIVIL_LIFE_CYCLE, CIVIL_SEATS
+from court.procedures.civil import CIVIL_LIFE_CYCLE, CIVIL_SEATS, FOLLOW_UPS
 from court.procedures.names import phase_name
+from court.procedures.structure import DIALOGUE_TURN_BUDGET, TRIAL_TURN_BUDGET
 from tests.conftest import DEMO_CASES
 
 
@@ -107,6 +108,40 @@ def test_consultation_turn_budget_is_enforced_and_the_record_still_written(civil
     assert len(lc_turns) == DIALOGUE_TURN_BUDGET
     assert lc_turns[-1].act == "write_consultation_record"
     assert [artifact.kind for artifact in state.artifacts] == ["consultation_record"]
+
+
+def test_the_lawyer_puts_several_follow_up_questions_each_answered_before_the_next(civil_seed):
+    """Issue #44 item 2: one follow-up question made the lawyer cram the whole agenda into one
+    turn. The lawyer now asks, the client answers, and the lawyer may ask again, up to
+    ``FOLLOW_UPS`` questions."""
+    state = trial_start(case=civil_seed, target_side="plaintiff", human_seats={"plaintiff_lawyer": "student"})
+    human = HumanParticipant()
+    participants = agents() | {"plaintiff_lawyer": human}
+    for number in range(FOLLOW_UPS):
+        outcome = trial_run(state, participants)
+        assert isinstance(outcome, Awaiting) and outcome.step.act == "ask_follow_up", number
+        human.submit(Reply(text=f"Question {number + 1}: when did you hand over the money?"))
+    outcome = trial_run(state, participants)
+
+    follow_ups = [(turn.seat, turn.act) for turn in state.turns if turn.phase == "follow_up"]
+    assert follow_ups == [("plaintiff_lawyer", "ask_follow_up"), ("plaintiff_client", "answer_follow_up")] * FOLLOW_UPS
+    assert isinstance(outcome, Awaiting) and outcome.step.act == "answer_question", "then the client's questions"
+
+
+def test_the_lawyer_closes_the_interview_and_the_client_asks_next(civil_seed):
+    state = trial_start(case=civil_seed, target_side="plaintiff", human_seats={"plaintiff_lawyer": "student"})
+    human = HumanParticipant()
+    participants = agents() | {"plaintiff_lawyer": human}
+    trial_run(state, participants)
+    human.submit(Reply(text="What evidence do you have?"))
+    trial_run(state, participants)
+    human.submit(Reply(text="That is all I need to know.", ends_phase=True))
+    outcome = trial_run(state, participants)
+
+    asked = [turn.text for turn in state.turns if turn.seat == "plaintiff_lawyer"]
+    assert asked == ["What evidence do you have?", "That is all I need to know."]
+    assert [turn.act for turn in state.turns][-1] == "ask_question", "the client's own questions come next"
+    assert isinstance(outcome, Awaiting) and outcome.step.act == "answer_question"
 
 
 def test_trial_budget_is_sixty_turns():

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.scripted import ScriptedAgent
+from agents.scripted.agent import ScriptedAgent
 from court.engine.machine import apply_memory_update, next_step, trial_start
 from court.engine.memory import (
     MAX_ENTRIES_PER_KEY,

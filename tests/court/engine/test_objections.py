@@ -8,9 +8,10 @@ import json
 
 import pytest
 
-from agents.scripted import ScriptedAgent
+from agents.scripted.agent import ScriptedAgent
 from court.engine.machine import next_step, step_apply, trial_start
-from court.engine.objections import FITS, GROUNDS, apply_objection, ground_fits, objectors
+from court.engine.objecting import apply_objection
+from court.engine.objections import FITS, GROUNDS, ground_fits, objectors
 from court.engine.participants import MemoryRequest, TurnRequest
 from court.engine.state import TrialState
 from court.engine.steps import Speak, UpdateMemory

@@ -8,7 +8,7 @@ import json
 from collections.abc import Callable
 from functools import partial
 
-from agents.scripted import ScriptedAgent
+from agents.scripted.agent import ScriptedAgent
 from court.engine.machine import apply_reply, step_apply, trial_start
 from court.engine.participants import ParticipantFailed, seats_held
 from court.engine.runner import Awaiting, Given, Paused, Seats, Stop, trial_loop, trial_run

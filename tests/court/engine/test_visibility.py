@@ -13,7 +13,7 @@ import itertools
 
 import pytest
 
-from agents.scripted import ScriptedAgent
+from agents.scripted.agent import ScriptedAgent
 from court.engine.machine import trial_start
 from court.engine.participants import MemoryRequest, TurnRequest
 from court.engine.runner import trial_run

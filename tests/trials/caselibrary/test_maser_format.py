@@ -16,7 +16,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from agents.scripted import ScriptedAgent
+from agents.scripted.agent import ScriptedAgent
 from court.engine.machine import trial_start
 from court.engine.runner import trial_run
 from court.engine.visibility import build_view
