@@ -1,5 +1,8 @@
 """Which model and server play each seat: the one place ``LEGALSIM_SEAT_MODELS`` is read.
 
+Also where each model's context window and prices are read (``LEGALSIM_MODEL_CONTEXT``,
+``LEGALSIM_PRICES``, keyed by the model names routes give).
+
 A seat's route is the first of these keys ``LEGALSIM_SEAT_MODELS`` has: the seat's id
 (``plaintiff_lawyer``), ``target`` for the seat under evaluation, then its role (``judge``,
 ``lawyer`` (defence counsel too), ``client``, ``prosecutor``, ``defendant``). A seat none of
@@ -17,6 +20,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from court.procedures import procedure_for
 from court.procedures.seats import seat_info
+from legalsim.env import EVERY_MODEL
 from legalsim.llm import LLMClient
 
 ROLE_KEYS = ("judge", "lawyer", "client", "prosecutor", "defendant")
@@ -88,3 +92,21 @@ def _route(key: str, default_model: str) -> Route:
         base_url=chosen.get("base_url") or settings.OPENAI_BASE_URL,
         api_key=chosen.get("api_key") or settings.OPENAI_API_KEY,
     )
+
+
+def model_window(model: str, client: LLMClient) -> int | None:
+    """``model``'s context window: ``LEGALSIM_MODEL_CONTEXT``'s (the model's own, else ``*``),
+    else what its server reports (``LLMClient.server_window``), else None (not known)."""
+    configured = settings.LEGALSIM_MODEL_CONTEXT
+    window = configured.get(model) or configured.get(EVERY_MODEL)
+    return window or client.server_window(model)
+
+
+def call_cost(model: str, *, prompt: int, cached: int, completion: int) -> float | None:
+    """What a call cost at ``model``'s ``LEGALSIM_PRICES`` (per million tokens; the cached part
+    of the prompt at the cached-input price), None when no price is configured for it."""
+    prices = settings.LEGALSIM_PRICES.get(model)
+    if prices is None:
+        return None
+    billed = (prompt - cached) * prices["input"] + cached * prices["cached_input"] + completion * prices["output"]
+    return billed / 1_000_000

@@ -13,7 +13,7 @@ The prompts here are built from the seat's ``SeatView`` only, like every prompt.
 
 from __future__ import annotations
 
-from agents.prompts import _say, dialogue, materials, quoted, system_message
+from agents.prompts import _say, planning_messages
 from court.engine.state import TrialState
 from court.engine.visibility import SeatView
 from court.procedures import procedure_for
@@ -50,7 +50,7 @@ TYPE_GOALS = {
 
 MAX_STRATEGY_CHARS = 4000
 PLAN_MARK = ("你为本案制定庭审策略", "You plan your trial strategy")
-"""The opening of a strategy or reflection call's system message (also how tests find them)."""
+"""The opening of a strategy or reflection call's task (also how tests find them)."""
 
 
 def strategy_types(view: SeatView) -> tuple[str, ...]:
@@ -81,12 +81,13 @@ def _goals(view: SeatView) -> str:
     return "\n".join(f"- {_say(view, *TYPE_GOALS[kind])}" for kind in strategy_types(view))
 
 
-def _system(view: SeatView, speaker: str) -> str:
-    mark = _say(view, *PLAN_MARK)
-    return f"{mark}. {system_message(view, speaker)}"
+def _task(view: SeatView, task: str) -> str:
+    """A planning call's task, opened by ``PLAN_MARK``: the rest of the prompt is laid out as the
+    seat's turns are (``agents.prompts.planning_messages``), so the server reuses their prefix."""
+    return f"{_say(view, *PLAN_MARK)}. {task}"
 
 
-def strategy_messages(view: SeatView, speaker: str) -> list[dict[str, str]]:
+def strategy_messages(view: SeatView) -> list[dict[str, str]]:
     """The call that writes a seat's strategy before its first turn."""
     task = _say(
         view,
@@ -96,13 +97,10 @@ def strategy_messages(view: SeatView, speaker: str) -> list[dict[str, str]]:
         f"(search_cases), then write your trial strategy, covering:\n{_goals(view)}\n"
         "Reply with the strategy only, as a list of points, under 400 words.",
     )
-    return [
-        {"role": "system", "content": _system(view, speaker)},
-        {"role": "user", "content": f"{materials(view)}\n\n# {_say(view, '任务', 'Task')}\n{task}"},
-    ]
+    return planning_messages(view, strategy="", task=_task(view, task), with_dialogue=False)
 
 
-def reflection_messages(view: SeatView, speaker: str, strategy: str, stage: str) -> list[dict[str, str]]:
+def reflection_messages(view: SeatView, strategy: str, stage: str) -> list[dict[str, str]]:
     """The stage-end reflection: revise ``strategy`` (write one, when the model gave none
     before) from the dialogue, the memory and what the tools retrieve."""
     task = _say(
@@ -112,29 +110,7 @@ def reflection_messages(view: SeatView, speaker: str, strategy: str, stage: str)
         f"The {stage_name(stage, 'en')} stage is over. Reflect on the dialogue so far, your memory and what the tools find, and "
         f"revise your trial strategy ({_goals(view)}). Reply with the whole revised strategy only, under 400 words.",
     )
-    current = f"{strategy_section(view, strategy)}\n\n" if strategy else ""
-    return [
-        {"role": "system", "content": _system(view, speaker)},
-        {
-            "role": "user",
-            "content": f"{materials(view)}\n\n{current}"
-            f"# {_say(view, '对话', 'Dialogue')}\n{dialogue(view)}\n\n# {_say(view, '任务', 'Task')}\n{task}",
-        },
-    ]
-
-
-def strategy_section(view: SeatView, strategy: str) -> str:
-    """The seat's strategy as a section of its prompt: its own words, quoted as data."""
-    heading = _say(view, "## 你的庭审策略（仅你可见）", "## Your trial strategy (yours alone)")
-    return f"{heading}\n{quoted(strategy)}"
-
-
-def with_strategy(messages: list[dict[str, str]], view: SeatView, strategy: str) -> list[dict[str, str]]:
-    """``messages`` with the strategy appended to the system message (the stable part)."""
-    if not strategy:
-        return messages
-    system = {**messages[0], "content": f"{messages[0]['content']}\n\n{strategy_section(view, strategy)}"}
-    return [system, *messages[1:]]
+    return planning_messages(view, strategy=strategy, task=_task(view, task), with_dialogue=True)
 
 
 def strategy_read(text: str) -> str | None:

@@ -63,6 +63,7 @@ sys.path.insert(0, str(ROOT))
 DEFAULT_CASES = tuple(sorted(path.stem for path in (ROOT / "demo" / "cases").glob("*-civil-*.json")))
 TARGETS = {"plaintiff": ("plaintiff",), "defendant": ("defendant",), "both": ("plaintiff", "defendant")}
 TARGET_RATIO = 0.2
+TARGET_CACHED = 0.8
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,6 +77,9 @@ class Call:
     naive: int
     turn: bool
     """The call that carries a turn's prompt (the first call of a speaking step for its act)."""
+    cached: float | None
+    """The share of its prompt's tokens that begins the seat's previous prompt byte for byte
+    (what a server's prefix cache holds); None for a seat's first call."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,6 +91,7 @@ class LifeCycle:
     ratio: float
     fit: float
     sit: float
+    cached: float
 
 
 def main() -> None:
@@ -136,8 +141,9 @@ def life_cycle_calls(case_id: str, target: str, *, memory: str = "note") -> list
         state = trial.engine_state
         state.seated = True
         recorders: dict[int, Recording] = {}
+        previous: dict[str, str] = {}
         participants = {
-            seat: recorders.setdefault(id(agent), Recording(agent, server.requests, state, calls))
+            seat: recorders.setdefault(id(agent), Recording(agent, server.requests, state, calls, previous))
             for seat, agent in trial_agents(trial).items()
         }
         outcome = trial_run(state, participants)
@@ -150,8 +156,12 @@ class Recording:
     """A participant that pairs, after each engine step, the call records its agent made with
     the requests the server received meanwhile, and sizes the naive prompt of each call."""
 
-    def __init__(self, agent: Any, requests: list[dict], state: Any, calls: list[Call]) -> None:
+    def __init__(
+        self, agent: Any, requests: list[dict], state: Any, calls: list[Call], previous: dict[str, str]
+    ) -> None:
         self.agent, self.requests, self.state, self.calls = agent, requests, state, calls
+        self.previous = previous
+        """Each seat's last prompt as the server laid it out (``llm_server.rendered``)."""
 
     def respond(self, request: Any, *, on_delta: Any = None) -> Any:
         return self._noted(request, lambda: self.agent.respond(request, on_delta=on_delta))
@@ -181,9 +191,21 @@ class Recording:
                     ours=prompt_size(body),
                     naive=naive_size(self.state, request, body),
                     turn=index == first_turn_call,
+                    cached=self._cached(record["seat"], body),
                 )
             )
         return outcome
+
+    def _cached(self, seat: str, body: dict) -> float | None:
+        """The share of ``body``'s prompt tokens that begins ``seat``'s previous prompt."""
+        from court.engine.tokens import estimate_tokens
+        from tests.llm_server import rendered, shared_prefix
+
+        prompt, previous = rendered(body), self.previous.get(seat)
+        self.previous[seat] = prompt
+        if previous is None:
+            return None
+        return estimate_tokens(prompt[: shared_prefix(prompt, previous)]) / estimate_tokens(prompt)
 
 
 def prompt_size(body: dict) -> int:
@@ -238,9 +260,10 @@ def heard_turns(state: Any, seat: str) -> list[Any]:
 
 def report(case_id: str, target: str, calls: list[Call]) -> LifeCycle:
     ours, naive = sum(call.ours for call in calls), sum(call.naive for call in calls)
+    cached = _cached_mean(calls)
     print(f"prompt tokens, one civil life cycle of {case_id}, target {target} ({len(calls)} LLM calls):")
-    print(f"  life cycle: ours {ours:,}   naive {naive:,}   ratio {ours / naive:.3f}")
-    print(f"  {'stage':<7}{'calls':>6}{'memory':>7}{'ours':>11}{'naive':>11}{'ratio':>7}{'turn mean':>11}")
+    print(f"  life cycle: ours {ours:,}   naive {naive:,}   ratio {ours / naive:.3f}   cached prefix {cached:.3f}")
+    print(f"  {'stage':<7}{'calls':>6}{'memory':>7}{'ours':>11}{'naive':>11}{'ratio':>7}{'turn mean':>11}{'cached':>8}")
     for stage in dict.fromkeys(call.stage for call in calls):
         of_stage = [call for call in calls if call.stage == stage]
         turns = [call.ours for call in of_stage if call.turn]
@@ -249,19 +272,31 @@ def report(case_id: str, target: str, calls: list[Call]) -> LifeCycle:
         mean = f"{statistics.mean(turns):,.0f}" if turns else "-"
         print(
             f"  {stage:<7}{len(of_stage):>6}{memory:>7}{stage_ours:>11,}{stage_naive:>11,}"
-            f"{stage_ours / stage_naive:>7.2f}{mean:>11}"
+            f"{stage_ours / stage_naive:>7.2f}{mean:>11}{_cached_mean(of_stage):>8.2f}"
         )
     fit, sit = (_turn_mean(calls, stage) for stage in ("FIT", "SIT"))
     print(f"  per-turn prompt: FIT {fit:,.0f}, SIT {sit:,.0f} (SIT {_verdict(fit, sit)} than FIT)")
-    return LifeCycle(case_id, target, ours / naive, fit, sit)
+    return LifeCycle(case_id, target, ours / naive, fit, sit, cached)
+
+
+def _cached_mean(calls: list[Call]) -> float:
+    """The mean cached-prefix share of the calls after each seat's first (0 when none)."""
+    shares = [call.cached for call in calls if call.cached is not None]
+    return statistics.mean(shares) if shares else 0.0
 
 
 def summarise(cycles: list[LifeCycle]) -> None:
-    """One line per life cycle, then whether every one kept to the ratio and to SIT <= FIT."""
+    """One line per life cycle, then whether every one kept to the ratio, to SIT <= FIT and to
+    the cached-prefix share."""
     print("summary:")
-    print(f"  {'case':<34}{'target':<11}{'ratio':>6}{'FIT turn':>10}{'SIT turn':>10}")
+    print(f"  {'case':<34}{'target':<11}{'ratio':>6}{'FIT turn':>10}{'SIT turn':>10}{'cached':>8}")
     for cycle in cycles:
-        print(f"  {cycle.case_id:<34}{cycle.target:<11}{cycle.ratio:>6.3f}{cycle.fit:>10,.0f}{cycle.sit:>10,.0f}")
+        print(
+            f"  {cycle.case_id:<34}{cycle.target:<11}{cycle.ratio:>6.3f}{cycle.fit:>10,.0f}{cycle.sit:>10,.0f}"
+            f"{cycle.cached:>8.3f}"
+        )
+    lowest = min(cycle.cached for cycle in cycles)
+    print(f"  lowest cached-prefix share {lowest:.3f} (target at least {TARGET_CACHED:.2f})")
     highest = max(cycle.ratio for cycle in cycles)
     larger = [f"{cycle.case_id} ({cycle.target})" for cycle in cycles if cycle.sit > cycle.fit]
     print(f"  highest ratio {highest:.3f} (target at most {TARGET_RATIO:.2f})")

@@ -120,6 +120,65 @@ def _seat_model(name: str, key: str, value: object) -> dict[str, str]:
     }
 
 
+EVERY_MODEL = "*"
+PRICE_FIELDS = ("input", "cached_input", "output")
+
+
+def env_model_context(name: str) -> dict[str, int]:
+    """Context windows in tokens: a whole number for every model (``{"*": n}``), or a JSON
+    object from model names (as ``LEGALSIM_MODEL``, ``LEGALSIM_SEAT_MODELS`` name them, ``*``
+    for the rest) to whole numbers (docs/llm-servers.md, "Context windows")."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return {}
+    if raw.isdigit():
+        return {EVERY_MODEL: _window(name, EVERY_MODEL, int(raw))}
+    data = _json_object(name, raw, "a whole number or a JSON object from model names to whole numbers")
+    return {model: _window(name, model, value) for model, value in data.items()}
+
+
+def _window(name: str, model: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 256:
+        raise ImproperlyConfigured(f"{name}: {model}: must be a whole number of tokens, at least 256, got {value!r}")
+    return value
+
+
+def env_prices(name: str) -> dict[str, dict[str, float]]:
+    """Prices per million tokens: a JSON object from model names to ``{"input", "cached_input",
+    "output"}`` (``cached_input`` defaults to ``input``), or to ``[input, cached_input, output]``
+    (docs/llm-servers.md, "Prices")."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return {}
+    data = _json_object(name, raw, "a JSON object from model names to prices")
+    return {model: _prices(f"{name}: {model}", value) for model, value in data.items()}
+
+
+def _prices(where: str, value: object) -> dict[str, float]:
+    if isinstance(value, list) and len(value) == len(PRICE_FIELDS):
+        value = dict(zip(PRICE_FIELDS, value, strict=True))
+    if not isinstance(value, dict) or not {"input", "output"} <= set(value) or set(value) - set(PRICE_FIELDS):
+        raise ImproperlyConfigured(
+            f'{where}: must be {{"input", "cached_input", "output"}} or [input, cached_input, output] '
+            "per million tokens"
+        )
+    prices = {"cached_input": value["input"], **value}
+    for field, price in prices.items():
+        if isinstance(price, bool) or not isinstance(price, int | float) or price < 0:
+            raise ImproperlyConfigured(f"{where}: {field} must be a price of zero or more, got {price!r}")
+    return {field: float(prices[field]) for field in PRICE_FIELDS}
+
+
+def _json_object(name: str, raw: str, what: str) -> dict:
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} must be {what}: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ImproperlyConfigured(f"{name} must be {what}")
+    return data
+
+
 SECRET_KEY_MIN_LENGTH = 50
 SECRET_KEY_MIN_UNIQUE = 5
 """Django's own bar for a secret key (``check --deploy``, security.W009)."""

@@ -4,8 +4,10 @@ Every call goes through the official ``openai`` client to an OpenAI-compatible s
 its tokens to an optional callback, and records model, token counts, latency and attempts.
 Failures are classified: connection errors, timeouts, rate limits, 5xx responses and replies
 that do not parse are *transient* and retried (3 attempts in all, exponential backoff); any
-other 4xx is *permanent*. The openai client's own retries are switched off so the two never
-stack. A call that still fails raises ``LLMError``: callers turn it into a resumable pause,
+other 4xx is *permanent*, and so is a prompt larger than the model's context window (the
+server says so, or its stream ends before the first token on a prompt that may not fit:
+``ContextOverflow``), which the same prompt can never get past. The openai client's own
+retries are switched off so the two never stack. A call that still fails raises ``LLMError``: callers turn it into a resumable pause,
 never into an agent that said nothing.
 
 A call waits on its model server without a database connection (the thread's connection goes
@@ -61,6 +63,57 @@ class ReplyFormatError(ValueError):
     """The model answered, but not in the shape asked for; retried like a transient error."""
 
 
+class StreamEndedEarly(ReplyFormatError):
+    """The response stream ended before its first token (a server that runs out of context
+    window while streaming does this)."""
+
+
+class ContextOverflow(LLMError):
+    """The prompt is larger than the model's context window: permanent, never retried."""
+
+    def __init__(self, call: LLMCall, detail: str, *, attempts: int) -> None:
+        window = f"{call.window:,}-token " if call.window else ""
+        super().__init__(
+            f"{call.model}: the prompt (about {call.prompt_estimate:,} tokens) overflows the model's "
+            f"{window}context window ({detail}); set LEGALSIM_MODEL_CONTEXT to the window the server runs "
+            "with (the prompt is then fitted to it) or start the server with a larger one (llama.cpp: --n_ctx), "
+            "then resume the trial",
+            permanent=True,
+            attempts=attempts,
+        )
+
+
+OVERFLOW_WORDS = (
+    "context length",
+    "context_length",
+    "context window",
+    "context size",
+    "exceed_context",
+    "maximum context",
+    "too many tokens",
+    "prompt is too long",
+)
+"""How servers word an overflow (OpenAI: context_length_exceeded; vLLM: "maximum context
+length"; llama.cpp: "exceeds the available context size"; llama-cpp-python: "exceed context
+window")."""
+UNKNOWN_WINDOW_TOKENS = 2048
+"""A prompt past this may overflow a server whose window LegalSim does not know (2,048 is
+llama-cpp-python's default ``n_ctx``, the smallest servers start with)."""
+
+
+def _overflow_said(message: str) -> bool:
+    lowered = message.lower()
+    return any(words in lowered for words in OVERFLOW_WORDS)
+
+
+def _may_overflow(call: LLMCall) -> bool:
+    """Whether ``call``'s prompt may be past its window: more than half a known window (the
+    server's tokenizer may count more than ``estimate_tokens``, and the window set may be larger
+    than the server's), and in any case past ``UNKNOWN_WINDOW_TOKENS``."""
+    half = call.window // 2 if call.window else UNKNOWN_WINDOW_TOKENS
+    return call.prompt_estimate > min(half, UNKNOWN_WINDOW_TOKENS)
+
+
 MAX_RETRY_AFTER_S = 60.0
 
 
@@ -73,6 +126,11 @@ def _retry_after(error: Exception) -> float:
     except ValueError:
         return 0.0
 
+
+WINDOW_KEYS = ("max_model_len", "context_length", "max_context_length")
+WINDOW_QUERY_TIMEOUT_S = 5.0
+_windows: dict[tuple[str, str], int | None] = {}
+"""The context window each server reported for a model (``LLMClient.server_window``)."""
 
 _slots: dict[tuple[str, int], threading.BoundedSemaphore] = {}
 _slots_lock = threading.Lock()
@@ -113,6 +171,13 @@ class LLMCall:
     tools: list[dict[str, Any]] | None = None
     tool_choice: str | None = None
     seed: int | None = None
+    window: int | None = None
+    """The model's context window, when known (``LEGALSIM_MODEL_CONTEXT`` or the server's report)."""
+    prompt_estimate: int = 0
+    """The prompt's tokens as LegalSim estimates them, to tell an overflow from a dead server."""
+    cache_key: str = ""
+    """Sent as ``prompt_cache_key``: the calls of one seat, whose prompts share a prefix, go to
+    the server's same cache."""
 
 
 @dataclass(frozen=True)
@@ -128,6 +193,9 @@ class LLMResult:
     usage_reported: bool = True
     """False when the server sent no ``usage`` (llama.cpp's server, for one): the token counts
     are then 0 and the caller estimates them."""
+    cached_tokens: int = 0
+    """Of ``prompt_tokens``, those the server read from its prompt cache
+    (``prompt_tokens_details.cached_tokens``; 0 when it reports none)."""
 
 
 class LLMClient:
@@ -160,6 +228,25 @@ class LLMClient:
             timeout_s=settings.LEGALSIM_LLM_TIMEOUT_S,
         )
 
+    def server_window(self, model: str) -> int | None:
+        """The context window the server reports for ``model`` in its model list (vLLM's
+        ``max_model_len``; ``context_length`` or ``max_context_length`` of others), asked once
+        per process and server; None when it reports none or cannot be asked."""
+        key = (self.base_url.rstrip("/"), model)
+        if key not in _windows:
+            _windows[key] = self._listed_window(model)
+        return _windows[key]
+
+    def _listed_window(self, model: str) -> int | None:
+        try:
+            listed = self._client.with_options(timeout=WINDOW_QUERY_TIMEOUT_S).models.list()
+            entries = [entry for entry in listed.data if entry.id == model]
+        except (openai.OpenAIError, ValueError):
+            return None
+        extra = (entries[0].model_extra or {}) if entries else {}
+        window = next((extra[key] for key in WINDOW_KEYS if isinstance(extra.get(key), int)), None)
+        return window if window and window > 0 else None
+
     def complete(
         self,
         call: LLMCall,
@@ -181,6 +268,10 @@ class LLMClient:
                     started = time.perf_counter()
                     text, usage, tool_calls = self._stream(call, on_delta)
             except openai.APIStatusError as error:
+                if _overflow_said(str(error.message)):
+                    raise ContextOverflow(
+                        call, f"HTTP {error.status_code}: {error.message}", attempts=attempt
+                    ) from error
                 if isinstance(error, TRANSIENT_ERRORS):
                     errors.append(f"attempt {attempt}: HTTP {error.status_code}")
                     wait = max(wait, _retry_after(error))
@@ -192,6 +283,10 @@ class LLMClient:
                 errors.append(f"attempt {attempt}: {type(error).__name__}")
             except json.JSONDecodeError:
                 errors.append(f"attempt {attempt}: malformed response stream")
+            except StreamEndedEarly as error:
+                if _may_overflow(call):
+                    raise ContextOverflow(call, str(error), attempts=attempt) from error
+                errors.append(f"attempt {attempt}: {error}")
             except ReplyFormatError as error:
                 errors.append(f"attempt {attempt}: {error}")
             else:
@@ -205,6 +300,7 @@ class LLMClient:
                     errors=tuple(errors),
                     tool_calls=tool_calls,
                     usage_reported=bool(usage),
+                    cached_tokens=usage.get("cached_tokens", 0),
                 )
                 try:
                     _tool_arguments_check(tool_calls)
@@ -223,6 +319,8 @@ class LLMClient:
         self, call: LLMCall, on_delta: Callable[[str], None] | None
     ) -> tuple[str, dict[str, Any], tuple[ToolCall, ...]]:
         extra: dict[str, Any] = {} if call.seed is None else {"seed": call.seed}
+        if call.cache_key:
+            extra["prompt_cache_key"] = call.cache_key
         if call.tools:
             extra["tools"] = call.tools
             if call.tool_choice:
@@ -250,7 +348,7 @@ class LLMClient:
         finished = False
         for chunk in stream:
             if chunk.usage is not None:
-                usage = {"prompt_tokens": chunk.usage.prompt_tokens, "completion_tokens": chunk.usage.completion_tokens}
+                usage = _usage(chunk.usage)
             for choice in chunk.choices:
                 delta = choice.delta.content or ""
                 if delta:
@@ -265,9 +363,21 @@ class LLMClient:
                         slot["arguments"] += fragment.function.arguments or ""
             if chunk.choices and chunk.choices[0].finish_reason:
                 finished = True
+        if not finished and not pieces and not calls:
+            raise StreamEndedEarly("the response stream ended before the first token")
         if not finished:
             raise ReplyFormatError("the response stream ended before the reply was complete")
         return "".join(pieces), usage, tuple(ToolCall(**calls[index]) for index in sorted(calls))
+
+
+def _usage(usage: Any) -> dict[str, int]:
+    """A stream's usage: prompt and completion tokens, and the prompt's cached part."""
+    details = getattr(usage, "prompt_tokens_details", None)
+    return {
+        "prompt_tokens": usage.prompt_tokens,
+        "completion_tokens": usage.completion_tokens,
+        "cached_tokens": (getattr(details, "cached_tokens", None) or 0) if details is not None else 0,
+    }
 
 
 def _tool_arguments_check(tool_calls: tuple[ToolCall, ...]) -> None:

@@ -17,6 +17,8 @@ from legalsim.env import (
     env_float,
     env_int,
     env_list,
+    env_model_context,
+    env_prices,
     env_seat_models,
     env_str,
     production_check,
@@ -48,6 +50,7 @@ INSTALLED_APPS = [
     "trials",
     "scoring",
     "annotation",
+    "arena",
     "classroom",
     "accounts",
     "agentbench",
@@ -264,6 +267,10 @@ LEGALSIM_MODEL_TARGET = env_str("LEGALSIM_MODEL_TARGET") or LEGALSIM_MODEL
 LEGALSIM_MODEL_JUDGE = env_str("LEGALSIM_MODEL_JUDGE") or LEGALSIM_MODEL
 # Per-seat models and servers (docs/llm-servers.md, "Per-seat models"); the keys are checked by trials.
 LEGALSIM_SEAT_MODELS = env_seat_models("LEGALSIM_SEAT_MODELS")
+# Context windows by model (tokens) where /v1/models does not say (docs/llm-servers.md).
+LEGALSIM_MODEL_CONTEXT = env_model_context("LEGALSIM_MODEL_CONTEXT")
+# Prices by model per million tokens (input, cached input, output) for the cost of each call.
+LEGALSIM_PRICES = env_prices("LEGALSIM_PRICES")
 # Sent with every model call when set, for servers that take a seed (recorded in the trajectory).
 LEGALSIM_SEED = env_int("LEGALSIM_SEED", 0) if env_str("LEGALSIM_SEED").strip() else None
 LEGALSIM_SCRIPTED_TOKENS_PER_S = env_float("LEGALSIM_SCRIPTED_TOKENS_PER_S", 40.0, minimum=0.0)

@@ -2,7 +2,13 @@
 included, so LLM code is tested through the real ``openai`` client and a real socket.
 
 Faults can be queued (an HTTP status, a malformed stream, a dropped connection); every
-request body is recorded so tests can inspect exactly what was sent to the model.
+request body is recorded so tests can inspect exactly what was sent to the model. Usage is
+reported as OpenAI and vLLM report it, the cached part of the prompt too: the longest prefix
+the request's prompt (``rendered``) shares with the previous request of the same conversation
+key (``prompt_cache_key``). With ``context`` the server has a context window: a prompt and
+reply past it are refused as vLLM refuses them, or (``overflow="stream"``) the stream ends
+before its first token as llama-cpp-python's does; ``report_window`` lists the window in
+``/v1/models`` for the models it names, as vLLM does.
 """
 
 from __future__ import annotations
@@ -14,9 +20,47 @@ import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from court.engine.tokens import estimate_tokens
+
 Reply = str | dict
 """A brain answers text, or ``{"tool_calls": [(name, arguments), ...]}`` to call tools."""
 Brain = Callable[[dict], Reply]
+
+
+def rendered(body: dict) -> str:
+    """A request's prompt as a chat template lays it out (ChatML, which Qwen's templates and
+    so vLLM and llama.cpp serving them use): the system message, the tool catalogue with it,
+    then the other messages in order, each with its tool calls."""
+
+    def message(item: dict) -> str:
+        calls = "".join(
+            f"{call['function']['name']}({call['function']['arguments']})" for call in item.get("tool_calls") or ()
+        )
+        return f"<|im_start|>{item['role']}\n{item.get('content') or ''}{calls}<|im_end|>\n"
+
+    messages = body["messages"]
+    system = messages[:1] if messages and messages[0]["role"] == "system" else []
+    tools = json.dumps(body.get("tools") or [], ensure_ascii=False)
+    return "".join([*map(message, system), f"<tools>{tools}</tools>\n", *map(message, messages[len(system) :])])
+
+
+def shared_prefix(first: str, second: str) -> int:
+    """How many characters two texts begin with in common."""
+    for index, (one, other) in enumerate(zip(first, second, strict=False)):
+        if one != other:
+            return index
+    return min(len(first), len(second))
+
+
+MEMORY_TASKS = ("Update your case memory with", "更新你的案件记忆", "written to your memory", "并已写入记忆")
+"""How a memory update's task begins (``agents.prompts.memory_messages``): a turn's catalogue
+offers the memory tools too (``agents.seat_tools``)."""
+
+
+def is_memory_update(request: dict) -> bool:
+    """Whether ``request`` is a call of a seat's stage-end memory update."""
+    user = next((message["content"] for message in request["messages"] if message["role"] == "user"), "")
+    return any(task in user for task in MEMORY_TASKS)
 
 
 def tool_names(request: dict) -> set[str]:
@@ -29,7 +73,7 @@ def default_brain(request: dict) -> Reply:
     last = request["messages"][-1]
     system = request["messages"][0]["content"]
     tools = tool_names(request)
-    if "memory_expand" in tools:
+    if is_memory_update(request):
         if last["role"] == "tool":
             return "done"
         return {"tool_calls": [("memory_expand", {"key": "notes", "entries": [f"{request['model']} noted the stage"]})]}
@@ -63,14 +107,52 @@ class LoopbackLLM:
     ``chunk_delay_s`` streams slowly, as a model writes; ``abandoned`` holds the requests whose
     stream the client closed before the end."""
 
-    def __init__(self, brain: Brain = default_brain, *, usage: bool = True, chunk_delay_s: float = 0.0) -> None:
+    def __init__(
+        self,
+        brain: Brain = default_brain,
+        *,
+        usage: bool = True,
+        chunk_delay_s: float = 0.0,
+        context: int | None = None,
+        overflow: str = "status",
+        report_window: tuple[str, ...] = (),
+    ) -> None:
         self.brain, self.usage, self.chunk_delay_s = brain, usage, chunk_delay_s
+        self.context, self.overflow, self.report_window = context, overflow, report_window
+        self.overflowed: list[dict] = []
+        """The requests refused as past the context window."""
+        self._previous: dict[str, str] = {}
+        """Each conversation key's last prompt (``rendered``), for the cached part of the next."""
         self.abandoned: list[dict] = []
         self.requests: list[dict] = []
         self.faults: list[tuple] = []
         self.lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def cached_chars(self, body: dict) -> int:
+        """The characters of the request's prompt its conversation's previous prompt began with
+        (the part a server's prefix cache holds); called under the lock."""
+        prompt, key = rendered(body), body.get("prompt_cache_key") or ""
+        previous = self._previous.get(key, "")
+        self._previous[key] = prompt
+        return shared_prefix(prompt, previous)
+
+    def past_window(self, body: dict) -> str:
+        """vLLM's refusal of a prompt and reply past the window, or "" when they fit; a server
+        that ends the stream (llama-cpp-python) cuts the reply short instead and fails only on
+        a prompt past the window."""
+        if self.context is None:
+            return ""
+        prompt = estimate_tokens(rendered(body))
+        asked = prompt + (body.get("max_tokens") or 0 if self.overflow == "status" else 0)
+        if asked <= self.context:
+            return ""
+        return (
+            f"This model's maximum context length is {self.context} tokens. However, you requested {asked} tokens "
+            f"({prompt} in the messages, {body.get('max_tokens') or 0} in the completion). Please reduce the length "
+            "of the messages or completion."
+        )
 
     @property
     def base_url(self) -> str:
@@ -86,7 +168,7 @@ class LoopbackLLM:
 
     def fail_next(self, *faults: tuple) -> None:
         """Queue faults: ("status", 500), ("status", 429, {"Retry-After": "2"}), ("timeout", seconds),
-        ("malformed",), ("cut",) a stream that stops mid-reply, ("bad_tool_json",), ("disconnect",)."""
+        ("malformed",), ("cut",) a stream that stops mid-reply (or mid tool call), ("bad_tool_json",), ("disconnect",)."""
         with self.lock:
             self.faults.extend(faults)
 
@@ -99,11 +181,27 @@ class LoopbackLLM:
             def log_message(self, *args) -> None:
                 return
 
+            def do_GET(self) -> None:
+                models = [
+                    {"id": model, "object": "model"} | ({"max_model_len": loopback.context} if loopback.context else {})
+                    for model in loopback.report_window
+                ]
+                self._json(200, {"object": "list", "data": models})
+
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 with loopback.lock:
                     loopback.requests.append(body)
                     fault = loopback.faults.pop(0) if loopback.faults else None
+                    self.cached = loopback.cached_chars(body)
+                    past = loopback.past_window(body)
+                if past:
+                    loopback.overflowed.append(body)
+                    if loopback.overflow == "stream":
+                        self._ended_early()
+                    else:
+                        self._json(400, {"error": {"message": past, "type": "BadRequestError"}})
+                    return
                 if fault and fault[0] == "disconnect":
                     self.close_connection = True
                     self.connection.shutdown(2)
@@ -133,12 +231,29 @@ class LoopbackLLM:
                 else:
                     self._whole(body, text)
 
+            def _json(self, status: int, data: dict) -> None:
+                payload = json.dumps(data).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def _ended_early(self) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.close_connection = True
+
             def _usage(self, body: dict, text: str) -> dict:
-                prompt = sum(len(message.get("content") or "") for message in body["messages"])
+                prompt = sum(len(message.get("content") or "") for message in body["messages"]) // 4
+                cached = min(prompt, prompt * self.cached // max(1, len(rendered(body))))
                 return {
-                    "prompt_tokens": prompt // 4,
+                    "prompt_tokens": prompt,
                     "completion_tokens": len(text) // 4 + 1,
-                    "total_tokens": prompt // 4 + len(text) // 4 + 1,
+                    "total_tokens": prompt + len(text) // 4 + 1,
+                    "prompt_tokens_details": {"cached_tokens": cached},
                 }
 
             def _whole(self, body: dict, text: str) -> None:
@@ -199,6 +314,8 @@ class LoopbackLLM:
                     encoded = '{"query": "借款' if arguments is None else json.dumps(arguments, ensure_ascii=False)
                     head = {"index": index, "id": f"call_{len(loopback.requests)}_{index}", "type": "function"}
                     event(chunk({"tool_calls": [head | {"function": {"name": name, "arguments": encoded[:10]}}]}))
+                    if fault == "cut":
+                        return
                     event(chunk({"tool_calls": [{"index": index, "function": {"arguments": encoded[10:]}}]}))
                 event(chunk({}, finish="tool_calls" if calls else "stop"))
                 if loopback.usage and (body.get("stream_options") or {}).get("include_usage"):

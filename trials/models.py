@@ -230,7 +230,15 @@ class LLMCallRecord(models.Model):
     act = models.CharField(max_length=64)
     model = models.CharField(max_length=200)
     prompt_tokens = models.PositiveIntegerField(default=0)
+    cached_tokens = models.PositiveIntegerField(
+        default=0, help_text="of the prompt tokens, those the server read from its prompt cache (as it reported them)"
+    )
     completion_tokens = models.PositiveIntegerField(default=0)
+    cost = models.FloatField(
+        null=True,
+        blank=True,
+        help_text="what the call cost at LEGALSIM_PRICES; empty when no price is set for its model",
+    )
     tokens_estimated = models.BooleanField(
         default=False, help_text="the server reported no usage: the token counts are LegalSim's estimate"
     )

@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count
+from django.db.models import Count, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -12,11 +12,13 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from court.agenda import Checklist, checklist
+from court.engine.brief import case_brief
 from court.engine.machine import stage_participants
 from court.engine.objections import GROUNDS, OBJECTING_ROLES, struck_seqs
 from court.engine.state import TrialState
-from court.engine.visibility import case_brief, public_header
+from court.engine.visibility import public_header
 from court.procedures import procedure_for
+from court.procedures.civil import CLOSING_ACTS
 from court.procedures.names import ground_name, names_for, seat_name, stage_name
 from court.procedures.seats import seat_info
 from legalsim.roles import Ability, ability_required, can
@@ -35,7 +37,7 @@ from trials.access import (
 )
 from trials.batches import batch_progress
 from trials.debrief import OutcomeMoves, articles_missed, debrief_for, outcome_moves
-from trials.live.seating import seat_release, seat_take
+from trials.live.seating import seat_release, seat_retake, seat_take
 from trials.live.services import (
     LiveError,
     seat_view_for,
@@ -165,7 +167,12 @@ def _trials_shown(case: Case, user):
     courses' and (instructors) the research runs; never a classmate's."""
     trials = trials_readable(user=user).filter(case=case).select_related("trajectory").order_by("-created_at")
     if can(user, Ability.TEACH):
-        return trials.annotate(llm_calls_count=Count("llm_calls"))[:20]
+        model_use = {
+            "llm_calls_count": Count("llm_calls"),
+            "cached_tokens": Sum("llm_calls__cached_tokens"),
+            "cost": Sum("llm_calls__cost"),
+        }
+        return trials.annotate(**model_use)[:20]
     return trials[:20]
 
 
@@ -226,38 +233,42 @@ def _refused(request: HttpRequest, message: str, *, trial_id: int | None = None)
 def trial_room(request: HttpRequest, trial_id: int) -> HttpResponse:
     """The live room, for the people seated and the trial's overseers (``trials.access``);
     for anyone else the trial does not exist. Overseers may take over seats; a participant
-    invites a named classmate to a free seat."""
-    trial = Trial.objects.filter(pk=trial_id).first()
-    if trial is not None and not seats_of(trial, request.user) and handed_back_seats(trial, request.user):
-        return redirect("trials:trial_transcript", trial_id=trial_id)
-    trial, teacher, my_seats = _trial_for_member(request, trial_id)
+    invites a named classmate to a free seat. Someone who handed their seat back reads the
+    trial through it here, with the way to take it back while the trial is played and the
+    debrief once it has ended; their page does not follow the trial live."""
+    trial, teacher, my_seats = _trial_for_member(request, trial_id, handed_back=True)
+    handed_back = [] if teacher or my_seats else handed_back_seats(trial, request.user)
+    reading = my_seats or handed_back
     state = trial.engine_state
     open_seats = seats_open_to(trial, my_seats=my_seats, teacher=True) if teacher else []
     context = {
         "trial": trial,
-        "turns": turns_heard(trial, None if teacher else my_seats),
+        "turns": turns_heard(trial, None if teacher else reading),
         "struck": struck_seqs(state.turns),
         "artifacts": trial.artifacts.order_by("id") if teacher else [],
         "model_warnings": decisions_defaulted(state) if teacher else [],
         "my_seats": my_seats,
+        "handed_back": handed_back,
         "my_sides": sorted({seat_info(trial.procedure, seat).side for seat in my_seats}),
-        "seat_views": [seat_view_for(trial, seat) for seat in my_seats],
+        "seat_views": [seat_view_for(trial, seat) for seat in reading],
         "open_seats": open_seats,
         "invite_seats": seats_open_to(trial, my_seats=my_seats, teacher=False),
-        "ws_path": f"/ws/trials/{trial.pk}/",
+        "ws_path": "" if handed_back else f"/ws/trials/{trial.pk}/",
         "question_seats": _questionable_seats(trial) if "judge" in my_seats or teacher else [],
         "language": trial.case.language,
         "names": names_for(trial.procedure, trial.case.language),
         "strings": ROOM_STRINGS,
         "my_seat_names": ", ".join(seat_name(seat, trial.case.language) for seat in my_seats),
+        "handed_back_names": ", ".join(seat_name(seat, trial.case.language) for seat in handed_back),
         "current_stage": (state.stage_history or [""])[-1],
         "hearings": [stage.id for stage in procedure_for(trial.procedure).stages if stage.kind == "trial"],
+        "closing_acts": sorted(CLOSING_ACTS),
         "objection_grounds": _objection_grounds(trial, my_seats),
         "objection_grace_ms": int(settings.LEGALSIM_OBJECTION_GRACE_S * 1000),
         "debrief": debrief_for(state),
-        "outcome_moves": _outcome_moves(trial, my_seats),
-        "articles_missed": articles_missed(state, my_seats) if state.finished and my_seats else [],
-        "agenda": _agenda(trial, state, my_seats),
+        "outcome_moves": _outcome_moves(trial, reading),
+        "articles_missed": articles_missed(state, reading) if state.finished and reading else [],
+        "agenda": _agenda(trial, state, reading),
         "timeline": timeline_for(state),
         "stages_played": ", ".join(stage_name(stage, trial.case.language) for stage in state.stage_history),
     }
@@ -281,15 +292,18 @@ def _outcome_moves(trial: Trial, my_seats: list[str]) -> list[OutcomeMoves]:
     return outcome_moves(state, my_seats)
 
 
-def _trial_for_member(request: HttpRequest, trial_id: int) -> tuple[Trial, bool, list[str]]:
+def _trial_for_member(
+    request: HttpRequest, trial_id: int, *, handed_back: bool = False
+) -> tuple[Trial, bool, list[str]]:
     """The trial, whether the user oversees it, and their seats; a 404 for anyone who is
-    neither seated nor an overseer, whether or not the trial exists."""
+    neither seated nor an overseer (nor, with ``handed_back``, someone who handed a seat of it
+    back), whether or not the trial exists."""
     trial = Trial.objects.select_related("case").filter(pk=trial_id).first()
     if trial is None:
         raise Http404("no such trial")
     overseer = trial_overseer(trial, request.user)
     my_seats = seats_of(trial, request.user)
-    if not (overseer or my_seats):
+    if not (overseer or my_seats or (handed_back and handed_back_seats(trial, request.user))):
         raise Http404("no such trial")
     return trial, overseer, my_seats
 
@@ -316,8 +330,8 @@ def _questionable_seats(trial: Trial) -> list[str]:
 def trial_leave(request: HttpRequest, trial_id: int) -> HttpResponse:
     """Hand a seat back to an agent (the holder, or an overseer), once confirmed: a post
     without ``confirm`` (the room's second click) is answered with the question. Then back to
-    the room, or, for someone left without a seat in it, to the case's page, saying so (the
-    trial stays in their list there, and its room opens its transcript for them)."""
+    the room, saying so to someone left without a seat in it: there they read the trial so far
+    and may take the seat back while it is played (``trial_retake``)."""
     trial, teacher, _ = _trial_for_member(request, trial_id)
     seat = request.POST.get("seat", "")
     if request.POST.get("confirm") != "yes":
@@ -328,14 +342,28 @@ def trial_leave(request: HttpRequest, trial_id: int) -> HttpResponse:
         raise Http404("no such trial") from None
     except LiveError as error:
         return _refused(request, str(error), trial_id=trial_id)
-    if teacher or seats_of(trial, request.user):
-        return redirect("trials:trial_room", trial_id=trial_id)
-    messages.success(
-        request,
-        gettext("%(seat)s is played by an agent now; the trial goes on without you.")
-        % {"seat": seat_name(seat, trial.case.language)},
-    )
-    return redirect("trials:case_detail", case_id=trial.case_id)
+    if not (teacher or seats_of(trial, request.user)):
+        messages.success(
+            request,
+            gettext("%(seat)s is played by an agent now; the trial goes on without you.")
+            % {"seat": seat_name(seat, trial.case.language)},
+        )
+    return redirect("trials:trial_room", trial_id=trial_id)
+
+
+@ability_required(Ability.PLAY)
+@require_POST
+def trial_retake(request: HttpRequest, trial_id: int) -> HttpResponse:
+    """Take back a seat one handed back, while the trial is played: back in the room, seated
+    and live; refused (the room's way back) once the trial has ended or someone holds it."""
+    trial, _, _ = _trial_for_member(request, trial_id, handed_back=True)
+    seat = request.POST.get("seat", "")
+    try:
+        seat_retake(trial_id=trial_id, seat=seat, user=request.user)
+    except LiveError as error:
+        return _refused(request, str(error), trial_id=trial_id)
+    messages.success(request, gettext("You play %(seat)s again.") % {"seat": seat_name(seat, trial.case.language)})
+    return redirect("trials:trial_room", trial_id=trial_id)
 
 
 @ability_required(Ability.PLAY)

@@ -12,14 +12,14 @@ import re
 import pytest
 
 from agents.prompts import DECISION_MARK, memory_messages, turn_messages
-from agents.scripted import ScriptedAgent
+from agents.scripted.agent import ScriptedAgent
 from agents.skills import SKILLS, skill_for
 from agents.supervisor import revision_message, supervisor_messages
 from agents.tools.toolbox import TOOL_SPECS
 from court.documents import DOCUMENTS, document_title
 from court.engine.machine import next_step, step_apply, trial_start
 from court.engine.memory import MEMORY_KEYS
-from court.engine.objections import apply_objection
+from court.engine.objecting import apply_objection
 from court.engine.participants import MemoryRequest, TurnRequest
 from court.engine.runner import trial_run
 from court.engine.state import TrialState
@@ -199,7 +199,7 @@ def test_prompts_for_a_zh_case_carry_no_english_beyond_the_format_markers(case_i
     if case["procedure"] == "civil":
         mediation = next(text for where, text in prompts.items() if where.endswith("answer_mediation"))
         assert f"`{DECISION_MARK} accept`" in mediation and f"`{DECISION_MARK} decline`" in mediation
-        assert "你在庭上的称谓：原告代理人" in prompts["LC plaintiff_lawyer memory"]
+        assert "你的席位：原告代理人" in prompts["LC plaintiff_lawyer memory"]
         assert "### 技能：起诉状撰写" in prompts["CD plaintiff_lawyer request_materials"]
 
 

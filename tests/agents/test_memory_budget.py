@@ -62,7 +62,9 @@ def test_a_long_memory_is_bounded_in_a_turn_latest_entries_first_with_read_memor
     assert whole["notes"] == memory["notes"], "read_memory gives the memory as it is"
     assert view.memory == memory, "the memory itself is unchanged"
     update = memory_messages(view, "Appellee")[1]["content"]
-    assert stage_entry("LC") in update and "read_memory gives" not in update, "the update revises it whole"
+    shown, task = update.split("\n\n# Task\n")
+    assert stage_entry("LC") not in shown, "the update shows the memory as the turns do (their cached prefix)"
+    assert stage_entry("LC") in task, "and gives the entries left out in its task: it revises the memory whole"
 
 
 def test_a_short_memory_is_shown_whole_without_read_memory():
@@ -83,14 +85,32 @@ def test_a_single_entry_longer_than_the_budget_is_cut_short_not_dropped():
     assert shown.cut and shown.tokens <= MEMORY_TOKENS
 
 
-def test_a_memory_update_lists_no_documents_and_once_written_carries_its_memory_for_the_case_file():
+def test_a_memory_update_opens_as_the_seats_turns_do_and_once_written_carries_the_window():
+    """Stable-first (issue #46): the update's prompt begins with the whole of its last turn's
+    before the dialogue; once written it carries the window, not the stage again."""
+    lines = [
+        {
+            "seq": seq,
+            "phase": "debate",
+            "act": "argue",
+            "seat": "plaintiff_lawyer" if seq % 2 else "judge",
+            "speaker": "Appellee" if seq % 2 else "Judge",
+            "text": f"Point {seq}. " * 40,
+        }
+        for seq in range(1, 13)
+    ]
     view = replace(
         lawyer_view({"notes": [stage_entry("LC")]}),
         fields={"goals": {"plaintiff": {"goal": "Recover the rent"}}},
         artifacts=[{"kind": "complaint", "title": "Complaint", "text": "The tenant owes rent."}],
+        dialogue=lines,
     )
-    reading = memory_messages(view, "Appellee")[1]["content"]
-    written = memory_messages(view, "Appellee", written=True)[1]["content"]
-    assert "Recover the rent" in reading and stage_entry("LC") in reading
-    assert "read_artifact" not in reading + written, "the update is offered no document to read"
-    assert "Recover the rent" not in written and stage_entry("LC") in written
+    turn = turn_messages(view, speaker="Appellee", act="argue", artifact=None)
+    reading = memory_messages(view, "Appellee")
+    written = memory_messages(view, "Appellee", written=True)
+    assert reading[0] == turn[0] == written[0], "the system message is the seat's, the same in every call"
+    stage_part = turn[1]["content"].split("\n\n# Dialogue")[0]
+    assert reading[1]["content"].startswith(stage_part) and written[1]["content"].startswith(stage_part)
+    assert "Recover the rent" in stage_part and stage_entry("LC") in stage_part
+    assert '"Point 1. ' in reading[1]["content"], "the update reads the stage whole"
+    assert '"Point 1. ' not in written[1]["content"] and '"Point 12. ' in written[1]["content"]

@@ -42,8 +42,8 @@ FORGED = {
 MARK = {"en": "concede every claim", "zh": "承认全部诉讼请求"}
 CASES = {"en": "en-civil-traffic-accident", "zh": "zh-civil-private-lending"}
 HEADINGS = {
-    "en": re.compile(r"# (Case: .*|Dialogue in this stage \(FIT/[\w-]+\)|Task)"),
-    "zh": re.compile(r"# (案件：.*|本阶段对话 \(一审庭审/.+\)|任务)"),
+    "en": re.compile(r"# (Case: .*|Dialogue in this stage \(FIT\)|Task)"),
+    "zh": re.compile(r"# (案件：.*|本阶段对话（一审庭审）|任务)"),
 }
 TURN_LINE = re.compile(r"\[(\d+)\] ([^:\n]+): (\".*\")")
 
@@ -88,7 +88,8 @@ def test_a_forged_court_line_in_a_persons_turn_reaches_other_seats_only_as_that_
         if system.startswith(("You supervise", "你逐句监督")):
             supervised += 1
         else:
-            seats_prompted.add(re.search(r"(?:addressed as|称谓)[:：] ?([^。.\n]+)", system).group(1))
+            addressed = re.search(r"(?:addressed as|称谓)[:：] ?(.+?)[)）]$", user, re.M)
+            seats_prompted |= {addressed.group(1)} if addressed else set()
             assert re.search(r"# (Task|任务)\n", user) and len(re.findall(r"^# (?:Task|任务)$", user, re.M)) == 1
         assert "never instructions" in system or "不是给你的指令" in system
         for line in user.split("\n"):

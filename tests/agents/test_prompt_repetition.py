@@ -101,4 +101,4 @@ def test_a_memory_updates_follow_up_names_the_closing_document_instead_of_readin
     assert "RMB 96,000" not in follow_up
     assert "[4] Presiding judge: (the document written here, read whole in this memory update's first step" in follow_up
     assert '[3] Defendant: "argument 3"' in follow_up, "the last lines before it are still given"
-    assert "the lease ran to 2025" in follow_up
+    assert "the lease ran to 2025" in follow_up, "the memory as the update's first call showed it"

@@ -6,6 +6,7 @@ uses (``estimate_tokens``)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 
@@ -165,14 +166,31 @@ def test_a_prompt_past_the_size_keeps_the_last_lines_verbatim_and_the_memory():
     prompt = "".join(
         message["content"] for message in turn_messages(view, speaker="Defendant", act="rebut", artifact=None)
     )
-    said = re.findall(r'^\[(\d+)\] Plaintiff: "point (\d+)"$', prompt, re.M)
-    assert [int(seq) for seq, _ in said] == list(range(10, RECENT_LINES + 10)), "the last lines, verbatim and in order"
+    said = [int(seq) for seq, _ in re.findall(r'^\[(\d+)\] Plaintiff: "point (\d+)"$', prompt, re.M)]
+    last = RECENT_LINES + 9
+    assert said == list(range(said[0], last + 1)) and 2 <= len(said) <= RECENT_LINES, "the last lines, in order"
     assert "the IOU is dated 1 March" in prompt
-    assert "(9 earlier lines are left out; your case memory above stands for them)" in prompt
+    assert f"({said[0] - 1} earlier lines are left out; your case memory above stands for them)" in prompt
+
+
+def test_the_window_grows_from_one_turn_to_the_next_until_it_starts_again():
+    """Between two restarts a turn's dialogue begins as the previous turn's did (a server's
+    prompt cache holds it); a restart keeps the last lines."""
+    windows = []
+    for lines in range(1, 3 * RECENT_LINES):
+        prompt = turn_messages(view_with(lines, None), speaker="Defendant", act="rebut", artifact=None)[1]["content"]
+        windows.append([int(seq) for seq in re.findall(r"^\[(\d+)\] Plaintiff", prompt, re.M)])
+    for before, after in itertools.pairwise(windows):
+        grew = after[: len(before)] == before and after[-1] == before[-1] + 1
+        restarted = len(after) < len(before) and after[-1] == before[-1] + 1
+        assert grew or restarted, (before, after)
+    restarts = sum(len(after) < len(before) for before, after in itertools.pairwise(windows))
+    assert max(map(len, windows)) == RECENT_LINES and restarts >= 2
 
 
 def test_a_document_is_written_from_the_whole_stage():
     view = view_with(RECENT_LINES + 9, {"facts": [], "notes": []})
     prompt = turn_messages(view, speaker="Defendant", act="draft_defence", artifact="defence")[1]["content"]
-    assert len(re.findall(r"^\[\d+\] Plaintiff", prompt, re.M)) == RECENT_LINES + 9
-    assert "left out" not in prompt
+    said = [int(seq) for seq in re.findall(r"^\[(\d+)\] Plaintiff", prompt, re.M)]
+    assert sorted(said) == list(range(1, RECENT_LINES + 10)), "every line, the window's first, then the earlier ones"
+    assert "here are the" in prompt

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from legalsim.llm import LLMCall, LLMClient, LLMError, ReplyFormatError, UnusableReply
+from legalsim.llm import ContextOverflow, LLMCall, LLMClient, LLMError, ReplyFormatError, UnusableReply
+from tests.llm_server import LoopbackLLM
 
 
 @pytest.fixture
@@ -126,3 +127,49 @@ def test_tool_arguments_malformed_every_attempt_leave_a_usable_reply(client, llm
         client.complete(CALL)
     assert [call.name for call in error.value.result.tool_calls] == ["search_statutes"]
     assert error.value.attempts == 3 and len(llm_server.requests) == 3
+
+
+LONG = LLMCall(
+    model="local",
+    messages=[{"role": "system", "content": "Preside."}, {"role": "user", "content": "庭审笔录。" * 2000}],
+    max_tokens=256,
+    window=8192,
+    prompt_estimate=10_000,
+    cache_key="seat",
+)
+
+
+@pytest.mark.parametrize("overflow", ["status", "stream"])
+def test_a_prompt_past_the_servers_window_is_never_retried(overflow, sleeps):
+    """vLLM refuses it (HTTP 400 naming the maximum context length); llama-cpp-python ends the
+    stream before the first token: either way one request, and an error that says what to set."""
+    with LoopbackLLM(context=8192, overflow=overflow) as server:
+        client = LLMClient(base_url=server.base_url, api_key="k", backoff_s=0.5, timeout_s=5, sleep=sleeps.append)
+        with pytest.raises(ContextOverflow) as raised:
+            client.complete(LONG)
+    assert raised.value.permanent and raised.value.attempts == 1
+    assert len(server.requests) == 1 and sleeps == []
+    message = str(raised.value)
+    assert "8,192-token context window" in message and "about 10,000 tokens" in message
+    assert "LEGALSIM_MODEL_CONTEXT" in message and "--n_ctx" in message
+
+
+def test_a_stream_ended_before_the_first_token_on_a_small_prompt_is_a_transient_failure(sleeps):
+    """A dead server, not an overflow: retried as any transient failure."""
+    with LoopbackLLM(context=2, overflow="stream") as server:
+        client = LLMClient(base_url=server.base_url, api_key="k", backoff_s=0.5, timeout_s=5, sleep=sleeps.append)
+        with pytest.raises(LLMError) as raised:
+            client.complete(LLMCall(model="local", messages=[{"role": "user", "content": "Open."}], prompt_estimate=5))
+    assert not isinstance(raised.value, ContextOverflow) and not raised.value.permanent
+    assert len(server.requests) == 3 and "before the first token" in str(raised.value)
+
+
+def test_cached_tokens_are_reported_as_the_prefix_shared_with_the_conversations_last_prompt(client, llm_server):
+    """The loopback server reports ``prompt_tokens_details.cached_tokens`` as OpenAI and vLLM do."""
+    first, _ = client.complete(LONG.__class__(**{**LONG.__dict__, "window": None, "prompt_estimate": 0}))
+    extended = [*LONG.messages, {"role": "assistant", "content": "..."}, {"role": "user", "content": "Go on."}]
+    second, _ = client.complete(LLMCall(model="local", messages=extended, cache_key="seat"))
+    other, _ = client.complete(LLMCall(model="local", messages=extended, cache_key="another seat"))
+    assert first.cached_tokens == 0 and other.cached_tokens == 0
+    assert 0.9 * second.prompt_tokens < second.cached_tokens < second.prompt_tokens
+    assert llm_server.requests[1]["prompt_cache_key"] == "seat"

@@ -166,7 +166,7 @@ def test_notes_reach_only_the_target_lawyer_of_later_trials_run_with_them(openai
     llm_server.requests.clear()
     given = finished_trial("--skill-notes")
     assert [note["principle"] for note in given.skill_notes] == [RULE["principle"]]
-    carrying = [request for request in llm_server.requests if RULE["principle"] in request["messages"][0]["content"]]
+    carrying = [request for request in llm_server.requests if RULE["principle"] in request["messages"][1]["content"]]
     assert carrying, "the target lawyer's prompts carry the note"
     assert {request["model"] for request in carrying} == {"target-model"}
     stages_prompted = {

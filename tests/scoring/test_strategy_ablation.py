@@ -20,9 +20,9 @@ STRATEGY_HEADING = "你的庭审策略（仅你可见）"
 def judge_follows_strategy(request: dict):
     """The judge's judgment: the true sentence when its prompt carries a strategy, a heavier
     one when it does not (so the two rows of the table differ)."""
-    system, last = request["messages"][0]["content"], request["messages"][-1]
+    last = request["messages"][-1]
     if last["role"] == "user" and "现在请写出完整的《刑事判决书》" in last["content"]:
-        months, fine = ("二", "四千") if STRATEGY_HEADING in system else ("六", "八千")
+        months, fine = ("二", "四千") if STRATEGY_HEADING in last["content"] else ("六", "八千")
         return f"刑事判决书\n判决如下：被告人刘某某犯危险驾驶罪，判处拘役{months}个月，并处罚金人民币{fine}元。"
     return default_brain(request)
 

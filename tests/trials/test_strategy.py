@@ -15,7 +15,7 @@ from agents.strategy import PLAN_MARK
 from court.engine.state import TrialState
 from legalsim.roles import Role
 from tests.conftest import DEMO_CASES
-from tests.llm_server import default_brain
+from tests.llm_server import default_brain, is_memory_update
 from tests.users import person
 from trials.live.services import transcript_for
 from trials.models import Trial
@@ -34,8 +34,13 @@ def seat_of(request: dict) -> str:
     return next(seat for seat in ROLE_BRIEFS if ROLE_BRIEFS[seat][0] in system)
 
 
+def task_of(request: dict) -> str:
+    """The request's prompt (a tool result's request carries it too): its first user message."""
+    return next(message["content"] for message in request["messages"] if message["role"] == "user")
+
+
 def is_planning(request: dict) -> bool:
-    return request["messages"][0]["content"].startswith(PLAN_MARK[0])
+    return any(mark in task_of(request) for mark in PLAN_MARK)
 
 
 def opening(requests: list[dict]) -> list[dict]:
@@ -46,7 +51,7 @@ def opening(requests: list[dict]) -> list[dict]:
 def kind_of(request: dict) -> str:
     if is_planning(request):
         return "strategy" if "庭审开始前" in request["messages"][-1]["content"] else "reflection"
-    return "memory" if "memory_expand" in {tool["function"]["name"] for tool in request.get("tools") or []} else "turn"
+    return "memory" if is_memory_update(request) else "turn"
 
 
 def simulate(capsys, *args: str) -> Trial:
@@ -140,8 +145,9 @@ def test_a_seats_strategy_reaches_its_own_later_prompts_and_no_other_seats(opena
         if kind in ("strategy", "reflection"):
             latest[seat] += 1
         elif seat in PLANNERS:
-            system = request["messages"][0]["content"]
-            assert f'"CANARY-{seat}-{latest[seat]}:' in system, f"{seat}'s {kind} prompt has its latest strategy"
+            assert f'"CANARY-{seat}-{latest[seat]}:' in task_of(request), (
+                f"{seat}'s {kind} prompt has its latest strategy"
+            )
     final = {seat: f"CANARY-{seat}-{written[seat]}" for seat in PLANNERS}
 
     state = trial.engine_state

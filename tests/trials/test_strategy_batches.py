@@ -16,7 +16,7 @@ CASE = "zh-criminal-dangerous-driving"
 
 
 def planning(requests: list[dict]) -> int:
-    return sum(request["messages"][0]["content"].startswith(PLAN_MARK[0]) for request in requests)
+    return sum(any(mark in request["messages"][1]["content"] for mark in PLAN_MARK) for request in requests)
 
 
 def test_a_batch_without_strategy_runs_its_trials_without_it(

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import json
 
-from agents.scripted import ScriptedAgent
+from agents.scripted.agent import ScriptedAgent
 from agents.tools.citations import citations_check
 from agents.tools.statutes import corpus_version, statute_search
 from agents.tools.toolbox import MAX_TOOL_CALLS, ToolBox
