@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
-from api import views
+from api import arena, views
 from api.permissions import PUBLIC
 from legalsim.csp import HEADER
 
@@ -69,6 +69,14 @@ urlpatterns = [
     path("assignments/<int:assignment_id>/draft/", views.AssignmentDraftView.as_view(), name="assignment_draft"),
     path("ratings/", views.RatingSubmitView.as_view(), name="rating_submit"),
     path("reports/agreement/", views.AgreementReportView.as_view(), name="agreement_report"),
+    path("arena/comparisons/", arena.ComparisonListView.as_view(), name="arena_comparisons"),
+    path(
+        "arena/comparisons/<int:comparison_id>/leaderboard/",
+        arena.LeaderboardView.as_view(),
+        name="arena_leaderboard",
+    ),
+    path("arena/comparisons/<int:comparison_id>/next/", arena.NextPairView.as_view(), name="arena_next"),
+    path("arena/comparisons/<int:comparison_id>/votes/", arena.VoteView.as_view(), name="arena_votes"),
     path("schema/", SchemaView.as_view(), name="schema"),
     path("docs/", SwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", RedocView.as_view(url_name="api:schema"), name="redoc"),

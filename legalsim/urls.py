@@ -7,6 +7,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("api.urls")),
     path("rate/", include("annotation.urls")),
+    path("arena/", include("arena.urls")),
     path("", include("classroom.urls")),
     path("", include("trials.urls")),
     path("", include("scoring.urls")),

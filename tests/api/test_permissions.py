@@ -17,6 +17,7 @@ SAMPLE_KWARGS = {
     "trajectory_id": "x",
     "study_id": 1,
     "assignment_id": 1,
+    "comparison_id": 1,
 }
 
 
