@@ -7,5 +7,7 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts import signals
+        from accounts.usernames import username_validator_install
 
         signals.connect()
+        username_validator_install()

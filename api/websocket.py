@@ -5,12 +5,17 @@ against cross-site pages riding on a browser's cookies, so it applies to cookie 
 only: a handshake that carries a token is authenticated by that token alone (an unknown
 token is anonymous, never the cookie's user), and may come without an ``Origin`` header.
 
+A frame or message over daphne's limit (``--websocket-max-message-size``, 1 MiB) is refused
+with a close frame, 1009 "message too big" and the limit as its reason
+(``daphne_closes_with_a_code``), not by dropping the connection without one.
+
 The site's text rule (``legalsim.text_input``) holds here too: a token or a cookie holding NUL
 or a lone surrogate is treated as absent, before any database lookup (PostgreSQL would raise).
 """
 
 from __future__ import annotations
 
+import sys
 from urllib.parse import parse_qs
 
 from channels.auth import AuthMiddleware
@@ -80,8 +85,30 @@ class OriginCheckedUnlessToken:
         return await self.checked(scope, receive, send)
 
 
+def daphne_closes_with_a_code() -> None:
+    """In a daphne process (its server imported before the application): daphne's websocket
+    factory fails a connection with a close frame, code and reason (1009 and the payload limit
+    for a message too big, 1002 for a protocol error), where autobahn's default drops the TCP
+    connection and the client sees 1006. Outside daphne nothing is imported: importing
+    ``daphne.server`` installs Twisted's reactor."""
+    server = sys.modules.get("daphne.server")
+    if server is None or hasattr(server.WebSocketFactory, "closes_with_a_code"):
+        return
+
+    class WebSocketFactory(server.WebSocketFactory):
+        closes_with_a_code = True
+
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            self.setProtocolOptions(failByDrop=False)
+
+    server.WebSocketFactory = WebSocketFactory
+
+
 def websocket_auth_stack(inner):
     """Origin check (cookie connections), session auth, then token auth, around ``inner``
-    (channels' ``AuthMiddlewareStack`` with the cookie check inside)."""
+    (channels' ``AuthMiddlewareStack`` with the cookie check inside); in a daphne process, its
+    sockets closed with a code when they fail (``daphne_closes_with_a_code``)."""
+    daphne_closes_with_a_code()
     session = SessionMiddleware(AuthMiddleware(TokenAuthMiddleware(inner)))
     return OriginCheckedUnlessToken(CookieMiddleware(ForbiddenTextCookiesDropped(session)))

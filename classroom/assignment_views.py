@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from classroom.assignments import (
@@ -151,6 +152,20 @@ def assignment_edit_view(request: HttpRequest, slug: str, assignment_id: int) ->
     return render(request, "classroom/assignment_edit.html", context, status=400 if errors else 200)
 
 
+def _attempts_leave(attempts: int, students: int) -> str:
+    """What deleting an assignment does to its attempts, counted in words that fit the counts."""
+    if not attempts:
+        return _("No student has attempted it yet: no grade, feedback or extension is lost.")
+    by = ngettext("by %(students)d student", "by %(students)d students", students) % {"students": students}
+    return ngettext(
+        "Its %(attempts)d attempt %(by)s leaves the gradebook, with its grade, feedback and extensions; "
+        "students no longer see the assignment.",
+        "Its %(attempts)d attempts %(by)s leave the gradebook, with their grades, feedback and extensions; "
+        "students no longer see the assignment.",
+        attempts,
+    ) % {"attempts": attempts, "by": by}
+
+
 @ability_required(Ability.TEACH)
 def assignment_delete_view(request: HttpRequest, slug: str, assignment_id: int) -> HttpResponse:
     """Delete an assignment: a page that says what happens to its attempts (GET), then the
@@ -160,10 +175,13 @@ def assignment_delete_view(request: HttpRequest, slug: str, assignment_id: int) 
     if request.method == "POST":
         title = assignment.title
         deleted = assignment_delete(assignment=assignment)
-        message = _("Deleted “%(assignment)s” and its %(attempts)d attempt(s); the trials stay readable.") % {
-            "assignment": title,
-            "attempts": deleted,
-        }
+        message = ngettext(
+            "Deleted “%(assignment)s” and its %(attempts)d attempt; the trials stay readable.",
+            "Deleted “%(assignment)s” and its %(attempts)d attempts; the trials stay readable.",
+            deleted,
+        ) % {"assignment": title, "attempts": deleted}
+        if not deleted:
+            message = _("Deleted “%(assignment)s”; nobody had attempted it.") % {"assignment": title}
         return course_done(request, course, message, anchor="#assignments")
     attempts = assignment.attempts.count()
     students = assignment.attempts.values("student").distinct().count()
@@ -174,11 +192,7 @@ def assignment_delete_view(request: HttpRequest, slug: str, assignment_id: int) 
             "course": course,
             "title": _("Delete “%(assignment)s”?") % {"assignment": assignment.title},
             "consequences": [
-                _(
-                    "Its %(attempts)d attempt(s) by %(students)d student(s) leave the gradebook, with their grades, "
-                    "feedback and extensions; students no longer see the assignment."
-                )
-                % {"attempts": attempts, "students": students},
+                _attempts_leave(attempts, students),
                 _(
                     "The trials played stay: each student still reads their transcript and scorecard (My scorecards), "
                     "and you still oversee them. A trial in progress can be finished but counts for nothing."

@@ -39,7 +39,7 @@ def course_roster_upload(request: HttpRequest, slug: str) -> HttpResponse:
     upload = request.FILES.get("roster")
     if upload is None:
         return course_page_response(
-            request, course, error=_("Choose a roster file (CSV: username,email,full_name)."), status=400
+            request, course, error=_("Choose a roster file (CSV or .xlsx: username,email,full_name)."), status=400
         )
     name = Path(upload.name or "roster.csv").name
     with tempfile.TemporaryDirectory(prefix="legalsim-roster-") as scratch:

@@ -1,4 +1,5 @@
-"""Roster files: a CSV of ``username,email,full_name`` enrolled in a course.
+"""Roster files: a CSV or an Excel workbook (.xlsx, its first sheet) of
+``username,email,full_name`` enrolled in a course (read by ``classroom.roster_files``).
 
 The whole file is checked first, in the request (or command) that brings it: every bad row
 is reported as ``FILE:LINE: field: message`` and nobody is created; a file longer than
@@ -19,7 +20,6 @@ runs of one job never enrol a batch twice: the later stops.
 
 from __future__ import annotations
 
-import csv
 import io
 import logging
 import secrets
@@ -39,11 +39,14 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.usernames import usernames_confusable
 from classroom.models import Course, Enrolment, RosterJob
+from classroom.roster_files import UnreadableRoster, roster_table
 from classroom.services import ClassroomError, not_student_roles, set_password_path, users_by_name
-from legalsim.json_input import Problem, UnreadableFile, file_text
+from legalsim.json_input import Problem
 from legalsim.roles import MATRIX, Ability, Role
-from legalsim.spreadsheet import CsvWriter, cell_unescape
+from legalsim.spreadsheet import CsvWriter
+from trials.workers import task_send
 
 logger = logging.getLogger(__name__)
 
@@ -76,20 +79,24 @@ def roster_check(*, path: Path, label: str | None = None, as_student_anyway: boo
     """Read and check every row of a roster file. An existing account that holds a role but
     not the student's (a rater, an instructor) is a bad row unless ``as_student_anyway``."""
     check = RosterCheck(label=label or str(path))
-    rows, check.problems = _roster_rows(path, check.label)
+    where, rows, check.problems = _roster_rows(path, check.label)
     if check.problems:
         return check
     if not rows:
-        check.problems.append(Problem(check.label, 1, "file", "has no rows under its header"))
+        check.problems.append(Problem(where, 1, "file", "has no rows under its header"))
         return check
     existing = users_by_name([row.username for row in rows])
     roles = {} if as_student_anyway else not_student_roles(list(existing.values()))
     seen: dict[str, int] = {}
+    alike = usernames_confusable(row.username for row in rows)
     for row in rows:
         check.problems += [
-            Problem(check.label, row.line, where, message)
-            for where, message in _row_problems(row, existing.get(row.username), roles, seen)
+            Problem(where, row.line, column, message)
+            for column, message in _row_problems(row, existing.get(row.username), roles, seen)
         ]
+        if row.username in alike:
+            message = f"{row.username!r} looks like the account or row {alike[row.username]!r}"
+            check.problems.append(Problem(where, row.line, "username", message))
         seen.setdefault(row.username, row.line)
     if not check.problems:
         check.rows = rows
@@ -101,33 +108,25 @@ def roster_check(*, path: Path, label: str | None = None, as_student_anyway: boo
     return check
 
 
-def _roster_rows(path: Path, label: str) -> tuple[list[RosterRow], list[Problem]]:
-    """The rows of the file, or the problem that stops it being read (its header, its CSV,
-    more rows than ``LEGALSIM_ROSTER_MAX_ROWS``)."""
-    try:
-        text = file_text(path)
-    except UnreadableFile as error:
-        return [], [Problem(label, error.problem.line, error.problem.field, error.problem.message)]
-    lines = (text if "\n" in text else text.replace("\r", "\n")).split("\n")
-    reader = csv.DictReader([line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else []))
+def _roster_rows(path: Path, label: str) -> tuple[str, list[RosterRow], list[Problem]]:
+    """What a row's problem names (``RosterTable.where``), the rows of the file, or the
+    problem that stops it being read (CSV or workbook, its header, more rows than
+    ``LEGALSIM_ROSTER_MAX_ROWS``)."""
     cap = settings.LEGALSIM_ROSTER_MAX_ROWS
     rows: list[RosterRow] = []
     try:
-        header = [name.strip() for name in reader.fieldnames or []]
-        missing = [key for key in ROSTER_KEYS if key not in header]
+        table = roster_table(path, label)
+        missing = [key for key in ROSTER_KEYS if key not in table.header]
         if missing:
-            return [], [Problem(label, 1, "header", f"missing column(s): {', '.join(missing)}")]
-        reader.fieldnames = header
-        for row in reader:
+            return table.where, [], [Problem(table.where, 1, "header", f"missing column(s): {', '.join(missing)}")]
+        for number, cells in table.rows:
             if len(rows) == cap:
                 message = f"has more than {cap} rows, the most a roster may have: split it into files of {cap} rows"
-                return [], [Problem(label, reader.line_num, "file", message)]
-            cells = {key: str(cell_unescape(row.get(key) or "")).strip() for key in ROSTER_KEYS}
-            rows.append(RosterRow(reader.line_num, cells["username"], cells["email"], cells["full_name"]))
-    except csv.Error as error:
-        line = max(reader.reader.line_num, 1)
-        return [], [Problem(label, line, "csv", f"cannot be read as CSV: {error}")]
-    return rows, []
+                return table.where, [], [Problem(table.where, number, "file", message)]
+            rows.append(RosterRow(number, *(cells.get(key, "") for key in ROSTER_KEYS)))
+    except UnreadableRoster as error:
+        return label, [], [error.problem]
+    return table.where, rows, []
 
 
 def _row_problems(
@@ -189,6 +188,10 @@ class RosterJobMoved(RuntimeError):
 QUEUED = "queued"
 """The lease's value while the job waits for a worker, which takes the lease over."""
 
+ROSTER_JOB_RUN = "classroom.tasks.roster_job_run_task"
+"""The task that runs a job (``roster_job_run``), sent by its name: ``classroom.tasks`` is the
+Celery layer on top of this module and imports it, so this module never imports it back."""
+
 
 def _lease_key(job: RosterJob) -> str:
     return f"legalsim:roster-job:{job.pk}:{job.created_at.isoformat()}"
@@ -205,8 +208,6 @@ def roster_job_start(
     """The job that enrols a checked roster, handed to a worker once it is committed (run
     here when Celery is eager), or run to its end here (``in_process``: the command, which
     prints the links when it is done)."""
-    from classroom.tasks import roster_job_run_task
-
     if check.problems or not check.rows:
         raise ClassroomError(_("a roster with problems cannot be enrolled"))
     job = RosterJob.objects.create(
@@ -220,7 +221,7 @@ def roster_job_start(
     if in_process:
         return roster_job_run(job.pk)
     cache.set(_lease_key(job), QUEUED, timeout=settings.LEGALSIM_BATCH_LEASE_S)
-    transaction.on_commit(lambda: roster_job_run_task.delay(job.pk))
+    transaction.on_commit(lambda: task_send(ROSTER_JOB_RUN, job.pk))
     return job
 
 
@@ -229,12 +230,10 @@ def roster_job_revive(job: RosterJob) -> bool:
     worker again, run here when Celery is eager; it goes on from its last batch. A job that
     waits for a worker is sent again after ``LEGALSIM_BATCH_LEASE_S``, by one caller only.
     Returns whether it was sent."""
-    from classroom.tasks import roster_job_run_task
-
     if job.finished or not cache.add(_lease_key(job), QUEUED, timeout=settings.LEGALSIM_BATCH_LEASE_S):
         return False
     logger.warning("roster job %s was left at row %d of %d: resumed", job.pk, job.done, job.total)
-    roster_job_run_task.delay(job.pk)
+    task_send(ROSTER_JOB_RUN, job.pk)
     return True
 
 

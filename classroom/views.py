@@ -20,6 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from classroom.assignments import assignment_start
@@ -233,11 +234,16 @@ def course_unenrol_view(request: HttpRequest, slug: str, student_id: int) -> Htt
                 _(
                     "They no longer see this course’s assignments and cannot start them; the gradebook no longer lists them."
                 ),
-                _(
-                    "Their %(attempts)d attempt(s), the trials played and any grades are kept: enrolling them again "
-                    "brings their gradebook row back. A pairing that has not played yet is undone."
+                ngettext(
+                    "Their %(attempts)d attempt, the trial played and any grade are kept: enrolling them again "
+                    "brings their gradebook row back. A pairing that has not played yet is undone.",
+                    "Their %(attempts)d attempts, the trials played and any grades are kept: enrolling them again "
+                    "brings their gradebook row back. A pairing that has not played yet is undone.",
+                    attempts,
                 )
-                % {"attempts": attempts},
+                % {"attempts": attempts}
+                if attempts
+                else _("They have attempted nothing in this course yet. A pairing that has not played yet is undone."),
             ],
             "action": _("Unenrol"),
         },

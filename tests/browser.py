@@ -24,7 +24,8 @@ def chromium_start():
 
 
 def page_logged_in(browser, base_url: str, username: str, password: str, *, timeout_ms: int = 60_000):
-    """A new page, logged in through Django's standard login form."""
+    """A new page, logged in through Django's standard login form; ``browser`` may be a
+    browser context (a phone's viewport, a locale)."""
     page = browser.new_page()
     page.set_default_timeout(timeout_ms)
     page.goto(f"{base_url}/accounts/login/")

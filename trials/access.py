@@ -11,7 +11,8 @@ trial) read everything, steer the hearing and may take over any seat. Nobody els
 seat uninvited: a participant (or an overseer) invites a named user to a free seat with a
 signed, expiring link (``invitation_make``), which only that user can use, and only once: the
 link carries the id of an ``Invitation`` row that taking the seat marks used, and that an
-overseer removing the person from the trial withdraws.
+overseer removing the person from the trial withdraws. Someone who handed their seat back
+takes it again, while the trial is played, with an invitation of their own (``seat_reclaim``).
 
 The course is known only through ``Trial.course`` and its ``instructors`` relation, by name:
 trials never imports the classroom app.
@@ -110,6 +111,21 @@ def handed_back_seats(trial: Trial, user: AbstractBaseUser) -> list[str]:
     if not user.is_authenticated:
         return []
     return list(trial.seats.filter(handed_back_by=user).values_list("seat", flat=True))
+
+
+def seat_reclaim(*, trial: Trial, seat: str, user: AbstractBaseUser) -> str:
+    """The person who handed ``seat`` back takes it again while the trial is played: the token
+    of an invitation of theirs to it, by themselves, for ``seat_take`` to spend. Only a seat
+    they handed back themselves (an overseer's removal keeps nothing) that no person holds now.
+    Raises ``BadInvitation``."""
+    if trial.status == Trial.Status.FINISHED:
+        raise BadInvitation(gettext("The trial has ended"))
+    if not trial.seats.filter(seat=seat, handed_back_by=user, user__isnull=True).exists():
+        raise BadInvitation(
+            gettext("You cannot take %(seat)s back: you did not hand it back, or someone holds it now.")
+            % {"seat": seat_name(seat, trial.case.language)}
+        )
+    return invitation_make(trial=trial, seat=seat, invitee=user, by=user)
 
 
 class NotSeated(LookupError):

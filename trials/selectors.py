@@ -9,9 +9,10 @@ from django.db.models import Count, Q, QuerySet
 
 from agents.routing import seat_route
 from court.engine.state import TrialState, TurnRecord
-from court.procedures import Stage, procedure_for
+from court.procedures import procedure_for
 from court.procedures.civil import APPEAL_DECIDER
 from court.procedures.seats import CIVIL_SIDES, PLAYABLE_SEATS, seat_info, target_seat
+from court.procedures.structure import Stage
 from trials.models import Case, Trial
 from trials.splits import split_sample
 

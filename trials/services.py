@@ -15,7 +15,7 @@ from django.db.models import Model
 
 from agents.openai_agent import OpenAIAgent
 from agents.routing import Route, sampling, seat_route, supervisor_route
-from agents.scripted import ScriptedAgent
+from agents.scripted.agent import ScriptedAgent
 from agents.skill_notes import SkillNote
 from agents.strategy import stage_end_reflectors
 from agents.supervisor import Supervisor
@@ -31,6 +31,7 @@ from legalsim.json_input import Problem, Record, read_records
 from legalsim.llm import LLMClient, LLMError
 from trials.caselibrary.case_file import validate_record
 from trials.caselibrary.precedent_library import precedent_search
+from trials.leases import preparation_enqueue
 from trials.models import Case, Seat, Trial
 from trials.reflection import cause_notes
 from trials.selectors import side_played
@@ -356,8 +357,6 @@ def trial_create(
         progress_started(trial)
         _seats_store(trial, humans)
         if first_stage:
-            from trials.preparation import preparation_enqueue  # imported here: preparation imports this module
-
             preparation_enqueue(trial.pk)
         if on_created is not None:
             on_created(trial)

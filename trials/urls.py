@@ -14,6 +14,7 @@ urlpatterns = [
     path("trials/<int:trial_id>/invite/", views.trial_invite, name="trial_invite"),
     path("trials/<int:trial_id>/invitations/<str:token>/", views.trial_invitation, name="trial_invitation"),
     path("trials/<int:trial_id>/leave/", views.trial_leave, name="trial_leave"),
+    path("trials/<int:trial_id>/retake/", views.trial_retake, name="trial_retake"),
     path("trials/<int:trial_id>/transcript/", views.trial_transcript, name="trial_transcript"),
     path("authoring/cases/", authoring_views.case_drafts, name="case_drafts"),
     path("authoring/cases/new/", authoring_views.case_draft_new, name="case_draft_new"),

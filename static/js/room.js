@@ -20,7 +20,9 @@
   const phrase = (key, values = {}) => fill(strings[key] || key, values);
   const transcript = document.getElementById("transcript");
   const banner = { stage: document.getElementById("banner-stage"), turn: document.getElementById("banner-turn"), link: document.getElementById("connection") };
-  const composer = { form: document.getElementById("composer"), text: document.getElementById("composer-text"), send: document.getElementById("composer-send"), label: document.getElementById("composer-label"), decision: document.getElementById("composer-decision") };
+  const composer = { form: document.getElementById("composer"), text: document.getElementById("composer-text"), send: document.getElementById("composer-send"), label: document.getElementById("composer-label"), decision: document.getElementById("composer-decision"), last: document.getElementById("composer-last"), lastBox: document.getElementById("composer-last-box") };
+  // The acts whose speaker may end their phase early: "This is my last question".
+  const closingActs = new Set((room.dataset.closingActs || "").split(",").filter(Boolean));
   const objectButton = document.getElementById("object");
   const groundMenu = document.getElementById("objection-grounds");
   const hearings = new Set((room.dataset.hearings || "").split(",").filter(Boolean));
@@ -190,6 +192,10 @@
     composer.send.hidden = deciding;
     composer.decision.querySelectorAll("button").forEach((button) => { button.hidden = button.disabled = !choices.includes(button); });
     composer.send.textContent = awaited && awaited.document ? awaited.prompt : phrase("speak");
+    if (composer.last) {
+      composer.last.hidden = !(awaited && closingActs.has(awaited.act));
+      composer.lastBox.checked = false;
+    }
     composer.label.textContent = awaited ? phrase("your_turn_as", { speaker: named("seats", awaited.seat), prompt: awaited.prompt }) : phrase("waiting_for_your_turn");
     guidanceShow(awaited && awaited.guidance);
     editor.show(awaited);
@@ -438,6 +444,7 @@
       if (!text) return note.says("emptyText");
       const say = { type: "say", text, client_id: crypto.randomUUID() };
       if (decision) say.decision = decision;
+      if (composer.last && !composer.last.hidden && composer.lastBox.checked) say.last = true;
       sayPending(say);
     });
     composer.form.addEventListener("input", () => lengthCount());
@@ -468,5 +475,6 @@
     });
   }
   latestShow();
-  connect();
+  // No socket for someone who handed their seat back: the page is what they may read of it.
+  if (room.dataset.wsPath) connect();
 })();

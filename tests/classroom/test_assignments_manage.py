@@ -207,13 +207,24 @@ def test_deleting_an_assignment_asks_first_says_what_happens_and_keeps_the_trial
     instructor = signed_in("prof")
     delete = reverse("classroom:assignment_delete", args=["civ", assignment.pk])
     confirm = page(instructor.get(delete))
-    assert "Delete “Consultation”?" in confirm and "Its 1 attempt(s) by 1 student(s) leave the gradebook" in confirm
+    assert "Delete “Consultation”?" in confirm and "Its 1 attempt by 1 student leaves the gradebook" in confirm
     assert "The trials played stay" in confirm and Assignment.objects.exists()
     done = instructor.post(delete, follow=True)
-    assert "Deleted “Consultation” and its 1 attempt(s); the trials stay readable." in page(done)
+    assert "Deleted “Consultation” and its 1 attempt; the trials stay readable." in page(done)
     assert not Assignment.objects.exists() and not Attempt.objects.exists()
     assert Trial.objects.filter(pk=attempt.trial_id).exists()
     assert signed_in("ann").get(reverse("trials:trial_transcript", args=[attempt.trial_id])).status_code == 200
+
+
+def test_an_assignment_nobody_attempted_says_so_in_words_not_zero_counts(assignment):
+    """Issue 44 item 6: "0 attempt(s) by 0 student(s)"."""
+    instructor = signed_in("prof")
+    delete = reverse("classroom:assignment_delete", args=["civ", assignment.pk])
+    confirm = page(instructor.get(delete))
+    assert "No student has attempted it yet" in confirm and "(s)" not in confirm and " 0 " not in confirm
+    assert "nobody had attempted it" in page(instructor.post(delete, follow=True))
+    unenrol = page(instructor.get(reverse("classroom:course_unenrol", args=["civ", person("bob").pk])))
+    assert "They have attempted nothing in this course yet." in unenrol and "(s)" not in unenrol
 
 
 def test_a_student_is_unenrolled_after_a_confirmation_and_keeps_their_work(assignment):
@@ -221,7 +232,7 @@ def test_a_student_is_unenrolled_after_a_confirmation_and_keeps_their_work(assig
     instructor = signed_in("prof")
     unenrol = reverse("classroom:course_unenrol", args=["civ", person("ann").pk])
     confirm = page(instructor.get(unenrol))
-    assert "Unenrol ann?" in confirm and "Their 1 attempt(s), the trials played and any grades are kept" in confirm
+    assert "Unenrol ann?" in confirm and "Their 1 attempt, the trial played and any grade are kept" in confirm
     assert Enrolment.objects.filter(user__username="ann").exists()
     instructor.post(unenrol)
     assert not Enrolment.objects.filter(user__username="ann").exists()

@@ -209,7 +209,7 @@ class ClassroomPagesInTheBrowser(WithChromium, StaticLiveServerTestCase):
         page.click(f"#assignment-{assignment.pk} summary")
         screenshot(page, "course-assignment", phone=True)
         page.click(f"#assignment-{assignment.pk} a:has-text('Delete…')")
-        assert "Its 1 attempt(s) by 1 student(s) leave the gradebook" in page.text_content("#confirm")
+        assert "Its 1 attempt by 1 student leaves the gradebook" in page.text_content("#confirm")
         screenshot(page, "assignment-delete-confirm", phone=True)
         page.click("#confirm a:has-text('Cancel')")
         page.click(f"#assignment-{assignment.pk} summary")

@@ -20,7 +20,6 @@ from django.urls import reverse
 
 from classroom import rosters
 from classroom.models import Course, Enrolment, RosterJob
-from classroom.services import course_create
 from legalsim.roles import Ability, Role, can
 from tests.users import person
 
@@ -32,14 +31,6 @@ def roster_file(rows: int, name: str = "big.csv", first: int = 0) -> SimpleUploa
         f"s{index:05d},s{index:05d}@uni.example,Student {index}" for index in range(first, first + rows)
     ]
     return SimpleUploadedFile(name, ("\n".join(lines) + "\n").encode())
-
-
-@pytest.fixture
-def prof_client() -> Client:
-    course_create(slug="civ", title="Civil", instructor=person("prof", Role.INSTRUCTOR))
-    client = Client()
-    client.force_login(person("prof"))
-    return client
 
 
 def upload(client: Client, roster: SimpleUploadedFile, **fields):

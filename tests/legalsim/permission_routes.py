@@ -19,6 +19,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from annotation.models import Assignment, Job, Study
+from arena.models import Comparison
 from classroom.models import Assignment as CourseAssignment
 from classroom.models import RosterJob, TurnComment
 from legalsim.roles import Ability
@@ -65,6 +66,8 @@ class World:
     """A case the course instructor is writing."""
     roster_job: RosterJob
     """A roster the course instructor uploaded (its links not downloaded yet)."""
+    comparison: Comparison
+    """An arena comparison the course instructor owns, the rater its rater (no pairs yet)."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +103,10 @@ def batch_id(world: World) -> list[Any]:
     return [world.batch.pk]
 
 
+def comparison_id(world: World) -> list[Any]:
+    return [world.comparison.pk]
+
+
 def course_slug(world: World) -> list[Any]:
     return [world.trial.course.slug]
 
@@ -129,6 +136,15 @@ ROUTES: dict[str, Route] = {
     "trials:trial_room": Route(Ability.PLAY, args=trial_id, mine=SEATED),
     "trials:trial_join": Route(Ability.PLAY, args=trial_id, method="post", data={"seat": "no-such-seat"}, mine=SEATED),
     "trials:trial_leave": Route(Ability.PLAY, args=trial_id, method="post", data={"seat": "no-such-seat"}, mine=SEATED),
+    "arena:comparison_list": Route(Ability.RATE),
+    "arena:comparison_new": Route(Ability.TEACH),
+    "arena:comparison": Route(Ability.TEACH, args=comparison_id, mine=TAUGHT),
+    "arena:comparison_judge": Route(Ability.TEACH, args=comparison_id, method="post", mine=TAUGHT),
+    "arena:comparison_export": Route(Ability.TEACH, args=lambda world: [world.comparison.pk, "csv"], mine=TAUGHT),
+    "arena:vote": Route(Ability.RATE, args=comparison_id, mine=OWN_ASSIGNMENT),
+    "trials:trial_retake": Route(
+        Ability.PLAY, args=trial_id, method="post", data={"seat": "no-such-seat"}, mine=SEATED
+    ),
     "trials:trial_invite": Route(
         Ability.PLAY, args=trial_id, method="post", data={"seat": "no-such-seat", "username": "x"}, mine=SEATED
     ),
@@ -280,6 +296,10 @@ ROUTES: dict[str, Route] = {
     "api:assignment_draft": api_route(Ability.RATE, args=assignment_id, method="put", mine=OWN_ASSIGNMENT),
     "api:rating_submit": api_route(Ability.RATE, method="post", data={"assignment": 0, "answers": {}}),
     "api:agreement_report": api_route(Ability.TEACH, data={"rubric": "legalworld16"}),
+    "api:arena_comparisons": api_route(Ability.TEACH),
+    "api:arena_leaderboard": api_route(Ability.TEACH, args=comparison_id, mine=TAUGHT),
+    "api:arena_next": api_route(Ability.RATE, args=comparison_id, mine=OWN_ASSIGNMENT, ok=204),
+    "api:arena_votes": api_route(Ability.RATE, args=comparison_id, method="post", data={}, mine=OWN_ASSIGNMENT),
 }
 
 ADMIN_NAMESPACE = "admin"

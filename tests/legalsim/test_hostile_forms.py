@@ -28,17 +28,24 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db import models
 from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
 
+from classroom.models import RosterJob
 from legalsim.roles import Ability
 from legalsim.text_input import json_problem, text_problem
 from tests.legalsim.permission_routes import ADMIN_SAMPLES, ROUTES, Route, World, project_routes
 from tests.legalsim.test_permissions import OK, WHO, expected
 from tests.legalsim.test_permissions import world as world
 from tests.legalsim.test_text_input import CRAFTED, FORM_CRAFTED, form_body, query
+from trials.caselibrary.simcourt_format import SIMCOURT_FILE
+from trials.models import Case
 
 pytestmark = pytest.mark.timeout(300)
 POISONS = {"nul": "x\x00y", "surrogate": "\udc80z"}
@@ -50,7 +57,9 @@ VIEW_FIELDS: dict[str, tuple[str, ...]] = {
     "trials:trial_leave": ("seat",),
     "trials:trial_invite": ("seat", "username"),
     "trials:skill_note_delete": ("confirm",),
+    "trials:case_upload": ("replace",),
     "classroom:course_enrol": ("usernames", "as_student_anyway"),
+    "classroom:course_roster": ("as_student_anyway",),
     "classroom:course_invite_code": ("code",),
     "classroom:course_instructor_add": ("username",),
     "classroom:assignment_create": (
@@ -63,6 +72,7 @@ VIEW_FIELDS: dict[str, tuple[str, ...]] = {
         "attempts",
         "language",
         "paired",
+        "no_checklist",
         "document",
         "excerpt",
         "term",
@@ -83,7 +93,7 @@ VIEW_FIELDS: dict[str, tuple[str, ...]] = {
     "annotation:study_quality": ("gold_min_within1_pct", "adjudication_threshold"),
     "annotation:study_export": ("kind", "layout", "format", "judge"),
     "api:token": ("username", "password"),
-    "api:case_import": ("cases",),
+    "api:case_import": ("cases", "replace"),
     "api:trial_seats": ("seat",),
     "api:study_claim": ("unit",),
     "api:assignment_draft": ("answers",),
@@ -258,3 +268,123 @@ def test_nul_and_surrogates_in_each_form_field_never_give_a_5xx_nor_get_stored(w
     assert len(crawl.sent) >= least, f"{who}: the crawler reached too little ({len(crawl.sent)} requests)"
     assert not crawl.failures, "\n".join(crawl.failures)
     assert not stored_poison(), stored_poison()
+
+
+# Hostile files and bodies (issue #44): the surfaces added since the crawl above was written take
+# files, which it leaves aside. Each hostile file goes to each of them: the case upload page and
+# the API's case import (MASER and SimCourt records go through the same reader), import_cases in
+# each --format, and the roster upload. Whoever may use the surface gets a 400 that says what is
+# wrong; anyone else a refusal (login, 403 or 404); nobody a 5xx, and nothing is stored.
+
+HOSTILE_JSON: dict[str, bytes] = {
+    "nul byte": b'{"id": "a\x00b", "title": "t"}',
+    "surrogate escape": b'{"id": "x", "title": "\\ud800"}',
+    "deep nesting": b"[" * 100_000,
+    "deep well-formed": b"[" * 5_000 + b"]" * 5_000,
+    "number beyond a float": b'{"id": "x", "title": "t", "claims": 1e400}',
+    "huge title": json.dumps({"id": "x", "title": "t" * 2_000_000}).encode(),
+    "utf-16": json.dumps({"id": "x", "title": "t"}).encode("utf-16"),
+}
+HOSTILE_ROSTERS: dict[str, tuple[str, bytes]] = {
+    "nul byte": ("roster.csv", b"username,email,full_name\nst\x00u,s@example.edu,S\n"),
+    "encoded surrogate": ("roster.csv", b"username,email,full_name\nst\xed\xa0\x80u,s@example.edu,S\n"),
+    "huge cell": ("roster.csv", b"username,email,full_name\n" + b"u" * 2_000_000 + b",s@example.edu,S\n"),
+    "look-alike of an account": ("roster.csv", "username,email,full_name\n\u0441ourse-instructor,c@x.edu,C\n".encode()),
+    "not a workbook": ("roster.xlsx", b"PK\x03\x04" + b"\x00" * 64),
+}
+UPLOADERS = ("course instructor", "admin")
+"""Who may upload to the course's roster and the case library (TEACH, and the course's own)."""
+
+
+def stored_counts() -> dict[str, int]:
+    return {
+        "cases": Case.objects.count(),
+        "roster jobs": RosterJob.objects.count(),
+        "accounts": get_user_model().objects.count(),
+    }
+
+
+def signed_in(world: World, who: str) -> Client:
+    client = Client(raise_request_exception=False)
+    if WHO[who] is not None:
+        client.force_login(world.users[who])
+    return client
+
+
+def refused_as(response: HttpResponse, who: str, *, allowed: bool) -> str | None:
+    """What is wrong with ``response`` to a hostile upload (None: nothing)."""
+    if response.status_code >= 500:
+        return f"{who}: {response.status_code}"
+    if allowed:
+        return None if response.status_code == 400 else f"{who}: {response.status_code}, not 400"
+    refused = response.status_code in (401, 403, 404) or "/login/" in response.get("Location", "")
+    return None if refused else f"{who}: {response.status_code}, not refused"
+
+
+def upload(client: Client, surface: str, name: str, content: bytes, world: World) -> HttpResponse:
+    file = SimpleUploadedFile(name, content)
+    if surface == "upload page":
+        return client.post(reverse("trials:case_upload"), {"files": [file]})
+    if surface == "api":
+        return client.post(reverse("api:case_import"), {"files": [file]})
+    return client.post(reverse("classroom:course_roster", args=["civ"]), {"roster": file})
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("surface", ["upload page", "api"])
+@pytest.mark.parametrize("kind", list(HOSTILE_JSON))
+def test_hostile_case_files_are_refused_with_their_problem_and_store_nothing(world, surface, kind):
+    before, wrong = stored_counts(), []
+    for who in WHO:
+        response = upload(signed_in(world, who), surface, "case.json", HOSTILE_JSON[kind], world)
+        problem = refused_as(response, who, allowed=who in (*UPLOADERS, "instructor"))
+        if problem is None and response.status_code == 400:
+            said = response.json()["problems"] if surface == "api" else [response.content.decode()]
+            problem = None if any("case.json" in text for text in said) else f"{who}: the problem names no file"
+        wrong += [problem] if problem else []
+    assert not wrong, f"{surface}, {kind}:\n" + "\n".join(wrong)
+    assert stored_counts() == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("form", ["case", "maser", "simcourt"])
+@pytest.mark.parametrize("kind", list(HOSTILE_JSON))
+def test_import_cases_refuses_hostile_files_in_each_format(world, tmp_path, form, kind):
+    path = tmp_path / (SIMCOURT_FILE if form == "simcourt" else "case.json")
+    path.write_bytes(HOSTILE_JSON[kind])
+    before = stored_counts()
+
+    with pytest.raises(CommandError, match=r"rejected 1 file\(s\), nothing stored"):
+        call_command("import_cases", "--format", form, str(path))
+    assert stored_counts() == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", list(HOSTILE_ROSTERS))
+def test_hostile_rosters_are_refused_row_by_row_and_enrol_nobody(world, kind):
+    before, wrong = stored_counts(), []
+    name, content = HOSTILE_ROSTERS[kind]
+    for who in WHO:
+        response = upload(signed_in(world, who), "roster", name, content, world)
+        problem = refused_as(response, who, allowed=who in UPLOADERS)
+        if problem is None and response.status_code == 400 and "Nobody was enrolled" not in response.content.decode():
+            problem = f"{who}: the page does not say that nobody was enrolled"
+        wrong += [problem] if problem else []
+    assert not wrong, f"{kind}:\n" + "\n".join(wrong)
+    assert stored_counts() == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("who", list(WHO))
+def test_deep_json_bodies_to_every_api_route_get_a_400_or_a_refusal(world, who):
+    """Item 8 on every API route that reads a body: a 100,000-deep array is never parsed recursively."""
+    client = signed_in(world, who)
+    wrong = []
+    for name, route in ROUTES.items():
+        if not route.api or route.method == "get":
+            continue
+        url = reverse(name, args=route.args(world))
+        response = getattr(client, route.method)(url, "[" * 100_000, content_type="application/json")
+        if response.status_code >= 500:
+            wrong.append(f"{route.method.upper()} {url}: {response.status_code}")
+    assert not wrong, f"{who}:\n" + "\n".join(wrong)

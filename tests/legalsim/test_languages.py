@@ -31,13 +31,13 @@ world = test_permissions.world
 READERS = ("student", "rater", "course instructor")
 ALLOWED_ENGLISH = {
     *("LegalSim", "English"),
-    *("LegalWorld", "SimCourt", "LongJud-Bench", "MILE"),
+    *("LegalWorld", "SimCourt", "LongJud-Bench", "MILE", "Bradley-Terry", "Dawid-Skene"),
     *("PDF", "CSV", "XLSX", "JSON", "HTML", "SVG", "API", "LLM", "ID"),
     *("Ctrl", "Alt", "Shift", "Enter"),
     *("person", "organization", "plaintiff", "defendant", "prosecution"),
 }
 """Names that stay as they are in a Chinese interface: the product, a language named in
-itself, the papers' names, file formats and acronyms, the keys a keyboard prints, and the
+itself, the papers' and their methods' names, file formats and acronyms, the keys a keyboard prints, and the
 values a case-file field takes as typed (a party's side and kind)."""
 FILE_NAME = re.compile(r"[\w.-]+\.(?:csv|xlsx|json|html|jsonl)\b")
 LANGUAGES_NAMED_IN_THEMSELVES = {"简体中文", "中文"}

@@ -29,6 +29,7 @@ from annotation.models import Job, Rating, Study
 from annotation.rubric_kind import Pair
 from annotation.services import trajectories_import
 from annotation.studies import assignment_new
+from arena.models import Comparison
 from classroom.assignments import assignment_create
 from classroom.models import RosterJob, TurnComment
 from classroom.services import course_create, course_enrol
@@ -146,6 +147,8 @@ def world(settings, tmp_path, tasks_in_process) -> World:
         Rating(rubric_id="legalworld16", trajectory_id="traj-1", item="FIT.process_coherence", score=score, **by)
         for score, by in ((6, {"rater": "someone", "source": "human"}), (7, {"rater": "judge-m", "source": "llm"}))
     )
+    comparison = Comparison.objects.create(name="c", rubric_id="simcourt30", owner=users["course instructor"])
+    comparison.raters.set([users["rater"]])
     return World(
         users=users,
         case=case,
@@ -163,6 +166,7 @@ def world(settings, tmp_path, tasks_in_process) -> World:
         roster_job=RosterJob.objects.create(
             course=course, created_by=users["course instructor"], label="r.csv", status=RosterJob.Status.DONE
         ),
+        comparison=comparison,
     )
 
 

@@ -332,7 +332,8 @@ class KeepingThePlace(RoomPlayer, WithChromium, LiveRoomServer, ChannelsLiveServ
         assert Trial.objects.get().seats.get(seat="defendant_lawyer").user is not None, "one click hands nothing back"
         page.click("text=Yes, hand Counsel for the defendant back")
         page.wait_for_selector("#messages:has-text('is played by an agent now')")
-        assert "/cases/" in page.url and "Page not found" not in page.content()
+        assert page.url.endswith(f"/trials/{Trial.objects.get().pk}/") and "Page not found" not in page.content()
+        assert page.is_visible("button:has-text('Take Counsel for the defendant back')")
         assert Trial.objects.get().seats.get(seat="defendant_lawyer").user is None
         screenshot(page, "room-handed-back", phone=True)
 

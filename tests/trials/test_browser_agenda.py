@@ -68,3 +68,17 @@ class AnInterviewWithAChecklist(WithChromium, LiveRoomServer, ChannelsLiveServer
                 page.fill("#composer-text", "asdf")
             page.click("#composer-send")
             page.wait_for_function(f"() => document.querySelectorAll('li.turn.human').length > {turns}")
+
+    def test_a_ticked_last_question_ends_the_interview_after_its_answer(self) -> None:
+        page = self.page
+        trial_started(page, self.live_server_url, self.case.pk, "plaintiff_lawyer", "LC")
+        page.wait_for_selector("#composer-text:enabled")
+        assert page.locator("#composer-last").is_visible(), "the lawyer's question turn offers the box"
+        page.fill("#composer-text", QUESTION)
+        page.check("#composer-last-box")
+        screenshot(page, "room-last-question", phone=True)
+        page.click("#composer-send")
+        page.wait_for_selector(f"li.turn:has-text('{CANARY}')")
+        page.wait_for_selector("#composer-text:enabled")
+        assert not page.locator("#composer-last").is_visible(), "no second question: the interview moved on"
+        assert page.locator("li.turn.human").count() == 1

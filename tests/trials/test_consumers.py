@@ -427,8 +427,8 @@ async def test_a_person_made_inactive_elsewhere_cannot_speak_and_is_closed(serve
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)")
 def test_the_room_tells_a_person_whose_seat_was_handed_back_why_it_closed(tmp_path, monkeypatch):
     """Closed with 4403, the room used to say "reconnecting…" forever; it says why, and the
-    trial stays readable for them: its room opens the transcript of what their seat heard
-    (issue 32 item 1)."""
+    trial stays readable for them: its room shows what their seat heard, with the way to take
+    the seat back (issue 32 item 1, issue 44 item 1)."""
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API keeps a loop here
     cases_import(paths=[DEMO_CASES / f"{CASE}.json"])
     user = person("hana", Role.STUDENT, password="a-demo-password-1")
@@ -448,7 +448,8 @@ def test_the_room_tells_a_person_whose_seat_was_handed_back_why_it_closed(tmp_pa
             urllib.request.urlopen(handed_back, timeout=10).read()
             page.wait_for_selector("#connection:has-text('You no longer hold a seat in this trial.')")
             again = page.goto(f"http://127.0.0.1:{port}/trials/{trial.pk}/")
-            assert again.status == 200 and again.url.endswith(f"/trials/{trial.pk}/transcript/")
+            assert again.status == 200 and again.url.endswith(f"/trials/{trial.pk}/")
+            assert page.is_visible(f"form[action='/trials/{trial.pk}/retake/'] button")
         finally:
             browser.close()
             playwright.stop()

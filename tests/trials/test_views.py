@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from classroom.assignments import assignment_create, pair_set
 from classroom.services import course_create, course_enrol
-from court.engine.visibility import case_brief
+from court.engine.brief import case_brief
 from court.procedures.seats import CIVIL_SIDES, PLAYABLE_SEATS, seat_info
 from legalsim.roles import Role
 from tests.cases import case_stored

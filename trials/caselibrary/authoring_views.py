@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
@@ -115,11 +115,16 @@ def case_drafts(request: HttpRequest) -> HttpResponse:
 @ability_required(Ability.TEACH)
 def case_draft_new(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
-        return _form_page(request, None, {"language": "zh", "procedure": "civil"}, None)
+        return _form_page(request, None, {"language": _interface_language(), "procedure": "civil"}, None)
     checked = case_check(request.POST)
     if checked.refused:
         return _refused(request, None, checked)
     return _act(request, draft_save(author=request.user, form=request.POST), checked)
+
+
+def _interface_language() -> str:
+    """A new case is written, first, in the language the instructor reads the site in."""
+    return "zh" if (get_language() or "").startswith("zh") else "en"
 
 
 @ability_required(Ability.TEACH)

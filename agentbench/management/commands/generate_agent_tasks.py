@@ -3,7 +3,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from agentbench.task_set import TASKS_FILE, tasks_write
 
@@ -15,9 +15,18 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("--out", type=Path, default=TASKS_FILE, help="default agentbench/data/tasks.json")
+        parser.add_argument(
+            "--out",
+            type=Path,
+            default=TASKS_FILE,
+            help=f"FILE.json, or a directory for {TASKS_FILE.name} (default agentbench/data/tasks.json)",
+        )
 
     def handle(self, *args, **options) -> None:
-        tasks = tasks_write(options["out"])
+        out = options["out"] / TASKS_FILE.name if options["out"].is_dir() else options["out"]
+        try:
+            tasks = tasks_write(out)
+        except OSError as error:
+            raise CommandError(f"--out {out}: {error.strerror or error}; nothing written") from error
         kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(Counter(t["type"] for t in tasks).items()))
-        self.stdout.write(f"{len(tasks)} task(s) ({kinds}); wrote {options['out']}")
+        self.stdout.write(f"{len(tasks)} task(s) ({kinds}); wrote {out}")

@@ -254,3 +254,11 @@ def test_a_case_published_with_a_lone_surrogate_is_repaired_by_editing_it_in_the
     response = post(client, reverse("trials:case_draft", args=[draft.pk]), fields, "publish")
     assert response.status_code == 302
     assert Case.objects.get(pk=broken["id"]).seed["provenance"]["source"] == "court \ufffd record"
+
+
+@pytest.mark.parametrize(("accept", "language"), [("en", "en"), ("zh-hans", "zh")])
+def test_a_new_case_is_written_in_the_instructors_interface_language_first(client, instructor, accept, language):
+    """Issue 44 item 6: the form chose Chinese for an instructor reading the site in English."""
+    form = client.get(reverse("trials:case_draft_new"), HTTP_ACCEPT_LANGUAGE=accept).content.decode()
+    chosen = form.split('name="language"', 1)[1].split("</select>", 1)[0]
+    assert f'<option value="{language}" selected>' in chosen
