@@ -63,7 +63,8 @@ def serve_options(args: list[str]) -> tuple[str, int]:
 def up() -> None:
     host, port = serve_options(sys.argv[2:])
     ensure_venv("requirements.txt")
-    env = {**os.environ, "DJANGO_DEBUG": os.environ.get("DJANGO_DEBUG", "0")}
+    # legalsim.checks warns (at migrate) when LEGALSIM_TRUSTED_PROXIES is set but clients reach us directly.
+    env = {**os.environ, "DJANGO_DEBUG": os.environ.get("DJANGO_DEBUG", "0"), "LEGALSIM_WEB_BIND": host}
     if host not in LOOPBACK:
         # Another machine names this one by its address: accept any Host header.
         env.setdefault("DJANGO_ALLOWED_HOSTS", "*")
@@ -86,11 +87,19 @@ def up() -> None:
     os.execve(BIN / "daphne", [str(BIN / "daphne"), "-b", host, "-p", str(port), "legalsim.asgi:application"], env)
 
 
+PARALLEL = ("-n", "auto", "--dist", "load")
+"""pytest-xdist: a worker per core, each with its own test database and Redis database. Tests
+are dealt in collection order, so each worker runs pytest-django's order too: the tests that
+flush the database (and with it the rows migrations made, the rubrics) after all the others."""
+
+
 def test() -> None:
     ensure_venv("requirements-dev.txt")
     run(BIN / "ruff", "check", ".")
     run(BIN / "ruff", "format", "--check", ".")
-    run(PYTHON, "-m", "pytest", *sys.argv[2:])
+    options = sys.argv[2:]
+    parallel = () if any(option.startswith(("-n", "--numprocesses")) for option in options) else PARALLEL
+    run(PYTHON, "-m", "pytest", *parallel, *options)
 
 
 if __name__ == "__main__":

@@ -24,8 +24,13 @@ from annotation.exports import LAYOUTS, ratings_csv_write
 from annotation.models import Job, Rubric, Study
 from annotation.reports import FORMATS, report_file
 from annotation.services import trajectories_judge
+from trials.workers import task_send
 
 logger = logging.getLogger(__name__)
+
+JOB_RUN = "annotation.tasks.job_run_task"
+"""The task that runs a job (``job_run``), sent by its name: ``annotation.tasks`` is the
+Celery layer on top of this module and imports it, so this module never imports it back."""
 
 
 class JobError(ValueError):
@@ -36,11 +41,9 @@ def job_start(*, kind: str, rubric: Rubric, study: Study | None, params: dict, u
     """Create the job and hand it to a worker (or run it here when Celery is eager).
 
     Call it outside a transaction, as views and commands do: a worker must see the row."""
-    from annotation.tasks import job_run_task
-
     _check(kind, params)
     job = Job.objects.create(kind=kind, rubric=rubric, study=study, params=params, created_by=user)
-    job_run_task.delay(job.pk)
+    task_send(JOB_RUN, job.pk)
     job.refresh_from_db()
     return job
 

@@ -9,7 +9,8 @@ from rest_framework import serializers
 
 from annotation.models import Assignment, Study, Trajectory
 from annotation.numbers import ACTIVE_MS_MAX
-from court.engine.visibility import case_brief, public_header
+from court.engine.brief import case_brief
+from court.engine.visibility import public_header
 from court.procedures.seats import PLAYABLE_SEATS
 from legalsim.roles import Ability, can
 from trials.access import case_seats_open, seats_of, trial_overseer

@@ -27,12 +27,15 @@ os.register_at_fork(after_in_child=_fresh_sync_executor_in_child)
 DEMO_CASES = ROOT / "demo" / "cases"
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session) -> None:
     """The pages are tested in both languages: compile the catalogues that changed (Babel, no
-    GNU gettext), as ``dev.py`` does before serving."""
+    GNU gettext), as ``dev.py`` does before serving; once, before pytest-xdist starts its
+    workers, so no worker reads a catalogue another is writing."""
     from accounts.catalogues import catalogues_compile
 
-    catalogues_compile()
+    if not hasattr(session.config, "workerinput"):
+        catalogues_compile()
 
 
 @pytest.fixture(autouse=True)

@@ -10,8 +10,20 @@ from collections import defaultdict
 from pathlib import Path
 
 from tests.conftest import ROOT
+from tests.import_graph import circles, module_graph
 
-APPS = ("court", "agents", "trials", "scoring", "annotation", "classroom", "api", "agentbench", "legalsim")
+APPS = (
+    "court",
+    "agents",
+    "trials",
+    "scoring",
+    "annotation",
+    "classroom",
+    "api",
+    "agentbench",
+    "arena",
+    "legalsim",
+)
 COMPOSITION = {"legalsim.settings", "legalsim.urls", "legalsim.asgi", "legalsim.wsgi", "legalsim.celery"}
 """The project's composition root: it wires the apps together, so it may import any of them."""
 
@@ -55,38 +67,7 @@ def package_of(module: str) -> str:
 
 def imports() -> list[tuple[str, str]]:
     """(importing module, imported module) for every import of the apps' own code, lazy ones included."""
-    found = []
-    for app in APPS:
-        for path in (ROOT / app).rglob("*.py"):
-            if "migrations" in path.parts:
-                continue
-            source = module_name(path)
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
-                if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                    names = [node.module]
-                found += [(source, name) for name in names if name.split(".")[0] in APPS]
-    return found
-
-
-def cycle(edges: dict[str, set[str]]) -> list[str] | None:
-    """A circle in the graph, or None."""
-    state: dict[str, int] = {}
-
-    def visit(node: str, path: list[str]) -> list[str] | None:
-        state[node] = 1
-        for target in sorted(edges.get(node, ())):
-            if state.get(target) == 1:
-                return [*path[path.index(target) :], target] if target in path else [node, target]
-            if target not in state and (found := visit(target, [*path, target])):
-                return found
-        state[node] = 2
-        return None
-
-    for start in sorted(edges):
-        if start not in state and (found := visit(start, [start])):
-            return found
-    return None
+    return [(source, target) for source, targets in module_graph(app_sources()).items() for target in targets]
 
 
 def test_no_two_apps_import_each_other():
@@ -96,7 +77,7 @@ def test_no_two_apps_import_each_other():
     for source, target in imports():
         if source not in COMPOSITION and source.split(".")[0] != target.split(".")[0]:
             edges[source.split(".")[0]].add(target.split(".")[0])
-    assert cycle(edges) is None, f"apps import each other: {' -> '.join(cycle(edges))}"
+    assert circles(edges) == [], "apps import each other"
 
 
 def test_no_two_packages_of_an_app_import_each_other():
@@ -110,7 +91,30 @@ def test_no_two_packages_of_an_app_import_each_other():
         source_package, target_package = package_of(source), package_of(target)
         if app not in (source_package, target_package) and source_package != target_package:
             edges[source_package].add(target_package)
-    assert cycle(edges) is None, f"packages import each other: {' -> '.join(cycle(edges))}"
+    assert circles(edges) == [], "packages import each other"
+
+
+def test_the_circle_scan_finds_a_lazy_import_round_a_circle():
+    """Not vacuous: ``trial_create`` imported the preparation, which imported the services back
+    (issue #47); ``from package import name`` is ``package.name`` if a module, else the package."""
+    former = {
+        "trials": "",
+        "trials.services": "def trial_create():\n    from trials.preparation import preparation_enqueue\n",
+        "trials.preparation": "from trials.services import trial_agents\nfrom trials import tasks\n",
+        "trials.tasks": "import logging\nfrom trials import preparation, Trial\n",
+    }
+    assert module_graph(former)["trials.tasks"] == {"trials", "trials.preparation"}
+    assert circles(module_graph(former)) == [
+        "trials.preparation -> trials.services -> trials.preparation",
+        "trials.tasks -> trials.preparation -> trials.tasks",
+    ]
+
+
+def test_no_module_imports_itself_round_a_circle():
+    """No module of the project's code imports, directly or through others, one that imports
+    it back, lazy imports included (issue #47; docs/architecture.md, One-way dependencies)."""
+    found = circles(module_graph(app_sources()))
+    assert found == [], "import circles:\n" + "\n".join(found)
 
 
 LIVE_ROOM = ("trials.live", "trials.consumers", "trials.routing", "trials.protocol")

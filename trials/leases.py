@@ -7,7 +7,8 @@ worker that plays its earlier stages (``lease_kept``): no driver takes it meanwh
 preparation whose lease ran out lost its worker and is sent to another by the workers'
 recovery pass (``trials.preparation.preparations_recover``). While a preparation waits in
 the queue its lease is free but runs out (``lease_queued``), so a preparation that no
-worker took is sent again too.
+worker took is sent again too. ``trial_create`` and a resume queue one here
+(``preparation_enqueue``), sending the task by name (``trials.workers``).
 """
 
 from __future__ import annotations
@@ -23,12 +24,13 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from trials.models import Trial
 from trials.pool import in_pool
+from trials.workers import PREPARE, prepared_by_driver, task_send
 
 logger = logging.getLogger(__name__)
 
@@ -44,14 +46,6 @@ def _free() -> Q:
     return Q(driver="") | Q(driver=PROCESS) | Q(driver_until__isnull=True) | Q(driver_until__lt=timezone.now())
 
 
-def _drivers_prepare() -> bool:
-    """Without workers the room's driver plays the earlier stages itself (imported here: the
-    preparation imports this module)."""
-    from trials.preparation import prepared_by_driver
-
-    return prepared_by_driver()
-
-
 def lease_claim(trial_id: int, *, preparing: bool = False) -> bool:
     """Take the trial's lease unless another process holds it. A driver does not take a
     trial a worker prepares (its preparer holds the lease); a preparer takes only a trial
@@ -59,7 +53,7 @@ def lease_claim(trial_id: int, *, preparing: bool = False) -> bool:
     trials = Trial.objects.filter(_free(), pk=trial_id)
     if preparing:
         trials = trials.filter(status=Trial.Status.PREPARING)
-    elif not _drivers_prepare():
+    elif not prepared_by_driver():
         trials = trials.exclude(status=Trial.Status.PREPARING)
     return bool(trials.update(driver=PROCESS, driver_until=_until()))
 
@@ -97,6 +91,15 @@ def lease_queued(trial_id: int, *, stale_only: bool = False) -> bool:
         trials = trials.filter(_lapsed(), status=Trial.Status.PREPARING)
     until = timezone.now() + timedelta(seconds=settings.LEGALSIM_BATCH_LEASE_S)
     return bool(trials.update(driver="", driver_until=until))
+
+
+def preparation_enqueue(trial_id: int) -> None:
+    """Hand the trial to a worker once the caller's transaction commits (at once outside one),
+    its lease free for that worker and running out if none takes it (``lease_queued``);
+    without workers its driver prepares it (``prepared_by_driver``)."""
+    if not prepared_by_driver():
+        lease_queued(trial_id)
+        transaction.on_commit(lambda: task_send(PREPARE, trial_id))
 
 
 @contextlib.contextmanager
@@ -157,7 +160,7 @@ def orphans() -> list[int]:
     (no lease ever taken) waits for its first participant; a preparation a worker lost is
     the workers' to recover."""
     statuses = [Trial.Status.RUNNING, Trial.Status.WAITING]
-    if _drivers_prepare():
+    if prepared_by_driver():
         statuses.append(Trial.Status.PREPARING)
     return list(
         Trial.objects.filter(live=True, status__in=statuses, driver_until__lt=timezone.now()).values_list(

@@ -3,9 +3,11 @@
 A live trial that starts at a later stage (``create_trial --stages FIT``, an assignment of
 the hearing alone) needs the earlier stages played first, so the hearing starts from real
 pleadings. ``trial_create`` stores such a trial as ``preparing`` with its ``first_stage``
-and, once committed, hands it to ``trial_prepare_task``, or on the embedded defaults (no
-workers) to the trial's driver, which plays it in a thread when the room is opened
-(``prepared_by_driver``); the request returns at once. The run plays every seat with the
+and, once committed, hands it to ``trial_prepare_task`` (``trials.leases.preparation_enqueue``,
+by the task's name: this module is below the Celery layer, ``trials.tasks``, which calls
+``trial_prepare``), or on the embedded defaults (no workers) to the trial's driver, which
+plays it in a thread when the room is opened (``trials.workers.prepared_by_driver``); the
+request returns at once. The run plays every seat with the
 trial's agents up to the start of ``first_stage``, storing each finished stage (with its
 model calls) and sending the turns to the room as it goes, where each seat sees what it may
 hear and a ``preparing`` frame says which stage is being played. Then the trial is
@@ -67,15 +69,6 @@ logger = logging.getLogger(__name__)
 
 class PreparationLost(RuntimeError):
     """The trial moved on without this run (another worker prepared it, or it was deleted)."""
-
-
-def prepared_by_driver() -> bool:
-    """Without Celery workers (the embedded defaults run tasks eagerly) the stages are played
-    by the trial's driver, in a thread of the process that serves its room, not inside the
-    request that created the trial: the room opens at once and shows the progress."""
-    from trials.tasks import trial_prepare_task
-
-    return bool(trial_prepare_task.app.conf.task_always_eager)
 
 
 class _Preparing:
@@ -203,17 +196,6 @@ def _listened(trial_id: int) -> bool:
     except Exception:
         logger.warning("trial %s: could not ask who listens; its driver starts now", trial_id, exc_info=True)
         return True
-
-
-def preparation_enqueue(trial_id: int) -> None:
-    """Hand the trial to a worker once the caller's transaction commits (at once outside one),
-    its lease free for that worker and running out if none takes it (``lease_queued``);
-    without workers its driver prepares it (``prepared_by_driver``)."""
-    from trials.tasks import trial_prepare_task
-
-    if not prepared_by_driver():
-        lease_queued(trial_id)
-        transaction.on_commit(lambda: trial_prepare_task.delay(trial_id))
 
 
 def preparations_recover(*, send: Callable[[int], object]) -> list[int]:

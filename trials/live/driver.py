@@ -43,7 +43,7 @@ from trials.live.services import notice_audience
 from trials.live.session import LiveSession, Streaming, session_end, session_for, sessions_driven
 from trials.models import Trial
 from trials.pool import in_pool
-from trials.preparation import prepared_by_driver, trial_prepare
+from trials.preparation import trial_prepare
 from trials.protocol import (
     END,
     ErrorCode,
@@ -58,6 +58,7 @@ from trials.protocol import (
     turn_start,
 )
 from trials.services import strategies_kept, strategies_revised, trial_agents
+from trials.workers import prepared_by_driver
 
 logger = logging.getLogger(__name__)
 FRAME_S = 0.05
