@@ -111,12 +111,33 @@ def claim_items(claims: list[str]) -> list[str]:
         for piece in _numbered(claim):
             for strong in _outside_brackets(piece, STRONG_BREAK):
                 items.extend(_weak_split(strong))
-    cleaned = _qualifiers_joined([_tidy(item) for item in items])
+    cleaned = _amendments_applied(_qualifiers_joined([_tidy(item) for item in items]))
     kept = [item for index, item in enumerate(cleaned) if not _total_of(item, cleaned[:index])]
     return list(dict.fromkeys(item for item in kept if _meaningful(item)))
 
 
 QUALIFIER = re.compile(r"利率|[\d.]+\s*[%％]|万分之|千分之|\brate\b", re.IGNORECASE)
+AMENDMENT = re.compile(
+    r"(?:诉讼请求|请求)?第([一二三四五六七八九十]|\d+)[项条]\D{0,12}?(?:变更|增加|减少|调整)(?:为|至)[：:]?\s*"
+    r"(?:人民币)?(\d[\d,.]*\s*万?元)"
+)
+CHINESE_ORDINALS = "一二三四五六七八九十"
+MONEY = re.compile(r"(?:人民币)?\d[\d,.]*\s*万?元")
+
+
+def _amendments_applied(items: list[str]) -> list[str]:
+    """An amendment (诉讼过程中原告将诉讼请求第三项的数额变更为1065492元) is no claim of its own:
+    the sum it names replaces the sum of the item it numbers (MASER 154)."""
+    kept: list[str] = []
+    for item in items:
+        amended = AMENDMENT.search(item)
+        number = amended and amended.group(1)
+        index = (int(number) if number.isdigit() else CHINESE_ORDINALS.index(number) + 1) - 1 if number else -1
+        if amended and 0 <= index < len(kept) and MONEY.search(kept[index]):
+            kept[index] = MONEY.sub(amended.group(2), kept[index], count=1)
+        else:
+            kept.append(item)
+    return kept
 
 
 def _qualifiers_joined(items: list[str]) -> list[str]:
@@ -185,8 +206,15 @@ def _depths(text: str) -> list[int]:
     return depths
 
 
+HEADS_TOTAL = re.compile(r"等(?:合计|共计|总计)\s*(?:人民币)?\s*\d[\d,.]*\s*万?元")
+"""Heads listed and then added up in one sum (贷款本息、逾期罚息及提前还款违约金等合计106504.02元)."""
+
+
 def _weak_split(text: str) -> list[str]:
-    """Split at a weak break only where what follows starts a claim and what precedes is one."""
+    """Split at a weak break only where what follows starts a claim and what precedes is one;
+    never inside a list of heads whose only sum is their total (MASER 98)."""
+    if _heads_totalled(text):
+        return [text]
     depth, pieces, last = _depths(text), [], 0
     for match in WEAK_BREAK.finditer(text):
         if depth[match.start()] or match.start() < last:
@@ -290,6 +318,8 @@ def claim_read(text: str) -> ClaimItem:
         return ClaimItem(text, COSTS)
     if ACCESSORY.search(text) and not amounts(_without_percent(text)):
         return ClaimItem(text, DECLARATION)
+    if _heads_totalled(text):
+        return ClaimItem(text, SUM, amount=max(amounts(HEADS_TOTAL.search(text)[0])))
     accrual = ACCRUAL_WORDS.search(text)
     base = BASE.search(text)
     rate, since = RATE.search(text), SINCE.search(text)
@@ -312,6 +342,13 @@ def claim_read(text: str) -> ClaimItem:
     if PAY.search(text) and not DECLARE.search(text):
         return ClaimItem(text, SUM)
     return ClaimItem(text, DECLARATION)
+
+
+def _heads_totalled(text: str) -> bool:
+    """Heads (principal, interest, penalties) listed and then added up in one sum: the sum is
+    the claim, whatever accrues after it (MASER 98)."""
+    total = HEADS_TOTAL.search(text)
+    return total is not None and not amounts(text[: total.start()])
 
 
 def _base_only(text: str) -> bool:

@@ -57,10 +57,12 @@ class Ctx:
         return opposite(self.view.side) if self.view.side != COURT else "defendant"
 
     def name(self, side: str) -> str:
-        for party in self.view.case["parties"]:
-            if party["side"] == side:
-                return party["name"]
-        return side
+        """The parties of ``side`` by name, all of them (two defendants are ordered to pay
+        together, not the first alone); the side itself when the case names none."""
+        names = [party["name"] for party in self.view.case["parties"] if party["side"] == side]
+        if len(names) < 2:
+            return names[0] if names else side
+        return self.say("、".join(names), f"{', '.join(names[:-1])} and {names[-1]}")
 
     def field(self, name: str, owner: str = "shared", default=None):
         return self.view.fields.get(name, {}).get(owner, default)

@@ -300,3 +300,11 @@ def test_a_chinese_case_typed_in_one_sentence_is_answered_item_by_item():
     for text in (argued, empty):
         reasoning = text.split("四、本院认为", 1)[1].split("五、法律依据", 1)[0]
         assert reasoning.count("关于“") == 3, reasoning
+
+
+def test_two_defendants_sued_together_are_both_ordered_to_pay():
+    """MASER 154: "判令二被告共同向原告支付违约金" was ordered against the first defendant alone."""
+    case = renovation_zh(ZH_SENTENCE)
+    case["parties"].append({"side": "defendant", "name": "王某", "kind": "person", "details": "房屋共有人"})
+    orders = orders_of(judgment(case, student=Student(), **OWNER))
+    assert "被告李某、王某于本判决生效之日起十日内" in orders, orders

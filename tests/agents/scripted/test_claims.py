@@ -18,6 +18,23 @@ def kinds(claims: list[str]) -> list[tuple[str, float | None]]:
     ("claims", "expected", "shape"),
     [
         (
+            [
+                "判令二被告共同向原告支付违约金200000元; 判令二被告共同赔偿原告利润损失40万元; "
+                "诉讼过程中原告将诉讼请求第二项中的请求数额变更为：1065492元。",
+                "本案案件受理费由二被告承担。",
+            ],
+            [(SUM, 200_000), (SUM, 1_065_492), (COSTS, None)],
+            "MASER 154: an amendment of item 2's sum is item 2's sum, not an item of its own",
+        ),
+        (
+            [
+                "被告应支付原告贷款本息、逾期罚息及提前还款违约金等合计106504.02元（至2020年11月30日，后续按罚息利率19.35%计算至实付日）",
+                "被告承担本案诉讼费用",
+            ],
+            [(SUM, 106_504.02), (COSTS, None)],
+            "MASER 98: heads listed and added up in one sum are that sum, not an accrual with no base",
+        ),
+        (
             ["要求三被告偿还借款本金5万元，并自2017年3月20日到还款之日止按月利率2分给付利息", "诉讼费由被告承担"],
             [(SUM, 50_000), (ACCRUAL, None), (COSTS, None)],
             "MASER 158: 本金…，并自…起按…利率给付利息 is the principal and the interest on it",
