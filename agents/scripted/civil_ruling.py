@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass, replace
 
 from agents.scripted.claims import ACCESSORY, ACCRUAL, SUM, ClaimItem
+from agents.scripted.damage_heads import names_purpose, proves_head
 from agents.scripted.record import CivilRecord, Claim, Defence, Exhibit, shared_terms
 from agents.scripted.wording import exhibit_names, exhibit_text, money, said
 from court.legaltext.text import amounts
@@ -50,12 +51,13 @@ SHARE_WORDS = re.compile(r"责任|比例|承担|过错|share|liab|fault|responsi
 CONTRACT = re.compile(r"合同|协议|契约|借条|欠条|借据|欠据|\b(?:contract|agreement|lease|IOU)\b", re.IGNORECASE)
 """An exhibit that is the parties' contract or the debtor's note."""
 CONTRACT_DEBT = re.compile(
-    r"违约金|租金|价款|货款|购车款|借款|本金|利息|欠款|工资|劳务费|报酬"
-    r"|\b(?:rent|price|loan|principal|interest|penalty|liquidated damages|wages)\b",
+    r"违约金|租金|价款|货款|购车款|借款|本金|利息|欠款|工资|劳务费|报酬|物业(?:服务)?费|[取供]暖费|水电费|水费|电费|燃气费"
+    r"|\b(?:rent|price|loan|principal|interest|penalty|liquidated damages|wages|utilit(?:y|ies)|service charges?)\b",
     re.IGNORECASE,
 )
-"""What a contract or a note itself proves owed: the price, rent, loan, wages, and the interest
-and penalty it agrees (not damages, which need proof of the loss)."""
+"""What a contract or a note itself proves owed: the price, rent, loan, wages, the charges a
+lease puts on the tenant (heating, water, power, property management), and the interest and
+penalty it agrees (not damages, which need proof of the loss)."""
 
 
 @dataclass(frozen=True)
@@ -342,6 +344,8 @@ def _ties(item: Exhibit, claim: Claim, claims: list[Claim], language: str, *, co
     if claim.amount and claim.amount in amounts(exhibit_text(item)):
         return True
     if contract and CONTRACT.search(item.name) and CONTRACT_DEBT.search(claim.text):
+        return True
+    if proves_head(exhibit_text(item), claim.text) or (language == "zh" and names_purpose(item.name, claim.text)):
         return True
     return _closest(exhibit_text(item), claim.text, _texts(claims), language, fallback=True)
 

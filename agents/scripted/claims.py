@@ -140,12 +140,20 @@ def _amendments_applied(items: list[str]) -> list[str]:
     return kept
 
 
+SHARE_OF_DIVISION = re.compile(r"确认.{0,8}?(?:份额|比例|\d+\s*[%％]|[二三四五六七八九十]分之[一二三四五六七八九])")
+"""A share of what the item before divides (分割…580万债权，确认享有50%的份额为290万元: MASER 458)."""
+
+
 def _qualifiers_joined(items: list[str]) -> list[str]:
-    """An item that only says how the accrual before it runs (支付利息；月利率0.5%，自2020年10月24日起算)
-    asks for nothing of its own: it is joined to that accrual."""
+    """An item that only says how the accrual before it runs (支付利息；月利率0.5%，自2020年10月24日起算),
+    or which share of a division before it is the claimant's, asks for nothing of its own: it
+    is joined to that item."""
     joined: list[str] = []
     for item in items:
-        if joined and ACCRUAL_WORDS.search(joined[-1]) and _qualifies(item):
+        if joined and (
+            (ACCRUAL_WORDS.search(joined[-1]) and _qualifies(item))
+            or ("分割" in joined[-1] and SHARE_OF_DIVISION.match(item))
+        ):
             joined[-1] = f"{joined[-1]}，{item}"
         else:
             joined.append(item)

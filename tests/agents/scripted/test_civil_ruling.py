@@ -81,6 +81,55 @@ def granted(record: CivilRecord) -> dict[str, float]:
             0.0,
             "no exhibit at all: the burden of proof is unmet, the secured debt and its security alike",
         ),
+        (
+            undefended(
+                ["判决胡志宇赔偿李睿维修费16,430元；停运损失费3774元；车辆贬值费13950及鉴定费1198元"],
+                "车辆维修费用发票和清单",
+                "营运损失和贬值损失的评估鉴定",
+            ),
+            "判决胡志宇赔偿李睿维修费16,430元",
+            1.0,
+            "MASER 424: the repair invoice proves the repair costs, however jieba cuts 维修费 and 维修费用",
+        ),
+        (
+            undefended(
+                ["赔偿医疗费38428.25元；残疾赔偿金67572元；精神抚慰金5000元；交通费350元；鉴定费1900元"],
+                "医疗费票据: 证明医疗费及后续治疗费用",
+                "病历资料及司法鉴定意见: 证明住院伙食补助费、营养费、护理费等损失",
+            ),
+            "残疾赔偿金67572元",
+            1.0,
+            "MASER 436: disability compensation is computed from the appraisal's disability grade",
+        ),
+        (
+            undefended(
+                ["赔偿医疗费38428.25元；残疾赔偿金67572元；精神抚慰金5000元；交通费350元；鉴定费1900元"],
+                "医疗费票据: 证明医疗费及后续治疗费用",
+                "病历资料及司法鉴定意见: 证明住院伙食补助费、营养费、护理费等损失",
+            ),
+            "交通费350元",
+            1.0,
+            "MASER 436: transport to treatment follows the medical records",
+        ),
+        (
+            undefended(
+                ["被告向原告支付2020年7月8日-2021年3月11日的房屋租金48600元；被告向原告支付2020年取暖费2240.9元"],
+                "房屋租用合同",
+            ),
+            "被告向原告支付2020年取暖费2240.9元",
+            1.0,
+            "MASER 186: the lease proves the heating charge it puts on the tenant",
+        ),
+        (
+            undefended(
+                ["被告偿付原告船员工资28500元；原告对上述债权对“浙岭渔运60011”船享有船舶优先权"],
+                "原告与被告的微信聊天记录，用以证明原告在“浙岭渔运60011”船上工作，双方结算工资共欠48500元的事实",
+                "渔业船舶所有权证书，用以证明“浙岭渔运60011”船登记的事实",
+            ),
+            "被告偿付原告船员工资28500元",
+            1.0,
+            "MASER 688: the chat in which the wages owed were settled proves the wages",
+        ),
     ],
 )
 def test_what_an_undefended_plaintiff_proved_is_granted(record, item, share, why):

@@ -35,6 +35,15 @@ def kinds(claims: list[str]) -> list[tuple[str, float | None]]:
             "MASER 98: heads listed and added up in one sum are that sum, not an accrual with no base",
         ),
         (
+            [
+                "请求依法判决分割苏连生名下对改造事务中心享有的580万债权，确认享有50%的份额为290万元;"
+                "依法分割1168.57平方米拆迁安置房，确认享有50%的面积",
+                "诉讼费由被告承担",
+            ],
+            [(DECLARATION, None), (DECLARATION, None), (COSTS, None)],
+            "MASER 458: the share of a division (确认享有50%的份额) is part of the division, not a claim of its own",
+        ),
+        (
             ["要求三被告偿还借款本金5万元，并自2017年3月20日到还款之日止按月利率2分给付利息", "诉讼费由被告承担"],
             [(SUM, 50_000), (ACCRUAL, None), (COSTS, None)],
             "MASER 158: 本金…，并自…起按…利率给付利息 is the principal and the interest on it",
