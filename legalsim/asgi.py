@@ -21,8 +21,11 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from api.websocket import websocket_auth_stack  # noqa: E402
+from legalsim.shutdown import exit_after_shutdown  # noqa: E402
 from trials.live.driver import take_over_forever  # noqa: E402
 from trials.routing import websocket_urlpatterns  # noqa: E402
+
+exit_after_shutdown()
 
 
 class TakingOverOrphans:
