@@ -42,6 +42,8 @@ FULL, NOTHING = 0.9, 0.3
 PAID = re.compile(
     r"已.{0,12}(?:归还|偿还|支付|赔偿|赔付|给付|转账)|扣除|抵扣|抵销|\bpaid\b|repaid|deduct|set[- ]off", re.IGNORECASE
 )
+AT_MOST = re.compile(r"最多|至多|仅应|只应|不超过|at most|no more than|only owes?", re.IGNORECASE)
+"""What the respondent says it owes at most (被告最多只应支付62000元)."""
 PERCENT = re.compile(r"(\d{1,3})\s*[%％]|百分之(\d{1,3})")
 RESPONSIBILITY = {"次要责任": 0.7, "同等责任": 0.5, "主要责任": 0.3, "secondary liability": 0.7, "equal liability": 0.5}
 """A defence that the claimant bears this responsibility leaves the respondent this share."""
@@ -235,7 +237,26 @@ def _claim_ruling(
         granted = _share_granted(support, rebuttal)
     if kind != SUM or amount is None:
         granted = 1.0 if granted >= 0.5 else 0.0
+    elif granted < 1 and (asked := _asked_off(record, claim, claims)):
+        granted = max(granted, round((amount - asked) / amount, 4))
     return ClaimRuling(claim.text, granted, None if amount is None else amount * granted, tuple(reasons), kind)
+
+
+def _asked_off(record: CivilRecord, claim: Claim, claims: list[Claim]) -> float | None:
+    """The most the respondent's own points ask taken off the item: a sum to deduct (RMB 18,000
+    spent on repairs) or the gap to what it says it owes at most (RMB 62,000 of 80,000). A court
+    weighing a proved contest never takes off more than the respondent asks, so proving the
+    figure (the repair invoice) never costs the respondent more than leaving it unproved."""
+    asked = []
+    for point in (point for point in record.defences if point.raised):
+        if not claim.amount or not _ties_point(point, claim, claims, record.language):
+            continue
+        kind, value = _point_kind(point.text)
+        if kind == "paid" and 0 < value < claim.amount:
+            asked.append(value)
+        elif kind == "contest" and AT_MOST.search(point.text):
+            asked.extend(claim.amount - owed for owed in amounts(point.text) if 0 < owed < claim.amount)
+    return max(asked, default=None)
 
 
 def _principal_proof(claims: list[Claim], own: list[Exhibit], language: str) -> list[Exhibit]:

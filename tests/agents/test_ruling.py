@@ -299,3 +299,51 @@ def test_a_sum_off_the_claim_needs_a_paper_that_states_it():
     )
     assert named.deductions == (10_000,) and named.total == 90_000
     assert civil_decision(unnamed).deductions == () and civil_decision(unnamed).total == 100_000
+
+
+WALK_DEFECTS = "The bathroom waterproofing and the tiling were defective and leaked within weeks of completion."
+WALK_REPAIRS = "The defendant spent RMB 18,000 repairing the defective work, which must be deducted from the price."
+WALK_AT_MOST = "The defendant owes at most RMB 62,000."
+
+
+def renovation_typed_fresh(*, invoice: bool, at_most: bool = True) -> CivilRecord:
+    """The renovation case typed fresh in the authoring page (issue #41's walk)."""
+    return CivilRecord(
+        language="en",
+        claimant="plaintiff",
+        respondent="defendant",
+        claims=(Claim(PRICE, True, 80_000.0), Claim(COSTS, True)),
+        exhibits=(
+            Exhibit("plaintiff", "Renovation contract of 1 March 2024", "proves the contract and the price", True),
+            Exhibit(
+                "defendant", "Photographs of cracked tiles and leaking bathroom", "proves the work was defective", True
+            ),
+            Exhibit(
+                "defendant", "Repair invoice of RMB 18,000", "proves the defendant spent RMB 18,000 repairing", invoice
+            ),
+            Exhibit(
+                "defendant", "Inspection report of the bathroom waterproofing", "proves it was not to standard", True
+            ),
+        ),
+        defences=(Defence(WALK_DEFECTS, True), Defence(WALK_REPAIRS, True), Defence(WALK_AT_MOST, at_most)),
+    )
+
+
+@pytest.mark.parametrize(
+    ("record", "total", "why"),
+    [
+        (renovation_typed_fresh(invoice=True), 62_000, "the invoice proves the RMB 18,000 deducted"),
+        (
+            renovation_typed_fresh(invoice=False),
+            62_000,
+            "the defects proved, the sum not: weighed, but never more off than the respondent asks (18,000)",
+        ),
+        (
+            renovation_typed_fresh(invoice=False, at_most=False),
+            62_000,
+            "the RMB 18,000 asked deducted caps what a weighed contest takes off",
+        ),
+    ],
+)
+def test_proving_a_figure_never_costs_the_side_that_proves_it(record, total, why):
+    assert civil_decision(record).total == pytest.approx(total), why
