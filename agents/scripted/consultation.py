@@ -165,7 +165,7 @@ def ask_question(ctx: Ctx) -> str:
 
 
 def _retrieved_rule(ctx: Ctx, query: str) -> str:
-    hit = retrieved_statute(ctx, query)
+    hit = retrieved_statute(ctx, query) if ctx.zh else None
     if hit is None:
         return ctx.rule("civil_first")
     first_sentence = (split_sentences(hit.text) or [hit.text])[0].rstrip("。")

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from agents.client_traits import trait
 from agents.scripted.voice import in_own_voice
+from agents.tools.precedent_words import CJK, tokens
 from agents.tools.statutes import StatuteHit, statute_search
 from court.engine.visibility import SeatView
 from court.engine.withheld import asked_now, cut, undisclosed
@@ -224,19 +225,19 @@ def disposition_of(text: str) -> str:
 
 
 def retrieved_statute(ctx: Ctx, query: str, *, duty: bool = False) -> StatuteHit | None:
-    """The best substantive article for ``query`` from the statute corpus (Chinese cases only:
-    the corpus is Chinese). Numbers are dropped from the query and procedural laws skipped,
+    """The best substantive article for ``query`` from the statute corpus (the corpus is Chinese:
+    an English case is searched with the Chinese terms its words are filed under,
+    ``precedent_words.GLOSSARY``, and finds nothing when it has none). Numbers are dropped from the query and procedural laws skipped,
     since the general procedural rules are cited anyway. With ``duty``, the article that
     decides a claim: of the first three, the first that lays a duty (应当: 借款人应当按照约定的
     期限返还借款) in its first sentence, over a definition or a prohibition (借款的利息不得预先在
     本金中扣除) the words match as well."""
+    text = f"{ctx.view.case['cause_of_action']} {query}"
     if not ctx.zh:
-        return None
-    words = re.sub(
-        r"[0-9０-９.,，。；;：:（）()年月日元%？?！!“”]+", " ", f"{ctx.view.case['cause_of_action']} {query}"
-    )
+        text = " ".join(word for word in tokens(text) if CJK.search(word))
+    words = re.sub(r"[0-9０-９.,，。；;：:（）()年月日元%？?！!“”]+", " ", text)
     if not re.search(r"[\u4e00-\u9fff]", words):
-        return None  # a case marked Chinese but written in English: the corpus has nothing to match
+        return None  # no Chinese word to search the (Chinese) corpus with
     found = statute_search(words, top_k=5, cause_of_action=ctx.view.case["cause_of_action"])
     hits = [hit for hit in found if "诉讼" not in hit.law and "程序" not in hit.law]
     if duty:

@@ -36,8 +36,9 @@ from agents.scripted.record import RECIDIVIST_ZH, CriminalRecord, civil_record
 from agents.tools.citations import zh_numeral
 from agents.tools.precedent_words import GLOSSARY
 from agents.tools.statute_headings import charge_articles, charge_names
+from agents.tools.statutes import StatuteHit
 from court.legaltext.numerals import number_parse
-from court.legaltext.text import article_citations
+from court.legaltext.text import ENGLISH_LAW_NAMES, article_citations
 
 CRIMINAL_LAW = ("中华人民共和国刑法", "Criminal Law of the People's Republic of China")
 PROCEDURE_LAW = ("中华人民共和国刑事诉讼法", "Criminal Procedure Law of the People's Republic of China")
@@ -163,5 +164,22 @@ def civil_basis(ctx: Ctx, requested: list[str], rule: str) -> str:
     decision = civil_decision(civil_record(ctx))
     granted = [ruling.claim for ruling in decision.rulings if ruling.granted > 0]
     hits = (retrieved_statute(ctx, claim, duty=True) for claim in [requested[0], *granted])
-    citations = dict.fromkeys(hit.citation for hit in hits if hit is not None)
-    return ctx.say("；", "; ").join([*citations, rule])
+    cited = (hit.citation if ctx.zh else english_citation(hit) for hit in hits if hit is not None)
+    return ctx.say("；", "; ").join([*dict.fromkeys(citation for citation in cited if citation), rule])
+
+
+ENGLISH_TITLES = {law: english.title() for english, law in reversed(ENGLISH_LAW_NAMES.items())}
+"""The English titles of the laws English judgments cite by name (Civil Code, Labour Law)."""
+ARTICLE_NUMBER = re.compile(r"第(.+?)条(?:之(.+))?$")
+
+
+def english_citation(hit: StatuteHit) -> str | None:
+    """``hit`` as an English judgment cites it (Civil Code of the People's Republic of China,
+    Article 577), as it cites the procedural rule; None for a law or
+    interpretation without an English title here, which an English judgment does not quote in
+    Chinese."""
+    title, number = ENGLISH_TITLES.get(hit.law), ARTICLE_NUMBER.match(hit.article)
+    if title is None or number is None or number_parse(number[1]) is None:
+        return None
+    sub = f"-{_sub_number(number[2])}" if number[2] else ""
+    return f"{title} of the People's Republic of China, Article {int(number_parse(number[1]))}{sub}"

@@ -10,9 +10,10 @@ import pytest
 
 from agents.scripted.agent import ScriptedAgent
 from agents.scripted.criminal_ruling import criminal_decision
-from agents.scripted.legal_basis import basis_text, criminal_basis
+from agents.scripted.legal_basis import basis_text, criminal_basis, english_citation
 from agents.scripted.record import CriminalRecord, Exhibit
 from agents.tools.citations import zh_numeral
+from agents.tools.statutes import StatuteHit
 from court.engine.machine import trial_start
 from court.engine.runner import End, trial_run
 from court.legaltext.text import article_citations
@@ -136,3 +137,32 @@ def test_a_civil_judgment_cites_the_article_of_each_claim_it_grants():
 def test_an_english_fraud_judgment_cites_the_fraud_article():
     basis = played_judgment("en-criminal-telecom-fraud").split("Legal basis: ")[1].split("\n")[0]
     assert basis.startswith("Criminal Law of the People's Republic of China, Article 266")
+
+
+@pytest.mark.parametrize(
+    ("law", "article", "cited"),
+    [
+        ("中华人民共和国民法典", "第五百七十七条", "Civil Code of the People's Republic of China, Article 577"),
+        ("中华人民共和国刑法", "第一百三十三条之一", "Criminal Law of the People's Republic of China, Article 133-1"),
+        ("中华人民共和国劳动合同法", "第八十二条", "Labour Contract Law of the People's Republic of China, Article 82"),
+        ("最高人民法院关于审理民间借贷案件适用法律若干问题的规定", "第二十五条", None),
+    ],
+)
+def test_an_english_judgment_cites_an_article_by_the_laws_english_title(law, article, cited):
+    assert english_citation(StatuteHit(law, article, "", 1.0, "test")) == cited
+
+
+def test_an_english_civil_judgment_cites_the_civil_code_article_that_decided_it():
+    """An English case is searched with the Chinese terms its words are filed under: the lease's
+    judgment rests on a Civil Code article, not on the burden of proof alone."""
+    text = judgment(
+        case_id="en-civil-commercial-lease",
+        seat="defendant_lawyer",
+        target_side="defendant",
+        last_stage="FIT",
+        student=Student(),
+        kind="first_instance_judgment",
+    )
+    cited = article_citations(text)
+    assert any(key.startswith("civil code#") for key in cited), cited
+    assert "Civil Code of the People's Republic of China, Article" in text
